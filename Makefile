@@ -1,0 +1,42 @@
+# Footprint — build, test, benchmark and demo commands.
+SWIFT ?= swift
+DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build test lint format bench demo clean
+
+## Install the Debian packages the build needs, when missing.
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+## Run every test (Swift Testing).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Check formatting with the toolchain's swift-format and the checked-in .swift-format.
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+## Release-build benchmarks; prints one table per suite.
+bench: deps
+	$(SWIFT) run -c release FootprintBenchmarks $(BENCH)
+
+## The end-to-end demo: embedded server, virtual users through the real SDK, then the report.
+demo: deps
+	$(SWIFT) run -c release footprint demo $(DEMO_ARGS)
+
+clean:
+	rm -rf .build

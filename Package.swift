@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Footprint",
+    platforms: [.iOS(.v15), .macOS(.v13), .tvOS(.v15)],
+    products: [
+        .library(name: "Footprint", targets: ["Footprint"]),
+        .library(name: "FootprintWire", targets: ["FootprintWire"]),
+        .executable(name: "footprint", targets: ["footprint"]),
+    ],
+    targets: [
+        // C libraries from the operating system.
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+
+        // Shared by the SDK and the server.
+        .target(
+            name: "FootprintWire",
+            dependencies: ["CZlib"],
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+        .target(name: "FootprintSQLite", dependencies: ["CSQLite"]),
+
+        // The SDK that apps import.
+        .target(name: "Footprint", dependencies: ["FootprintWire", "FootprintSQLite"]),
+
+        // The server and its command-line front end.
+        .target(
+            name: "FootprintServer",
+            dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD"]
+        ),
+        .executableTarget(name: "footprint", dependencies: ["Footprint", "FootprintServer"]),
+        .executableTarget(
+            name: "FootprintBenchmarks",
+            dependencies: ["Footprint", "FootprintServer", "FootprintWire", "FootprintSQLite"]
+        ),
+
+        .testTarget(name: "FootprintWireTests", dependencies: ["FootprintWire"]),
+        .testTarget(name: "FootprintTests", dependencies: ["Footprint", "FootprintWire", "FootprintSQLite"]),
+        .testTarget(
+            name: "FootprintServerTests",
+            dependencies: ["FootprintServer", "Footprint", "FootprintWire", "FootprintSQLite"]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

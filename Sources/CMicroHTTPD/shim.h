@@ -1,0 +1,15 @@
+#include <stdint.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// MHD_start_daemon is variadic; Swift cannot call it. This wrapper takes the options that
+// Footprint uses as an MHD_OptionItem array (MHD_OPTION_ARRAY), which is not variadic.
+static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t port,
+    MHD_AcceptPolicyCallback apc, void *apc_cls,
+    MHD_AccessHandlerCallback dh, void *dh_cls,
+    struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, apc, apc_cls, dh, dh_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}

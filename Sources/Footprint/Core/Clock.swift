@@ -1,0 +1,20 @@
+import Foundation
+
+/// Where drivers read the time. State machines never read a clock: they take the time as an
+/// argument, and their drivers read it from a `Clock`, so tests can inject one.
+public protocol Clock: Sendable {
+    /// The current wall-clock time.
+    func now() -> Timestamp
+}
+
+/// The system's wall clock.
+public struct SystemClock: Clock {
+    /// Creates the system clock.
+    public init() {}
+
+    public func now() -> Timestamp {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Timestamp(millisecondsSince1970: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+    }
+}

@@ -1,0 +1,106 @@
+import CZlib
+
+/// Why a gzip body could not be inflated.
+public struct GzipError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public var code: Code
+    /// Details for people.
+    public var message: String
+
+    /// The kinds of gzip failure.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        let name: String
+        /// The data is not a valid gzip or zlib stream.
+        public static let corrupt = Code(name: "corrupt")
+        /// The inflated data would exceed the limit the caller set.
+        public static let tooLarge = Code(name: "tooLarge")
+        /// The ratio of inflated to compressed size is beyond what real payloads reach.
+        public static let suspiciousRatio = Code(name: "suspiciousRatio")
+        public var description: String { name }
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
+
+/// gzip compression for request bodies (RFC 1952), on top of zlib.
+public enum Gzip {
+    /// `data` compressed as one gzip member.
+    /// - Parameter level: zlib level 1 (fastest) to 9 (smallest); default 6.
+    public static func compress(_ data: [UInt8], level: Int32 = 6) -> [UInt8] {
+        var stream = z_stream()
+        guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return [] }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(data.count))) + 32)
+        var input = data
+        let produced: Int = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = UInt32(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = UInt32(outBuffer.count)
+                let status = deflate(&stream, Z_FINISH)
+                return status == Z_STREAM_END ? outBuffer.count - Int(stream.avail_out) : -1
+            }
+        }
+        guard produced >= 0 else { return [] }
+        output.removeSubrange(produced...)
+        return output
+    }
+
+    /// Inflates a gzip (or zlib) stream, refusing to produce more than `limit` bytes or to
+    /// expand beyond `maximumRatio` times the input (a decompression bomb).
+    /// - Parameters:
+    ///   - limit: the most bytes the result may hold.
+    ///   - maximumRatio: the largest inflated/compressed ratio accepted; default 1,000
+    ///     (JSON compresses 5–20×; zeros compress ~1,000×).
+    public static func decompress(_ data: [UInt8], limit: Int, maximumRatio: Int = 1000) throws(GzipError)
+        -> [UInt8]
+    {
+        var stream = z_stream()
+        guard czlib_inflate_init_gzip(&stream) == Z_OK else {
+            throw GzipError(code: .corrupt, message: "inflate could not start")
+        }
+        defer { inflateEnd(&stream) }
+        let ratioLimit = max(data.count, 64) * maximumRatio
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var input = data
+        var failure: GzipError?
+        input.withUnsafeMutableBufferPointer { inBuffer in
+            stream.next_in = inBuffer.baseAddress
+            stream.avail_in = UInt32(inBuffer.count)
+            while true {
+                let (status, produced) = chunk.withUnsafeMutableBufferPointer { outBuffer in
+                    stream.next_out = outBuffer.baseAddress
+                    stream.avail_out = UInt32(outBuffer.count)
+                    let status = inflate(&stream, Z_NO_FLUSH)
+                    return (status, outBuffer.count - Int(stream.avail_out))
+                }
+                output.append(contentsOf: chunk[0..<produced])
+                if output.count > limit {
+                    failure = GzipError(code: .tooLarge, message: "inflates to more than \(limit) bytes")
+                    return
+                }
+                if output.count > ratioLimit {
+                    failure = GzipError(
+                        code: .suspiciousRatio,
+                        message: "inflates more than \(maximumRatio)× (\(data.count) compressed bytes)")
+                    return
+                }
+                if status == Z_STREAM_END {
+                    if stream.avail_in != 0 {
+                        failure = GzipError(code: .corrupt, message: "data after the end of the gzip stream")
+                    }
+                    return
+                }
+                if status != Z_OK || (produced == 0 && stream.avail_in == 0) {
+                    failure = GzipError(
+                        code: .corrupt, message: "not a complete gzip stream (zlib status \(status))")
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return output
+    }
+}

@@ -1,0 +1,82 @@
+import FootprintWire
+import Testing
+
+struct JSONParserTests {
+    let parser = JSONParser()
+
+    @Test func parsesEveryKindOfValue() throws {
+        let value = try parser.parse(#"{"a":[1,-2.5,true,false,null,"x\u00e9\ud83d\ude00"],"b":{}}"#)
+        #expect(value == ["a": [1, -2.5, true, false, nil, "xé😀"], "b": [:]])
+    }
+
+    @Test func roundTripsThroughTheWriter() throws {
+        let value: JSONValue = ["s": "quote \" backslash \\ newline \n tab \t", "n": 3, "d": 0.5, "e": 1e20]
+        #expect(try parser.parse(JSONWriter.bytes(value)) == value)
+    }
+
+    @Test(arguments: [
+        ("", "empty input"),
+        ("{\"a\":1", "unexpected end of input in an object"),
+        ("[1,]", "unexpected character ']'"),
+        ("01", "leading zeros are not allowed"),
+        ("{\"a\" 1}", "expected ':' after key \"a\""),
+        ("\"\\ud800\"", "unpaired surrogate in a string"),
+        ("1 2", "unexpected content after the JSON value"),
+        ("\"a\u{01}\"", "control character in a string"),
+        ("1e999", "number out of range"),
+    ])
+    func rejectsMalformedTextWithAReason(text: String, reason: String) {
+        #expect(throws: JSONParseError.self) { try parser.parse(text) }
+        do {
+            _ = try parser.parse(text)
+        } catch {
+            #expect(error.reason == reason)
+        }
+    }
+
+    @Test func rejectsInvalidUTF8() {
+        #expect(throws: JSONParseError.self) { try parser.parse([0x22, 0xFF, 0xFE, 0x22]) }
+    }
+
+    @Test func namesLineAndColumn() {
+        do {
+            _ = try parser.parse("{\n  \"a\": tru\n}")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.column == 8)
+        }
+    }
+
+    @Test func refusesDeepNesting() {
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONParseError.self) { try parser.parse(deep) }
+        let fine = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect((try? parser.parse(fine)) != nil)
+    }
+
+    @Test func survivesRandomBytes() throws {
+        var generator = SplitMix64(seed: 42)
+        let alphabet = Array("{}[]\",:0123456789.eE-+tfnrul \\abc".utf8)
+        for _ in 0..<20_000 {
+            let length = Int(generator.next() % 24)
+            let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+            if let value = try? parser.parse(bytes) {
+                #expect(try parser.parse(JSONWriter.bytes(value)) == value)
+            }
+        }
+    }
+}
+
+/// A small deterministic generator for property tests.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
