@@ -146,6 +146,8 @@ extension ListExposureTracker {
         var identity: ListItem.Identity
         var since: Timestamp
         var isCounted: Bool
+        /// Set on the old entry while a check carries it over.
+        var stayed = false
     }
 
     /// A fling in progress: when it began and the offsets it reached.
@@ -342,16 +344,17 @@ extension ListExposureTracker {
                     || (item.visibleRatio(in: lowRect) >= threshold
                         && item.visibleRatio(in: highRect) >= threshold)
             {
-                nextWatched.append(previous)
+                watched[previous].stayed = true
+                var entry = watched[previous]
+                entry.stayed = false
+                nextWatched.append(entry)
             } else {
                 nextWatched.append(Watched(identity: identity, since: now, isCounted: false))
             }
         }
         if configuration.repeatPolicy == .everyReentry {
-            for entry in watched
-            where entry.isCounted && !nextWatched.contains(where: { $0.identity == entry.identity }) {
-                counted.remove(entry.identity)
-            }
+            // Whatever dropped below the ratio since the last check counts again when back.
+            for entry in watched where entry.isCounted && !entry.stayed { counted.remove(entry.identity) }
         }
         swap(&watched, &nextWatched)
         return exposeDue(now: now, trigger: trigger)
@@ -394,22 +397,21 @@ extension ListExposureTracker {
         for index in watched.indices { watched[index].isCounted = false }
     }
 
-    /// Finds `identity` in `entries`, searching forward from `cursor` first: visible items come
-    /// in layout order, so consecutive checks match in one pass.
-    private static func find(_ identity: ListItem.Identity, in entries: [Watched], cursor: inout Int)
-        -> Watched?
+    /// The index of `identity` in `entries`, searching forward from `cursor` first: visible
+    /// items come in layout order, so consecutive checks match in one pass.
+    private static func find(_ identity: ListItem.Identity, in entries: [Watched], cursor: inout Int) -> Int?
     {
         var index = cursor
         while index < entries.count {
             if entries[index].identity == identity {
                 cursor = index + 1
-                return entries[index]
+                return index
             }
             index += 1
         }
         index = 0
         while index < min(cursor, entries.count) {
-            if entries[index].identity == identity { return entries[index] }
+            if entries[index].identity == identity { return index }
             index += 1
         }
         return nil
