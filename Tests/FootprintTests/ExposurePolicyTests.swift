@@ -79,9 +79,11 @@ struct ExposurePolicyTests {
         list.send(.appDidEnterBackground)
         list.send(.dataReloaded(items: F.table(rows: 50, ids: true)))
         #expect(list.exposedRows.isEmpty)
-        list.send(.appWillEnterForeground)
-        list.send(.viewportChanged(F.phone))
+        list.send(.appWillEnterForeground, after: 5000)
         #expect(list.exposedIds == (0...9).map { "sku-0-\($0)" })
+        list.send(.appDidEnterBackground, after: 100)
+        list.send(.appWillEnterForeground, after: 100)
+        #expect(list.exposedIds.count == 10)
     }
 
     @Test func oncePerPageViewCountsAgainOnlyAfterTheListReappears() {

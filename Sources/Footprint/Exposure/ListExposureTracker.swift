@@ -247,7 +247,9 @@ extension ListExposureTracker {
         for index in watched.indices {
             watched[index].since = watched[index].since.adding(milliseconds: paused)
         }
-        return isDwellMode ? checkVisibility(now: now, trigger: .dwell) : []
+        if isDwellMode { return checkVisibility(now: now, trigger: .dwell) }
+        // Back on screen at rest: whatever arrived meanwhile (a reload) is judged now.
+        return phase == .idle ? checkVisibility(now: now, trigger: .load) : []
     }
 
     private mutating func beginFling(now: Timestamp) {
