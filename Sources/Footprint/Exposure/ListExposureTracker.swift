@@ -68,7 +68,7 @@ public struct ListExposureTracker: Sendable {
     /// Creates the model of one list, off screen until ``ListCallback/appeared(viewport:offset:)``.
     /// - Parameters:
     ///   - axis: the scroll axis; default vertical.
-    ///   - configuration: the rules; default ``ExposureConfiguration/init(minVisibleRatio:minDwellMilliseconds:repeatPolicy:tracksSkips:maximumSkipsPerFling:settleMilliseconds:)``.
+    ///   - configuration: the rules; default ``ExposureConfiguration``'s documented defaults.
     public init(axis: ListAxis = .vertical, configuration: ExposureConfiguration = ExposureConfiguration()) {
         self.configuration = configuration
         self.layout = .empty(axis)
