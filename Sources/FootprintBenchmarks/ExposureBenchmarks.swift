@@ -80,5 +80,18 @@ let exposureSuite = BenchmarkSuite(name: "exposure") {
             metric: "fling end: skips + exposures (median)",
             value: Measure.duration(Measure.quantile(rest.samples, 0.5)),
             note: "\(rest.skipped) skipped, \(rest.exposed) exposed"))
+    let catalogue = SimulatedLayout.grid(
+        itemsPerSection: [10_000], columns: 2, itemSize: CGSize(width: 190, height: 240), spacing: 10,
+        itemId: { "sku-\($0.row)" })
+    var reloading = ListExposureTracker()
+    _ = reloading.handle(.appeared(viewport: viewport, offset: CGPoint(x: 0, y: -91)), now: start)
+    let reload = Measure.samples(iterations: 50, warmup: 5) {
+        _ = reloading.handle(.dataReloaded(items: catalogue), now: start)
+    }
+    rows.append(
+        BenchmarkRow(
+            metric: "reloadData with 10,000 items (median)",
+            value: Measure.duration(Measure.quantile(reload, 0.5)),
+            note: "sort + index + rest point"))
     return rows
 }
