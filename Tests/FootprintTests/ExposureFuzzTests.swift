@@ -5,7 +5,7 @@ import Testing
 
 /// Random lists, users and settings, checked against what must always hold.
 struct ExposureFuzzTests {
-    @Test(arguments: 0..<60)
+    @Test(arguments: 0..<40)
     func randomSessionsKeepTheInvariants(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         let axis: ListAxis = Bool.random(using: &random) ? .vertical : .horizontal
@@ -62,6 +62,59 @@ struct ExposureFuzzTests {
         }
         // One page view: no item is exposed twice.
         #expect(Set(list.exposedIds).count == list.exposedIds.count)
+    }
+
+    /// The skips equal a brute-force replay: every item that touched the viewport in any frame
+    /// from release to rest, minus what was on screen at the rest points around the fling.
+    @Test(arguments: 0..<16)
+    func skipsEqualABruteForceReplayOfTheFrames(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let columns = Int.random(in: 1...3, using: &random)
+        let items = SimulatedLayout.grid(
+            itemsPerSection: (0..<3).map { _ in Int.random(in: 5...120, using: &random) }, columns: columns,
+            itemSize: CGSize(width: 110, height: CGFloat(Int.random(in: 60...300, using: &random))),
+            spacing: 6,
+            headerLength: 24, itemId: { "id-\($0.section)-\($0.row)" })
+        let viewport = ListViewport(
+            size: CGSize(width: 375, height: 760), insets: ListInsets(top: 60, bottom: 40))
+        var list = ExposureHarness()
+        var simulator = ScrollSimulator(axis: .vertical, viewport: viewport, items: items, time: list.now)
+        list.show(items, viewport: viewport, offset: simulator.offset)
+
+        // Every column fits across the 375-point width, so touching is overlapping vertically.
+        let spans = items.map { (top: $0.frame.minY, bottom: $0.frame.maxY, id: $0.wireItemId) }
+        func touching(_ offset: CGPoint) -> Set<String> {
+            let rect = viewport.visibleRect(at: offset)
+            var ids: Set<String> = []
+            for span in spans where span.bottom > rect.minY && span.top < rect.maxY { ids.insert(span.id) }
+            return ids
+        }
+        var previousRest = touching(simulator.offset)
+        for _ in 0..<8 {
+            let gesture = Self.randomGesture(using: &random)
+            var flying = false
+            var swept: Set<String> = []
+            let before = list.skips.count
+            for timed in simulator.perform(gesture) {
+                switch timed.callback {
+                case .didEndDragging(true):
+                    flying = true
+                    swept.formUnion(touching(list.tracker.offset))
+                case .didScroll(let offset) where flying:
+                    swept.formUnion(touching(offset))
+                default:
+                    break
+                }
+                list.now = timed.time
+                list.decisions += list.tracker.handle(timed.callback, now: timed.time)
+            }
+            let rest = touching(simulator.offset)
+            let expected = swept.subtracting(previousRest).subtracting(rest)
+            let found = list.skips[before...].flatMap { $0.items.map(\.wireItemId) }
+            #expect(Set(found) == expected)
+            #expect(found.count == expected.count)
+            previousRest = rest
+        }
     }
 
     static func randomGesture(using random: inout SeededRandom) -> ScrollGesture {

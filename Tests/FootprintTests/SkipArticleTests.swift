@@ -102,12 +102,13 @@ struct SkipArticleTests {
         }
     }
 
-    @Test func longSimulatedFlingSkipsWhatTheArticleArithmeticSkips() throws {
+    @Test(arguments: [3000, 6000, 9000, 20_000] as [CGFloat])
+    func longSimulatedFlingSkipsWhatTheArticleArithmeticSkips(velocity: CGFloat) throws {
         let items = F.table(rows: 300)
         var list = ExposureHarness()
         list.show(items, viewport: F.phone)
         var simulator = ScrollSimulator(axis: .vertical, viewport: F.phone, items: items, time: list.now)
-        list.play(simulator.perform(.fling(velocity: 6000)))
+        list.play(simulator.perform(.fling(velocity: velocity)))
         let end = simulator.offset.y
         let skip = try #require(list.skips.first)
         // The article: from the row after the old bottom to the row before the new top.

@@ -15,7 +15,9 @@ import Foundation
 /// at the smallest and largest offsets seen while decelerating, so bounces, reversals and
 /// section crossings are covered. The items in that region that were on screen neither at the
 /// previous rest point nor at this one (and were not exposed by dwell meanwhile) are skipped.
-/// The direction is the net offset change since the previous rest point.
+/// The direction is the net offset change since the previous rest point. Items passed under the
+/// finger before release are not skipped (the user was moving them by hand, as in the article's
+/// slow drag) unless the deceleration sweeps past them too.
 ///
 /// **Cost.** A `didScroll` with no dwell threshold is O(1); with one it visits only the visible
 /// items (binary search in ``ListLayout``) and reuses its buffers, so it does not allocate.

@@ -5,8 +5,8 @@ import Foundation
 public enum ScrollGesture: Sendable, Hashable {
     /// The finger drags `distance` over `milliseconds` and lifts without speed: no fling.
     case slowDrag(distance: CGFloat, milliseconds: Int64)
-    /// A quick flick released at `velocity`: a short drag, then the list decelerates as
-    /// `UIScrollView` does (and bounces at the ends).
+    /// A quick flick released at `velocity`: a short drag (at most 160 points), then the list
+    /// decelerates as `UIScrollView` does (and bounces at the ends).
     case fling(velocity: CGFloat)
     /// The finger drags `forward`, then `back` (signed), and releases at `releaseVelocity`.
     case backAndForth(forward: CGFloat, back: CGFloat, releaseVelocity: CGFloat)

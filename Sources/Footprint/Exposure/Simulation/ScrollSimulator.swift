@@ -83,8 +83,12 @@ public struct ScrollSimulator: Sendable {
             drag(by: distance, milliseconds: milliseconds, into: &output)
             release(velocity: 0, into: &output)
         case .fling(let velocity):
+            // A flick: the finger travels a little (at most 160 points in 60 ms) and lifts at
+            // `velocity`, which UIKit measures over the last samples.
             emit(.willBeginDragging, into: &output)
-            drag(by: velocity * 0.06, milliseconds: 60, into: &output)
+            drag(
+                by: velocity < 0 ? max(velocity * 0.06, -160) : min(velocity * 0.06, 160), milliseconds: 60,
+                into: &output)
             release(velocity: velocity, into: &output)
         case .backAndForth(let forward, let back, let releaseVelocity):
             emit(.willBeginDragging, into: &output)
