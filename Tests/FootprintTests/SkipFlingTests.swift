@@ -91,6 +91,26 @@ struct SkipFlingTests {
         #expect(list.skips.count == 1)
     }
 
+    @Test func itemsExposedByDwellWhileFlyingAreNotSkipped() throws {
+        var list = ExposureHarness(configuration: ExposureConfiguration(minDwellMilliseconds: 300))
+        list.show(F.table(), viewport: F.phone)
+        list.send(.tick, after: 300)
+        list.clear()
+        list.send(.willBeginDragging)
+        list.send(.didScroll(offset: F.point(40)), after: 8)
+        list.send(.didEndDragging(willDecelerate: true))
+        list.send(.didScroll(offset: F.point(2000)), after: 8)
+        // The list crawls around 2000 long enough for rows 20...29 to be seen...
+        list.send(.didScroll(offset: F.point(2000)), after: 150)
+        list.send(.didScroll(offset: F.point(2000)), after: 150)
+        #expect(list.exposedRows == Array(20...29))
+        // ...then flies on.
+        list.send(.didScroll(offset: F.point(4000)), after: 8)
+        list.send(.didEndDecelerating, after: 8)
+        let skip = try #require(list.skips.first)
+        #expect(skip.items.map(\.indexPath.row) == Array(10...19) + Array(30...39))
+    }
+
     @Test func skipsAreCappedButCountedInFull() throws {
         var list = ExposureHarness(configuration: ExposureConfiguration(maximumSkipsPerFling: 5))
         list.show(F.table(rows: 1000), viewport: F.phone)
