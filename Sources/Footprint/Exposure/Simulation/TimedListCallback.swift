@@ -1,0 +1,13 @@
+/// A ``ListCallback`` with the time it happens: what ``ScrollSimulator`` produces.
+public struct TimedListCallback: Sendable, Hashable {
+    /// When it happens.
+    public var time: Timestamp
+    /// What happens.
+    public var callback: ListCallback
+
+    /// Creates a timed callback.
+    public init(time: Timestamp, callback: ListCallback) {
+        self.time = time
+        self.callback = callback
+    }
+}
