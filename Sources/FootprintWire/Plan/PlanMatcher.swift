@@ -89,15 +89,6 @@ public struct PlanMatcher: Sendable {
         methodEvents[PlanTrigger.methodKey(target: target, method: method)].map { plan.events[$0] }
     }
 
-    /// The (target type, method) pairs the UI adapter must hook for purpose-method events.
-    public var methodHooks: [(target: String, method: String)] {
-        var hooks: [(target: String, method: String)] = []
-        for event in plan.events {
-            for case .method(let target, let method) in event.triggers { hooks.append((target, method)) }
-        }
-        return hooks
-    }
-
     private static func holds(_ conditions: [String: String], _ attribute: (String) -> String?) -> Bool {
         conditions.allSatisfy { attribute($0.key) == $0.value }
     }
