@@ -34,6 +34,20 @@ extension TrackingPlan {
         }
     }
 
+    /// Reads the plan an app bundles as `<name>.json` or `<name>.plist`.
+    /// - Returns: `nil` when the bundle holds neither.
+    /// - Throws: ``PlanError`` when the file is invalid.
+    public static func bundled(named name: String, in bundle: Bundle = .main) throws(PlanError)
+        -> TrackingPlan?
+    {
+        for fileExtension in ["json", "plist"] {
+            if let url = bundle.url(forResource: name, withExtension: fileExtension) {
+                return try TrackingPlan(contentsOf: url)
+            }
+        }
+        return nil
+    }
+
     /// Converts what `PropertyListSerialization` returns into JSON values.
     static func jsonValue(propertyListObject object: Any, at keyPath: String) throws(PlanError) -> JSONValue {
         switch object {
