@@ -94,15 +94,18 @@ public enum TextRedactor {
                     break
                 }
             }
-            if lastDigitEnd > index,
-                let label = label(digits: digits, plus: character == "+", firstGroup: firstGroupLength)
-            {
-                output += label
-                index = lastDigitEnd
-            } else {
+            guard lastDigitEnd > index else {
                 output.append(character)
                 index += 1
+                continue
             }
+            // A run is redacted whole or kept whole: never a tail of it.
+            if let label = label(digits: digits, plus: character == "+", firstGroup: firstGroupLength) {
+                output += label
+            } else {
+                output += String(characters[index..<lastDigitEnd])
+            }
+            index = lastDigitEnd
         }
         return output
     }
