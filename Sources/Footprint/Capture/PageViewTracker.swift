@@ -141,6 +141,7 @@ public struct PageViewTracker: Sendable {
 
     private mutating func enter(_ visit: Visit, actions: inout [Action]) -> [Action] {
         actions.append(.enter(visit.page, referrer: lastPageName))
+        isInBackground = false
         current = visit
         lastPageName = visit.page.name
         return actions
