@@ -19,7 +19,9 @@ struct AutoCaptureTests {
         plans = PlanStore(bundled: plan)
     }
 
-    func capture(configuration: AutoCaptureConfiguration = AutoCaptureConfiguration(), deviceID: String = "device-1")
+    func capture(
+        configuration: AutoCaptureConfiguration = AutoCaptureConfiguration(), deviceID: String = "device-1"
+    )
         -> AutoCapture
     {
         AutoCapture(configuration: configuration, plans: plans, deviceID: deviceID, sink: sink, clock: clock)
@@ -39,9 +41,14 @@ struct AutoCaptureTests {
         capture.pageAppeared(page("SettingsViewController", 2))
         let events = sink.events
         #expect(sink.names == ["screen:Home", "$screen_leave", "screen:SettingsViewController"])
-        #expect(events[0].properties == ["$screen_class": "HomeViewController", "tab": "home", "$title": "Title 1"])
         #expect(
-            events[1].properties == ["$page_name": "Home", "$screen_class": "HomeViewController", "duration_ms": 4200])
+            events[0].properties == [
+                "$screen_class": "HomeViewController", "tab": "home", "$title": "Title 1",
+            ])
+        #expect(
+            events[1].properties == [
+                "$page_name": "Home", "$screen_class": "HomeViewController", "duration_ms": 4200,
+            ])
         #expect(events[2].properties["$referrer"] == "Home")
         #expect(capture.currentPageName == "SettingsViewController")
     }
@@ -84,7 +91,10 @@ struct AutoCaptureTests {
         capture.pageDisappeared(page("ShareSheetController", 2))
         capture.controlActed(Chains.button(in: "HomeViewController"), action: Chains.tap())
         #expect(
-            sink.names == ["screen:Home", "$screen_leave", "screen:ShareSheetController", "$screen_leave", "screen:Home", "$element_click"])
+            sink.names == [
+                "screen:Home", "$screen_leave", "screen:ShareSheetController", "$screen_leave", "screen:Home",
+                "$element_click",
+            ])
     }
 
     // MARK: Elements
@@ -186,9 +196,11 @@ struct AutoCaptureTests {
     @Test func gesturesAndAlertActions() throws {
         let capture = capture()
         let banner = ElementDescription(
-            chain: [.view("BannerView", 0), .view("UIView", 0), .controller("HomeViewController")] + Chains.applicationTail,
+            chain: [.view("BannerView", 0), .view("UIView", 0), .controller("HomeViewController")]
+                + Chains.applicationTail,
             kind: .other)
-        capture.gestureRecognized(on: banner, action: Chains.tap("bannerTapped:", sender: "UITapGestureRecognizer"))
+        capture.gestureRecognized(
+            on: banner, action: Chains.tap("bannerTapped:", sender: "UITapGestureRecognizer"))
         capture.alertActionChosen(
             AlertActionDescription(
                 alertTitle: "Delete ann@example.com?", actionTitle: "Delete", actionIndex: 1,
@@ -197,10 +209,12 @@ struct AutoCaptureTests {
         try #require(events.count == 2)
         #expect(
             events[0].properties["$element_path"]
-                == "#bannerTapped:#UITapGestureRecognizer#BannerView[0]#UIView[0]#HomeViewController#UIApplication#AppDelegate")
+                == "#bannerTapped:#UITapGestureRecognizer#BannerView[0]#UIView[0]#HomeViewController#UIApplication#AppDelegate"
+        )
         #expect(
             events[1].properties["$element_path"]
-                == "#alertAction#UIAlertController#UIAlertAction[1]#UIAlertController#CartViewController#UIApplication#AppDelegate")
+                == "#alertAction#UIAlertController#UIAlertAction[1]#UIAlertController#CartViewController#UIApplication#AppDelegate"
+        )
         #expect(events[1].properties["$element_text"] == "Delete")
         #expect(events[1].properties["$alert_title"] == "Delete [email]?")
         #expect(events[1].properties["$page_name"] == "Cart")
@@ -214,16 +228,20 @@ struct AutoCaptureTests {
         plan.uploadMode = .matched
         plans.replaceBundled(plan)
         let capture = capture()
-        capture.controlActed(Chains.button(in: "HomeViewController", title: "Other"), action: Chains.tap("other:"))
-        capture.controlActed(Chains.button(0, in: "ProductViewController", title: "Buy"), action: Chains.tap("buyTapped:"))
+        capture.controlActed(
+            Chains.button(in: "HomeViewController", title: "Other"), action: Chains.tap("other:"))
+        capture.controlActed(
+            Chains.button(0, in: "ProductViewController", title: "Buy"), action: Chains.tap("buyTapped:"))
         capture.cellSelected(Chains.cell(row: 2), action: Chains.tableSelection)
         #expect(sink.events.map { $0.properties["$event_name"] } == ["buy", "open_product"])
     }
 
     @Test func allModeSendsEverythingAndMarksMatches() {
         let capture = capture()
-        capture.controlActed(Chains.button(in: "HomeViewController", title: "Other"), action: Chains.tap("other:"))
-        capture.controlActed(Chains.button(0, in: "ProductViewController", title: "Buy"), action: Chains.tap("buyTapped:"))
+        capture.controlActed(
+            Chains.button(in: "HomeViewController", title: "Other"), action: Chains.tap("other:"))
+        capture.controlActed(
+            Chains.button(0, in: "ProductViewController", title: "Buy"), action: Chains.tap("buyTapped:"))
         #expect(sink.events.map { $0.properties["$event_id"] } == [nil, "1002"])
     }
 
@@ -232,7 +250,10 @@ struct AutoCaptureTests {
         final class Home { var banner = Banner(url: "https://shop.example/spring") }
         let capture = capture()
         let element = ElementDescription(
-            chain: [.view("UIButton", 0, properties: ["slot": "top"]), .view("UIView", 0), .controller("HomeViewController")]
+            chain: [
+                .view("UIButton", 0, properties: ["slot": "top"]), .view("UIView", 0),
+                .controller("HomeViewController"),
+            ]
                 + Chains.applicationTail,
             kind: .button, keyPathSource: MirrorKeyPathSource(roots: ["viewController": Home()]))
         capture.controlActed(element, action: Chains.tap("bannerTapped:"))
@@ -255,7 +276,8 @@ struct AutoCaptureTests {
         try #require(events.count == 2)
         #expect(
             events[0].properties == [
-                "$event_id": "1001", "$trigger": "ArticleViewController.goShare", "article_url": "https://shop.example/a/1",
+                "$event_id": "1001", "$trigger": "ArticleViewController.goShare",
+                "article_url": "https://shop.example/a/1",
                 "$page_name": "Product Detail",
             ])
         #expect(events[1].properties["$trigger"] == "ProductViewController.goShare")
@@ -270,7 +292,8 @@ struct AutoCaptureTests {
         let capture = capture()
         capture.pageAppeared(page("HomeViewController", 1))
         capture.pageDisappeared(page("HomeViewController", 1))
-        capture.controlActed(Chains.button(0, in: "ProductViewController", title: "Buy"), action: Chains.tap("buyTapped:"))
+        capture.controlActed(
+            Chains.button(0, in: "ProductViewController", title: "Buy"), action: Chains.tap("buyTapped:"))
         capture.controlActed(Chains.button(), action: Chains.tap())
         capture.methodCalled(targetType: "ProductViewController", method: "goShare")
         #expect(sink.names == ["screen:Home", "$element_click"])
@@ -284,13 +307,16 @@ struct AutoCaptureTests {
 
     @Test func killSwitchesPerKind() {
         var plan = plans.current.plan
-        plan.capture = CaptureSwitches(pages: false, controls: false, cells: true, gestures: false, alerts: false, methods: false)
+        plan.capture = CaptureSwitches(
+            pages: false, controls: false, cells: true, gestures: false, alerts: false, methods: false)
         plans.replaceBundled(plan)
         let capture = capture()
         capture.pageAppeared(page("HomeViewController", 1))
         capture.controlActed(Chains.button(), action: Chains.tap())
-        capture.gestureRecognized(on: Chains.button(), action: Chains.tap("pan:", sender: "UIPanGestureRecognizer"))
-        capture.alertActionChosen(AlertActionDescription(actionTitle: "OK", actionIndex: 0, presenterChain: []))
+        capture.gestureRecognized(
+            on: Chains.button(), action: Chains.tap("pan:", sender: "UIPanGestureRecognizer"))
+        capture.alertActionChosen(
+            AlertActionDescription(actionTitle: "OK", actionIndex: 0, presenterChain: []))
         capture.methodCalled(targetType: "ProductViewController", method: "goShare")
         capture.cellSelected(Chains.cell(row: 0), action: Chains.tableSelection)
         #expect(sink.names == ["$element_click"])

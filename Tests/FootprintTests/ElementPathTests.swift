@@ -25,7 +25,8 @@ struct ElementPathTests {
         let path = ElementPath(element: element, action: Chains.tap())
         #expect(
             elided(path.exact)
-                == "#buttonClick:#UIButton#UIButton[0]#UIView[0]#ViewController#...#UIApplication#AppDelegate")
+                == "#buttonClick:#UIButton#UIButton[0]#UIView[0]#ViewController#...#UIApplication#AppDelegate"
+        )
         #expect(
             path.exact
                 == "#buttonClick:#UIButton#UIButton[0]#UIView[0]#ViewController#UIWindow[0]#UIWindowScene#UIApplication#AppDelegate"
@@ -59,10 +60,14 @@ struct ElementPathTests {
         (.segmentedControl, ElementAttributes(selectedSegmentIndex: 2), "#selectedSegmentIndex=2"),
         (.stepper, ElementAttributes(value: 3), "#value=3"),
         (.stepper, ElementAttributes(value: 2.5), "#value=2.5"),
-        (.button, ElementAttributes(title: "Log in", state: 0, isEnabled: true, isSelected: false),
-         "#currentTitle=Log in#state=0#enabled=1#selected=0"),
-        (.button, ElementAttributes(title: "Verify identity", state: 4, isEnabled: true, isSelected: true),
-         "#currentTitle=Verify identity#state=4#enabled=1#selected=1"),
+        (
+            .button, ElementAttributes(title: "Log in", state: 0, isEnabled: true, isSelected: false),
+            "#currentTitle=Log in#state=0#enabled=1#selected=0"
+        ),
+        (
+            .button, ElementAttributes(title: "Verify identity", state: 4, isEnabled: true, isSelected: true),
+            "#currentTitle=Verify identity#state=4#enabled=1#selected=1"
+        ),
         (.button, ElementAttributes(state: 2, isEnabled: false), "#state=2#enabled=0"),
         (.slider, ElementAttributes(value: 0.37), ""),
         (.textInput, ElementAttributes(title: "typed text"), ""),
@@ -111,7 +116,9 @@ struct ElementPathTests {
         #expect(third.exact != fourth.exact)
         #expect(third.similar == fourth.similar)
         #expect(third.position == CellIndexPath(section: 0, row: 3))
-        #expect(ElementPath(element: Chains.cell(section: 1, row: 3), action: Chains.tableSelection).similar != third.similar)
+        #expect(
+            ElementPath(element: Chains.cell(section: 1, row: 3), action: Chains.tableSelection).similar
+                != third.similar)
     }
 
     @Test func aButtonInsideACellTakesTheCellsPosition() {
@@ -144,7 +151,9 @@ struct ElementPathTests {
 
     @Test func viewsWithoutSuperviewHaveNoIndex() {
         let element = ElementDescription(chain: [ResponderDescription("UIWindow")], kind: .other)
-        #expect(ElementPath(element: element, action: Chains.tap("shake:", sender: "UIWindow")).exact == "#shake:#UIWindow#UIWindow")
+        #expect(
+            ElementPath(element: element, action: Chains.tap("shake:", sender: "UIWindow")).exact
+                == "#shake:#UIWindow#UIWindow")
     }
 }
 
@@ -181,7 +190,9 @@ struct SiblingIndexTests {
         var generator = SystemRandomNumberGenerator()
         let types = ["A", "B", "C"]
         for _ in 0..<200 {
-            let siblings = (0..<Int.random(in: 0...12, using: &generator)).map { _ in types.randomElement(using: &generator)! }
+            let siblings = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                types.randomElement(using: &generator)!
+            }
             var seen: [String: Int] = [:]
             for (position, type) in siblings.enumerated() {
                 #expect(SiblingIndex.index(at: position, in: siblings) == seen[type, default: 0])

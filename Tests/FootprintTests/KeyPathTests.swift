@@ -19,7 +19,8 @@ struct KeyPathTests {
     }
     final class HomeController: BaseController {
         var banner: Banner? = Banner(
-            url: URL(string: "https://shop.example/sale"), title: "Sale", slot: .top, position: 2, tags: ["a", "b"],
+            url: URL(string: "https://shop.example/sale"), title: "Sale", slot: .top, position: 2,
+            tags: ["a", "b"],
             extra: ["campaign": "spring", "nested": ["depth": 2]])
         var emptyBanner: Banner?
         lazy var lazyName: String = "lazy"
@@ -49,7 +50,8 @@ struct KeyPathTests {
     }
 
     @Test(arguments: [
-        "viewController.missing", "viewController.emptyBanner.url", "viewController.banner.url.host.x", "nobody.banner",
+        "viewController.missing", "viewController.emptyBanner.url", "viewController.banner.url.host.x",
+        "nobody.banner",
         "viewController.banner", "viewController.doubleOptional", "viewController.banner.extra.absent",
     ])
     func missingKeysAndNilOptionalsGiveNoValue(path: String) {

@@ -15,7 +15,8 @@ struct PageViewTests {
         #expect(tracker.appeared(home, now: at(0)) == [.enter(home, referrer: nil)])
         #expect(tracker.disappeared(instanceID: 1, now: at(5)) == [.leave(home, durationMilliseconds: 5000)])
         #expect(tracker.appeared(product, now: at(5)) == [.enter(product, referrer: "Home")])
-        #expect(tracker.disappeared(instanceID: 2, now: at(12)) == [.leave(product, durationMilliseconds: 7000)])
+        #expect(
+            tracker.disappeared(instanceID: 2, now: at(12)) == [.leave(product, durationMilliseconds: 7000)])
         #expect(tracker.appeared(home, now: at(12)) == [.enter(home, referrer: "Product")])
         #expect(tracker.currentPage == home)
     }
@@ -27,7 +28,8 @@ struct PageViewTests {
                 .leave(home, durationMilliseconds: 3000), .enter(product, referrer: "Home"),
             ])
         #expect(tracker.disappeared(instanceID: 1, now: at(3)) == [], "home already left")
-        #expect(tracker.disappeared(instanceID: 2, now: at(4)) == [.leave(product, durationMilliseconds: 1000)])
+        #expect(
+            tracker.disappeared(instanceID: 2, now: at(4)) == [.leave(product, durationMilliseconds: 1000)])
         #expect(tracker.settle(now: at(4)) == [], "home disappeared, so nothing returns")
     }
 
@@ -39,16 +41,22 @@ struct PageViewTests {
         _ = tracker.appeared(product, now: at(1))
         #expect(tracker.disappeared(instanceID: 1, now: at(8)) == [])
         #expect(tracker.appeared(product, now: at(8)) == [])
-        #expect(tracker.disappeared(instanceID: 2, now: at(10)) == [.leave(product, durationMilliseconds: 9000)])
+        #expect(
+            tracker.disappeared(instanceID: 2, now: at(10)) == [.leave(product, durationMilliseconds: 9000)])
     }
 
     @Test mutating func aSheetOverAPageReturnsToItWhenDismissed() {
         _ = tracker.appeared(home, now: at(0))
-        #expect(tracker.appeared(sheet, now: at(2)) == [.leave(home, durationMilliseconds: 2000), .enter(sheet, referrer: "Home")])
+        #expect(
+            tracker.appeared(sheet, now: at(2)) == [
+                .leave(home, durationMilliseconds: 2000), .enter(sheet, referrer: "Home"),
+            ])
         #expect(tracker.disappeared(instanceID: 3, now: at(5)) == [.leave(sheet, durationMilliseconds: 3000)])
         #expect(tracker.currentPage == home)
         #expect(tracker.settle(now: at(6)) == [.enter(home, referrer: "Share")])
-        #expect(tracker.disappeared(instanceID: 1, now: at(9)) == [.leave(home, durationMilliseconds: 4000)], "timed from the dismissal")
+        #expect(
+            tracker.disappeared(instanceID: 1, now: at(9)) == [.leave(home, durationMilliseconds: 4000)],
+            "timed from the dismissal")
     }
 
     @Test mutating func aPushInTheSameTransitionWinsOverTheCoveredPage() {
@@ -56,7 +64,8 @@ struct PageViewTests {
         _ = tracker.appeared(sheet, now: at(1))
         _ = tracker.disappeared(instanceID: 3, now: at(2))
         #expect(tracker.appeared(product, now: at(2)) == [.enter(product, referrer: "Share")])
-        #expect(tracker.disappeared(instanceID: 2, now: at(4)) == [.leave(product, durationMilliseconds: 2000)])
+        #expect(
+            tracker.disappeared(instanceID: 2, now: at(4)) == [.leave(product, durationMilliseconds: 2000)])
         #expect(tracker.settle(now: at(4)) == [.enter(home, referrer: "Product")], "home is still under")
     }
 
@@ -74,7 +83,8 @@ struct PageViewTests {
         #expect(tracker.enteredBackground(now: at(11)) == [])
         #expect(tracker.enteredForeground(now: at(100)) == [])
         #expect(tracker.enteredForeground(now: at(101)) == [])
-        #expect(tracker.disappeared(instanceID: 1, now: at(105)) == [.leave(home, durationMilliseconds: 5000)])
+        #expect(
+            tracker.disappeared(instanceID: 1, now: at(105)) == [.leave(home, durationMilliseconds: 5000)])
     }
 
     @Test mutating func aPageLeftWhileInTheBackgroundIsNotLeftTwice() {
@@ -104,7 +114,9 @@ struct PageViewTests {
     /// going to the background is timed again, without an enter, when the app comes back.
     @Test func randomCallbacksKeepEntersAndLeavesPaired() {
         var generator = SystemRandomNumberGenerator()
-        let pages = (1...4).map { PageViewTracker.Page(instanceID: UInt64($0), name: "P\($0)", screenClass: "C\($0)") }
+        let pages = (1...4).map {
+            PageViewTracker.Page(instanceID: UInt64($0), name: "P\($0)", screenClass: "C\($0)")
+        }
         for _ in 0..<300 {
             var tracker = PageViewTracker()
             var now = at(0)
@@ -142,7 +154,10 @@ struct PageViewTests {
                 for action in actions {
                     switch action {
                     case .enter(let entered, _):
-                        #expect(timed == nil, "entered \(entered.name) while \(timed?.name ?? "") was timed\n\(log.joined(separator: "\n"))")
+                        #expect(
+                            timed == nil,
+                            "entered \(entered.name) while \(timed?.name ?? "") was timed\n\(log.joined(separator: "\n"))"
+                        )
                         timed = entered
                         suspended = nil
                     case .leave(let left, let duration):
@@ -165,7 +180,9 @@ struct PagePolicyTests {
         configured = try CaptureFixtures.plan()
     }
 
-    func page(_ type: String, parent: String? = nil, plan: TrackingPlan, ignored: Set<String> = []) -> PageViewTracker.Page? {
+    func page(_ type: String, parent: String? = nil, plan: TrackingPlan, ignored: Set<String> = [])
+        -> PageViewTracker.Page?
+    {
         PagePolicy(plan: plan, ignoredTypes: ignored).page(
             for: PageDescription(controllerType: type, instanceID: 1, title: "T", parentType: parent))
     }
@@ -183,13 +200,16 @@ struct PagePolicyTests {
         plan.pageMode = .all
         #expect(page("SettingsViewController", plan: plan)?.name == "SettingsViewController")
         #expect(page("HomeViewController", plan: plan)?.name == "Home")
-        for container in ["UINavigationController", "UITabBarController", "UIPageViewController", "UIInputViewController",
-            "UIAlertController", "_UIPrivateController", "UISplitViewController"]
-        {
+        for container in [
+            "UINavigationController", "UITabBarController", "UIPageViewController", "UIInputViewController",
+            "UIAlertController", "_UIPrivateController", "UISplitViewController",
+        ] {
             #expect(page(container, plan: plan) == nil, "\(container)")
         }
         #expect(page("DebugMenuViewController", plan: plan) == nil, "the plan's ignore list")
-        #expect(page("SettingsViewController", plan: plan, ignored: ["SettingsViewController"]) == nil, "the app's ignore list")
+        #expect(
+            page("SettingsViewController", plan: plan, ignored: ["SettingsViewController"]) == nil,
+            "the app's ignore list")
     }
 
     @Test func childControllersCountOnlyWhenNamed() {
@@ -199,11 +219,13 @@ struct PagePolicyTests {
         #expect(page("BannerChildController", parent: "HomeViewController", plan: plan) == nil)
         plan.pages["BannerChildController"] = PageRule(name: "Banner")
         #expect(page("BannerChildController", parent: "HomeViewController", plan: plan)?.name == "Banner")
-        #expect(page("HomeViewController", parent: "ContainerViewController", plan: configured)?.name == "Home")
+        #expect(
+            page("HomeViewController", parent: "ContainerViewController", plan: configured)?.name == "Home")
     }
 
     @Test func anIgnoredControllerIsNoPage() {
-        let description = PageDescription(controllerType: "HomeViewController", instanceID: 1, ignoresTracking: true)
+        let description = PageDescription(
+            controllerType: "HomeViewController", instanceID: 1, ignoresTracking: true)
         #expect(PagePolicy(plan: configured).page(for: description) == nil)
     }
 

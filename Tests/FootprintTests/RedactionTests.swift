@@ -34,7 +34,10 @@ struct RedactionTests {
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("ab1 2-3.4@5(6)7+89.c@d.ef") + ["é", "🙂"]
         for _ in 0..<500 {
-            let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let text = String(
+                (0..<Int.random(in: 0...40, using: &generator)).map { _ in
+                    alphabet.randomElement(using: &generator)!
+                })
             let redacted = TextRedactor.redact(text)
             #expect(TextRedactor.redact(redacted) == redacted, "redaction is idempotent for \(text)")
         }

@@ -8,7 +8,9 @@ struct RemoteConfigRefreshTests {
     let minute: Int64 = 60_000
     let validBody = Array(#"{"version": 1, "uploadMode": "matched"}"#.utf8)
 
-    func at(_ minutes: Int64) -> Timestamp { Timestamp(millisecondsSince1970: 1_000_000_000 + minutes * 60_000) }
+    func at(_ minutes: Int64) -> Timestamp {
+        Timestamp(millisecondsSince1970: 1_000_000_000 + minutes * 60_000)
+    }
 
     @Test func fetchesAtLaunchThenAtMostOncePerInterval() {
         var refresh = RemoteConfigRefresh(refreshIntervalMilliseconds: 30 * minute)
@@ -19,7 +21,9 @@ struct RemoteConfigRefreshTests {
         #expect(refresh.refreshRequested(.timer, now: at(30)) == .fetch(ifNoneMatch: nil))
         _ = refresh.requestFailed("offline")
         #expect(refresh.refreshRequested(.foreground, now: at(45)) == .wait, "failures wait too")
-        #expect(refresh.refreshRequested(.launch, now: at(46)) == .fetch(ifNoneMatch: nil), "a launch always fetches")
+        #expect(
+            refresh.refreshRequested(.launch, now: at(46)) == .fetch(ifNoneMatch: nil),
+            "a launch always fetches")
     }
 
     @Test func aRequestWithoutAnswerIsRetriedAfterAnInterval() {
@@ -39,7 +43,8 @@ struct RemoteConfigRefreshTests {
     @Test func aValidPlanIsAppliedWithItsETag() throws {
         var refresh = RemoteConfigRefresh(refreshIntervalMilliseconds: minute, etag: "\"old\"")
         #expect(refresh.refreshRequested(.launch, now: at(0)) == .fetch(ifNoneMatch: "\"old\""))
-        let outcome = refresh.responseReceived(HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: validBody))
+        let outcome = refresh.responseReceived(
+            HTTPResponse(status: 200, headers: ["ETag": "\"v2\""], body: validBody))
         #expect(outcome == .apply(TrackingPlan(uploadMode: .matched), etag: "\"v2\""))
         #expect(refresh.etag == "\"v2\"")
         #expect(refresh.refreshRequested(.timer, now: at(1)) == .fetch(ifNoneMatch: "\"v2\""))
@@ -49,7 +54,9 @@ struct RemoteConfigRefreshTests {
         var refresh = RemoteConfigRefresh(refreshIntervalMilliseconds: minute, etag: "\"good\"")
         _ = refresh.refreshRequested(.launch, now: at(0))
         let outcome = refresh.responseReceived(
-            HTTPResponse(status: 200, headers: ["etag": "\"bad\""], body: Array(#"{"version": 1, "sampleRate": 7}"#.utf8)))
+            HTTPResponse(
+                status: 200, headers: ["etag": "\"bad\""],
+                body: Array(#"{"version": 1, "sampleRate": 7}"#.utf8)))
         guard case .rejected(let error) = outcome else {
             Issue.record("expected a rejection, got \(outcome)")
             return
@@ -80,7 +87,8 @@ struct RemoteConfigCacheTests {
     let cache: RemoteConfigCache
 
     init() {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("footprint-config-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "footprint-config-\(UUID().uuidString)")
         cache = RemoteConfigCache(fileURL: folder.appendingPathComponent("nested/remote-plan.json"))
     }
 
@@ -132,19 +140,23 @@ struct RemoteConfigUpdaterTests {
 
     struct Offline: Error {}
 
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("footprint-updater-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "footprint-updater-\(UUID().uuidString)")
     let clock = CaptureTestClock()
     let remotePlan = Array(#"{"version": 1, "uploadMode": "matched", "sampleRate": 0.5}"#.utf8)
 
     func updater(_ transport: ScriptedTransport, plans: PlanStore) -> RemoteConfigUpdater {
         RemoteConfigUpdater(
-            plans: plans, fetcher: RemoteConfigFetcher(transport: transport, endpoint: "https://fp.example/", writeKey: "wk"),
+            plans: plans,
+            fetcher: RemoteConfigFetcher(
+                transport: transport, endpoint: "https://fp.example/", writeKey: "wk"),
             cache: RemoteConfigCache(fileURL: folder.appendingPathComponent("plan.json")),
             configuration: RemoteConfigUpdater.Configuration(refreshIntervalSeconds: 600), clock: clock)
     }
 
     @Test func theRequestFollowsTheContract() {
-        let fetcher = RemoteConfigFetcher(transport: ScriptedTransport([]), endpoint: "https://fp.example//", writeKey: "wk")
+        let fetcher = RemoteConfigFetcher(
+            transport: ScriptedTransport([]), endpoint: "https://fp.example//", writeKey: "wk")
         let request = fetcher.request(ifNoneMatch: "\"7\"")
         #expect(request.method == "GET")
         #expect(request.url == "https://fp.example/v1/config")
@@ -159,7 +171,9 @@ struct RemoteConfigUpdaterTests {
 
         // First launch: bundled plan, then the server's.
         let plans = PlanStore(bundled: bundled)
-        let first = ScriptedTransport([.success(HTTPResponse(status: 200, headers: ["ETag": "\"1\""], body: remotePlan))])
+        let first = ScriptedTransport([
+            .success(HTTPResponse(status: 200, headers: ["ETag": "\"1\""], body: remotePlan))
+        ])
         let firstUpdater = updater(first, plans: plans)
         #expect(plans.current.plan == bundled)
         let outcome = await firstUpdater.start()
@@ -180,7 +194,10 @@ struct RemoteConfigUpdaterTests {
         // Third launch: the server sends a broken plan; the last good one stays, cache included.
         let brokenPlans = PlanStore(bundled: bundled)
         let broken = ScriptedTransport([
-            .success(HTTPResponse(status: 200, headers: ["ETag": "\"2\""], body: Array(#"{"version": 1, "events": [{}]}"#.utf8))),
+            .success(
+                HTTPResponse(
+                    status: 200, headers: ["ETag": "\"2\""],
+                    body: Array(#"{"version": 1, "events": [{}]}"#.utf8))),
             .success(HTTPResponse(status: 304)),
         ])
         let brokenUpdater = updater(broken, plans: brokenPlans)
@@ -190,7 +207,9 @@ struct RemoteConfigUpdaterTests {
         }
         #expect(error.keyPath == "events[0].id")
         #expect(brokenPlans.current.plan.sampleRate == 0.5)
-        #expect(try RemoteConfigCache(fileURL: folder.appendingPathComponent("plan.json")).load()?.etag == "\"1\"")
+        #expect(
+            try RemoteConfigCache(fileURL: folder.appendingPathComponent("plan.json")).load()?.etag == "\"1\""
+        )
 
         // Not due yet, then due: 304 keeps the plan.
         #expect(await brokenUpdater.refresh(.foreground) == nil)
@@ -221,7 +240,8 @@ struct RemoteConfigUpdaterTests {
         let heard = Heard()
         let plans = PlanStore()
         plans.observe { matcher in heard.lock.withLock { heard.modes.append(matcher.plan.uploadMode) } }
-        let updater = updater(ScriptedTransport([.success(HTTPResponse(status: 200, body: remotePlan))]), plans: plans)
+        let updater = updater(
+            ScriptedTransport([.success(HTTPResponse(status: 200, body: remotePlan))]), plans: plans)
         await updater.start()
         #expect(heard.lock.withLock { heard.modes } == [.matched])
     }

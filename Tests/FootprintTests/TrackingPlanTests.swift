@@ -32,13 +32,16 @@ struct TrackingPlanTests {
         #expect(
             banner
                 == .element(
-                    ElementRule(match: .pattern, path: "#bannerTapped:#UIButton#**#HomeViewController#**", attributes: ["slot": "top"])))
+                    ElementRule(
+                        match: .pattern, path: "#bannerTapped:#UIButton#**#HomeViewController#**",
+                        attributes: ["slot": "top"])))
     }
 
     @Test func propertyListReadsTheSamePlan() throws {
         let fromPlist = try TrackingPlan(propertyList: CaptureFixtures.data("plan.plist"))
         #expect(fromPlist == plan)
-        let fromFile = try TrackingPlan(contentsOf: CaptureFixtures.folder.appendingPathComponent("plan.plist"))
+        let fromFile = try TrackingPlan(
+            contentsOf: CaptureFixtures.folder.appendingPathComponent("plan.plist"))
         #expect(fromFile == plan)
     }
 
@@ -63,29 +66,65 @@ struct TrackingPlanTests {
         (##"{"version": 1, "capture": {"pages": "no"}}"##, "capture.pages", .invalidValue),
         (##"{"version": 1, "capture": {"clicks": false}}"##, "capture.clicks", .unknownKey),
         (##"{"version": 1, "pages": {"Home": {}}}"##, "pages.Home.name", .missingKey),
-        (##"{"version": 1, "pages": {"Home": {"name": "H", "properties": 3}}}"##, "pages.Home.properties", .invalidValue),
+        (
+            ##"{"version": 1, "pages": {"Home": {"name": "H", "properties": 3}}}"##, "pages.Home.properties",
+            .invalidValue
+        ),
         (##"{"version": 1, "pages": {"A#B": {"name": "H"}}}"##, "pages.A#B", .invalidValue),
         (##"{"version": 1, "events": {}}"##, "events", .invalidValue),
-        (##"{"version": 1, "events": [{"name": "a", "triggers": [{"target": "T", "method": "m"}]}]}"##, "events[0].id", .missingKey),
-        (##"{"version": 1, "events": [{"id": "", "name": "a", "triggers": []}]}"##, "events[0].id", .invalidValue),
-        (##"{"version": 1, "events": [{"id": 1, "triggers": [{"target": "T", "method": "m"}]}]}"##, "events[0].name", .missingKey),
+        (
+            ##"{"version": 1, "events": [{"name": "a", "triggers": [{"target": "T", "method": "m"}]}]}"##,
+            "events[0].id", .missingKey
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": "", "name": "a", "triggers": []}]}"##, "events[0].id",
+            .invalidValue
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "triggers": [{"target": "T", "method": "m"}]}]}"##,
+            "events[0].name", .missingKey
+        ),
         (##"{"version": 1, "events": [{"id": 1, "name": "a"}]}"##, "events[0].triggers", .missingKey),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": []}]}"##, "events[0].triggers", .invalidValue),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{}]}]}"##, "events[0].triggers[0].path", .missingKey),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"target": "T"}]}]}"##, "events[0].triggers[0].method", .missingKey),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"target": "T", "method": "m", "path": "#x"}]}]}"##,
-         "events[0].triggers[0].path", .unknownKey),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "x"}]}]}"##, "events[0].triggers[0].path", .invalidValue),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#x", "match": "fuzzy"}]}]}"##,
-         "events[0].triggers[0].match", .invalidValue),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#***", "match": "pattern"}]}]}"##,
-         "events[0].triggers[0].path", .invalidValue),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#x", "attributes": {"on": [1]}}]}]}"##,
-         "events[0].triggers[0].attributes.on", .invalidValue),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#x"}], "properties": {"u": "a..b"}}]}"##,
-         "events[0].properties.u", .invalidValue),
-        (##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#x"}]}, {"id": "1", "name": "b", "triggers": [{"path": "#y"}]}]}"##,
-         "events[1].id", .duplicateId),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": []}]}"##, "events[0].triggers",
+            .invalidValue
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{}]}]}"##,
+            "events[0].triggers[0].path", .missingKey
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"target": "T"}]}]}"##,
+            "events[0].triggers[0].method", .missingKey
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"target": "T", "method": "m", "path": "#x"}]}]}"##,
+            "events[0].triggers[0].path", .unknownKey
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "x"}]}]}"##,
+            "events[0].triggers[0].path", .invalidValue
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#x", "match": "fuzzy"}]}]}"##,
+            "events[0].triggers[0].match", .invalidValue
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#***", "match": "pattern"}]}]}"##,
+            "events[0].triggers[0].path", .invalidValue
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#x", "attributes": {"on": [1]}}]}]}"##,
+            "events[0].triggers[0].attributes.on", .invalidValue
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#x"}], "properties": {"u": "a..b"}}]}"##,
+            "events[0].properties.u", .invalidValue
+        ),
+        (
+            ##"{"version": 1, "events": [{"id": 1, "name": "a", "triggers": [{"path": "#x"}]}, {"id": "1", "name": "b", "triggers": [{"path": "#y"}]}]}"##,
+            "events[1].id", .duplicateId
+        ),
     ]
 
     @Test(arguments: invalidPlans)
@@ -102,7 +141,9 @@ struct TrackingPlanTests {
         var events: [String] = []
         for index in 0..<4 {
             let path = index == 3 ? "no-hash" : "#p\(index)"
-            events.append(##"{"id": \##(index), "name": "e\##(index)", "triggers": [{"path": "#a"}, {"path": "#b"}, {"path": "#c"}, {"path": "\##(path)"}]}"##)
+            events.append(
+                ##"{"id": \##(index), "name": "e\##(index)", "triggers": [{"path": "#a"}, {"path": "#b"}, {"path": "#c"}, {"path": "\##(path)"}]}"##
+            )
         }
         let json = ##"{"version": 1, "events": [\##(events.joined(separator: ","))]}"##
         let error = try #require(throws: PlanError.self) { try TrackingPlan(jsonBytes: Array(json.utf8)) }
@@ -154,8 +195,14 @@ struct TrackingPlanTests {
 /// Path patterns.
 struct PathPatternTests {
     @Test(arguments: [
-        ("#buy:#UIButton#**#CartViewController#**", "#buy:#UIButton#UIButton[0]#UIView[0]#CartViewController#UIApplication#AppDelegate", true),
-        ("#buy:#UIButton#**#CartViewController#**", "#buy:#UIButton#UIButton[0]#UIView[0]#HomeViewController#UIApplication#AppDelegate", false),
+        (
+            "#buy:#UIButton#**#CartViewController#**",
+            "#buy:#UIButton#UIButton[0]#UIView[0]#CartViewController#UIApplication#AppDelegate", true
+        ),
+        (
+            "#buy:#UIButton#**#CartViewController#**",
+            "#buy:#UIButton#UIButton[0]#UIView[0]#HomeViewController#UIApplication#AppDelegate", false
+        ),
         ("#buy:#UIButton#UIButton[*]#**", "#buy:#UIButton#UIButton[3]#UIView[0]#X", true),
         ("#buy:#UIButton#UIButton[*]#UIView[0]", "#buy:#UIButton#UIButton[3]#UIView[0]", true),
         ("#buy:#UIButton#*#UIView[0]", "#buy:#UIButton#UIButton[0]#UIStackView[0]#UIView[0]", false),
@@ -183,7 +230,9 @@ struct PathPatternTests {
     @Test func patternsMadeFromAPathMatchIt() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<300 {
-            let segments = (0..<Int.random(in: 2...10, using: &generator)).map { _ in "S\(Int.random(in: 0...5, using: &generator))[\(Int.random(in: 0...2, using: &generator))]" }
+            let segments = (0..<Int.random(in: 2...10, using: &generator)).map { _ in
+                "S\(Int.random(in: 0...5, using: &generator))[\(Int.random(in: 0...2, using: &generator))]"
+            }
             let path = "#" + segments.joined(separator: "#")
             var patternSegments = segments
             var wildcards = 0
@@ -210,13 +259,19 @@ struct PlanMatcherTests {
 
     func event(_ element: ElementDescription, _ action: ActionDescription) -> PlanEvent? {
         let path = ElementPath(element: element, action: action)
-        return matcher.event(exactPath: path.exact, similarPath: path.similar) { element.conditionValue(named: $0) }
+        return matcher.event(exactPath: path.exact, similarPath: path.similar) {
+            element.conditionValue(named: $0)
+        }
     }
 
     @Test func severalTriggersAndPathVariantsAcrossVersionsRaiseOneEvent() {
         let version1 = Chains.button(0, in: "ProductViewController", title: "Buy")
         var version2 = version1
-        version2.chain = [.view("UIButton", 1), .view("UIStackView", 0), .view("UIView", 0), .controller("ProductViewController")]
+        version2.chain =
+            [
+                .view("UIButton", 1), .view("UIStackView", 0), .view("UIView", 0),
+                .controller("ProductViewController"),
+            ]
             + Chains.applicationTail
         #expect(event(version1, Chains.tap("buyTapped:"))?.name == "buy")
         #expect(event(version2, Chains.tap("buyTapped:"))?.name == "buy")
@@ -234,7 +289,9 @@ struct PlanMatcherTests {
 
     @Test func exactRulesTellRowsApart() throws {
         let thirdRow = ElementPath(element: Chains.cell(row: 3), action: Chains.tableSelection).exact
-        let plan = TrackingPlan(events: [PlanEvent(id: "9", name: "third", triggers: [.element(ElementRule(path: thirdRow))])])
+        let plan = TrackingPlan(events: [
+            PlanEvent(id: "9", name: "third", triggers: [.element(ElementRule(path: thirdRow))])
+        ])
         let exact = PlanMatcher(plan: plan)
         for row in 0..<6 {
             let path = ElementPath(element: Chains.cell(row: row), action: Chains.tableSelection)
@@ -255,7 +312,9 @@ struct PlanMatcherTests {
         #expect(event(top, Chains.tap("bannerTapped:")) == nil)
         top.chain[0].properties = [:]
         top.chain[1].properties = ["slot": "top"]
-        #expect(event(top, Chains.tap("bannerTapped:"))?.name == "banner", "an ancestor's business property counts")
+        #expect(
+            event(top, Chains.tap("bannerTapped:"))?.name == "banner",
+            "an ancestor's business property counts")
     }
 
     @Test func methodTriggersFromSeveralTypesShareOneEvent() {
@@ -268,18 +327,26 @@ struct PlanMatcherTests {
     @Test func theFirstEventInPlanOrderWins() {
         let path = ElementPath(element: Chains.button(), action: Chains.tap())
         let plan = TrackingPlan(events: [
-            PlanEvent(id: "a", name: "any-button", triggers: [.element(ElementRule(match: .pattern, path: "#buttonClick:#**"))]),
+            PlanEvent(
+                id: "a", name: "any-button",
+                triggers: [.element(ElementRule(match: .pattern, path: "#buttonClick:#**"))]),
             PlanEvent(id: "b", name: "this-button", triggers: [.element(ElementRule(path: path.exact))]),
         ])
-        #expect(PlanMatcher(plan: plan).event(exactPath: path.exact, similarPath: path.similar) { _ in nil }?.id == "a")
+        #expect(
+            PlanMatcher(plan: plan).event(exactPath: path.exact, similarPath: path.similar) { _ in nil }?.id
+                == "a")
         let reversed = TrackingPlan(events: plan.events.reversed())
-        #expect(PlanMatcher(plan: reversed).event(exactPath: path.exact, similarPath: path.similar) { _ in nil }?.id == "b")
+        #expect(
+            PlanMatcher(plan: reversed).event(exactPath: path.exact, similarPath: path.similar) { _ in nil }?
+                .id == "b")
     }
 
     @Test func attributeConditionsOnExactRules() {
         let path = ElementPath(element: Chains.button(), action: Chains.tap())
         let plan = TrackingPlan(events: [
-            PlanEvent(id: "on", name: "enabled", triggers: [.element(ElementRule(path: path.exact, attributes: ["enabled": "0"]))]),
+            PlanEvent(
+                id: "on", name: "enabled",
+                triggers: [.element(ElementRule(path: path.exact, attributes: ["enabled": "0"]))]),
             PlanEvent(id: "any", name: "any", triggers: [.element(ElementRule(path: path.exact))]),
         ])
         let found = PlanMatcher(plan: plan).event(exactPath: path.exact, similarPath: path.similar) {
@@ -298,7 +365,9 @@ struct DeviceSamplingTests {
             #expect(!DeviceSampling.includes(deviceID: device, rate: 0))
             let position = DeviceSampling.position(of: device)
             #expect(position >= 0 && position < 1)
-            #expect(DeviceSampling.includes(deviceID: device, rate: 0.3) == DeviceSampling.includes(deviceID: device, rate: 0.3))
+            #expect(
+                DeviceSampling.includes(deviceID: device, rate: 0.3)
+                    == DeviceSampling.includes(deviceID: device, rate: 0.3))
             if DeviceSampling.includes(deviceID: device, rate: 0.3) {
                 #expect(DeviceSampling.includes(deviceID: device, rate: 0.6))
             }
@@ -306,7 +375,10 @@ struct DeviceSamplingTests {
     }
 
     @Test func aboutTheRateOfDevicesIsIncluded() {
-        let included = (0..<10_000).count { DeviceSampling.includes(deviceID: UUIDv7.make(at: Timestamp(millisecondsSince1970: Int64($0))), rate: 0.25) }
+        let included = (0..<10_000).count {
+            DeviceSampling.includes(
+                deviceID: UUIDv7.make(at: Timestamp(millisecondsSince1970: Int64($0))), rate: 0.25)
+        }
         #expect((2_200...2_800).contains(included))
     }
 }

@@ -99,7 +99,9 @@ extension AutoCapture {
 
     /// Whether the app opted the element out: on itself or an ancestor, by flag or by type.
     private func isIgnored(_ element: ElementDescription) -> Bool {
-        element.chain.contains { $0.ignoresTracking || configuration.ignoredTypes.contains($0.typeName) }
+        let ignoredTypes = configuration.ignoredTypes
+        if ignoredTypes.isEmpty { return element.chain.contains { $0.ignoresTracking } }
+        return element.chain.contains { $0.ignoresTracking || ignoredTypes.contains($0.typeName) }
     }
 
     /// The element's text, redacted and cut; never for secure or text-input elements.

@@ -17,66 +17,79 @@ public struct ElementPath: Sendable, Hashable {
 
     /// Builds the path of an action on an element.
     public init(element: ElementDescription, action: ActionDescription) {
-        var exact = ""
-        exact.reserveCapacity(32 + element.chain.count * 20)
-        exact += "#"
-        exact += action.selector
-        exact += "#"
-        exact += action.senderType
-        var similar: String?
+        // Built as UTF-8 bytes and turned into strings once: this runs on the main thread at
+        // every tap.
+        var exact: [UInt8] = []
+        exact.reserveCapacity(64 + element.chain.count * 24)
+        exact.append(Self.separator)
+        exact.append(contentsOf: action.selector.utf8)
+        exact.append(Self.separator)
+        exact.append(contentsOf: action.senderType.utf8)
+        var similar: [UInt8]?
         var position: CellIndexPath?
         for responder in element.chain {
             if let cell = responder.cellIndexPath {
                 if similar == nil { similar = exact }
                 if position == nil { position = cell }
-                exact += "#\(responder.typeName)[\(cell.section):\(cell.row)]"
-                similar! += "#\(responder.typeName)[\(cell.section):*]"
+                Self.appendCell(responder.typeName, section: cell.section, row: cell.row, to: &exact)
+                Self.appendCell(responder.typeName, section: cell.section, row: nil, to: &similar!)
                 continue
             }
-            var segment = "#"
-            segment += responder.typeName
+            let segmentStart = exact.count
+            exact.append(Self.separator)
+            exact.append(contentsOf: responder.typeName.utf8)
             if responder.role == .view, let index = responder.siblingIndex {
-                segment += "["
-                segment += String(index)
-                segment += "]"
+                exact.append(UInt8(ascii: "["))
+                Self.appendDecimal(index, to: &exact)
+                exact.append(UInt8(ascii: "]"))
             }
-            exact += segment
-            similar? += segment
+            similar?.append(contentsOf: exact[segmentStart...])
         }
-        let attributes = Self.attributeSuffix(element)
-        exact += attributes
-        similar? += attributes
-        self.exact = exact
-        self.similar = similar ?? exact
+        for (key, value) in element.pathAttributes {
+            let start = exact.count
+            exact.append(Self.separator)
+            exact.append(contentsOf: key.utf8)
+            exact.append(UInt8(ascii: "="))
+            Self.appendEscaped(value, to: &exact)
+            similar?.append(contentsOf: exact[start...])
+        }
+        self.exact = String(decoding: exact, as: UTF8.self)
+        self.similar = similar.map { String(decoding: $0, as: UTF8.self) } ?? self.exact
         self.position = position
     }
 
-    /// The `#key=value` attributes of the element's kind, in the fixed order.
-    static func attributeSuffix(_ element: ElementDescription) -> String {
-        var suffix = ""
-        for (key, value) in element.pathAttributes {
-            suffix += "#"
-            suffix += key
-            suffix += "="
-            suffix += escaped(value)
-        }
-        return suffix
+    private static let separator = UInt8(ascii: "#")
+
+    /// Appends `#Type[section:row]`, or `#Type[section:*]` when `row` is `nil`.
+    private static func appendCell(_ typeName: String, section: Int, row: Int?, to bytes: inout [UInt8]) {
+        bytes.append(separator)
+        bytes.append(contentsOf: typeName.utf8)
+        bytes.append(UInt8(ascii: "["))
+        appendDecimal(section, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        if let row { appendDecimal(row, to: &bytes) } else { bytes.append(UInt8(ascii: "*")) }
+        bytes.append(UInt8(ascii: "]"))
     }
 
-    /// Percent-escapes the characters that would break a path: `%` and `#`.
-    static func escaped(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "%") }) else {
-            return value
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendDecimal(value == .min ? .max : -value, to: &bytes)
+            return
         }
-        var result = ""
-        for character in value {
-            switch character {
-            case "%": result += "%25"
-            case "#": result += "%23"
-            default: result.append(character)
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    /// Appends `value` with `%` and `#` percent-escaped, so attribute values cannot break a path.
+    private static func appendEscaped(_ value: String, to bytes: inout [UInt8]) {
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"): bytes.append(contentsOf: "%25".utf8)
+            case UInt8(ascii: "#"): bytes.append(contentsOf: "%23".utf8)
+            default: bytes.append(byte)
             }
         }
-        return result
     }
 }
 
@@ -108,7 +121,7 @@ extension ElementDescription {
 
     /// The text of an attribute for plan conditions: a path attribute of this element's kind,
     /// else a business property of the chain (the nearest wins).
-    func conditionValue(named name: String) -> String? {
+    public func conditionValue(named name: String) -> String? {
         if let attribute = pathAttributes.first(where: { $0.key == name }) { return attribute.value }
         for responder in chain {
             guard let value = responder.properties[name] else { continue }

@@ -61,7 +61,8 @@ final class CaptureTestClock: Clock, @unchecked Sendable {
 
 /// The fixtures folder next to this file.
 enum CaptureFixtures {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Fixtures")
 
     static func data(_ name: String) throws -> Data {
@@ -83,16 +84,20 @@ enum Chains {
     ) -> ElementDescription {
         ElementDescription(
             chain: [.view("UIButton", index), .view("UIView", 0), .controller(controller)] + applicationTail,
-            kind: .button, attributes: ElementAttributes(title: title, state: 0, isEnabled: true, isSelected: false))
+            kind: .button,
+            attributes: ElementAttributes(title: title, state: 0, isEnabled: true, isSelected: false))
     }
 
     /// A product cell at `row` in a table in `controller`.
-    static func cell(section: Int = 0, row: Int, in controller: String = "HomeViewController", itemID: String? = nil)
+    static func cell(
+        section: Int = 0, row: Int, in controller: String = "HomeViewController", itemID: String? = nil
+    )
         -> ElementDescription
     {
         ElementDescription(
             chain: [
-                ResponderDescription("ProductCell", cellIndexPath: CellIndexPath(section: section, row: row), itemID: itemID),
+                ResponderDescription(
+                    "ProductCell", cellIndexPath: CellIndexPath(section: section, row: row), itemID: itemID),
                 .view("UITableView", 0), .view("UIView", 0), .controller(controller),
             ] + applicationTail,
             kind: .cell, attributes: ElementAttributes(title: "Red Shoes"))
