@@ -382,3 +382,53 @@ struct DeviceSamplingTests {
         #expect((2_200...2_800).contains(included))
     }
 }
+
+/// Writing plans back to JSON.
+struct TrackingPlanEncodingTests {
+    @Test func theFixtureRoundTrips() throws {
+        let plan = try CaptureFixtures.plan()
+        #expect(try TrackingPlan(json: plan.jsonValue) == plan)
+        #expect(try TrackingPlan(jsonBytes: JSONWriter.bytes(plan.jsonValue)) == plan)
+        #expect(TrackingPlan().jsonValue == ["version": 1])
+    }
+
+    /// Random valid plans read back equal from their JSON.
+    @Test func randomPlansRoundTrip() throws {
+        var generator = SystemRandomNumberGenerator()
+        func word() -> String {
+            ["Home", "Cart", "a.b", "x y", "ü", "#p", "*"].randomElement(using: &generator)!
+        }
+        for _ in 0..<200 {
+            var plan = TrackingPlan()
+            plan.uploadMode = TrackingPlan.UploadMode.allCases.randomElement(using: &generator)!
+            plan.pageMode = TrackingPlan.PageMode.allCases.randomElement(using: &generator)!
+            plan.sampleRate = [0, 0.25, 1].randomElement(using: &generator)!
+            plan.blockedEvents = Set((0..<Int.random(in: 0...2, using: &generator)).map { _ in word() })
+            plan.capture.cells = Bool.random(using: &generator)
+            plan.pages = Dictionary(
+                (0..<Int.random(in: 0...3, using: &generator)).map {
+                    (
+                        "Controller\($0)",
+                        PageRule(name: word(), properties: Bool.random(using: &generator) ? ["k": 1] : [:])
+                    )
+                }, uniquingKeysWith: { first, _ in first })
+            plan.events = (0..<Int.random(in: 0...4, using: &generator)).map { index in
+                let triggers: [PlanTrigger] = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                    switch Int.random(in: 0..<4, using: &generator) {
+                    case 0: return .method(target: "Type\(index)", method: "go\(index)")
+                    case 1: return .element(ElementRule(path: "#tap:#\(word())"))
+                    case 2:
+                        return .element(
+                            ElementRule(match: .similar, path: "#tap:#Cell[0:*]", attributes: ["on": "1"]))
+                    default: return .element(ElementRule(match: .pattern, path: "#tap:#**#\(index)"))
+                    }
+                }
+                return PlanEvent(
+                    id: "e\(index)", name: word(), triggers: triggers,
+                    properties: Bool.random(using: &generator)
+                        ? ["u": PropertyKeyPath("view.banner.url")!] : [:])
+            }
+            #expect(try TrackingPlan(json: plan.jsonValue) == plan)
+        }
+    }
+}
