@@ -51,6 +51,9 @@ struct AutoCaptureTests {
             ])
         #expect(events[2].properties["$referrer"] == "Home")
         #expect(capture.currentPageName == "SettingsViewController")
+        capture.pageAppeared(
+            PageDescription(controllerType: "ProfileViewController", instanceID: 9, title: "ann@example.com"))
+        #expect(sink.events.last?.properties["$title"] == "[email]", "titles are redacted")
     }
 
     @Test func configuredModeTracksOnlyPlanPages() {

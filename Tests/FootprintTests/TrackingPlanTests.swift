@@ -45,6 +45,12 @@ struct TrackingPlanTests {
         #expect(fromFile == plan)
     }
 
+    @Test func aBundledPlanIsFoundByName() throws {
+        let bundle = try #require(Bundle(path: CaptureFixtures.folder.path))
+        #expect(try TrackingPlan.bundled(named: "plan", in: bundle) == plan)
+        #expect(try TrackingPlan.bundled(named: "absent", in: bundle) == nil)
+    }
+
     @Test func aMinimalPlanTakesTheDefaults() throws {
         let minimal = try TrackingPlan(jsonBytes: Array(#"{"version": 1}"#.utf8))
         #expect(minimal == TrackingPlan())

@@ -86,7 +86,7 @@ public final class AutoCapture {
                 var properties = page.properties
                 properties["$screen_class"] = .string(page.screenClass)
                 if let referrer { properties["$referrer"] = .string(referrer) }
-                if let title = page.title { properties["$title"] = .string(title) }
+                if let title = page.title { properties["$title"] = .string(TextRedactor.redact(title)) }
                 sink.record(CapturedEvent(kind: .screen(name: page.name), properties: properties))
             case .leave(let page, let duration):
                 guard !plan.blockedEvents.contains(CapturedEventName.screenLeave) else { continue }
