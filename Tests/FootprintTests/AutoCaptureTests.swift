@@ -324,6 +324,7 @@ struct AutoCaptureTests {
         capture.cellSelected(Chains.cell(row: 0), action: Chains.tableSelection)
         #expect(sink.names == ["$element_click"])
         #expect(sink.events.first?.properties["$element_position"] == "0:0")
+        #expect(capture.allows(\.cells) && capture.allows(\.exposures) && !capture.allows(\.gestures))
     }
 
     @Test func samplingIsDeterministicPerDevice() {

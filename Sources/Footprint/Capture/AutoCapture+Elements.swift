@@ -44,7 +44,7 @@ extension AutoCapture {
     public func methodCalled(targetType: String, method: String, values: (any KeyPathValueSource)? = nil) {
         let matcher = plans.current
         let plan = matcher.plan
-        guard plan.capture.methods, isSampledIn(plan),
+        guard allows(\.methods, under: plan),
             let event = matcher.event(target: targetType, method: method),
             !plan.blockedEvents.contains(event.name)
         else { return }
@@ -62,7 +62,7 @@ extension AutoCapture {
     ) {
         let matcher = plans.current
         let plan = matcher.plan
-        guard plan.capture[keyPath: kind], isSampledIn(plan),
+        guard allows(kind, under: plan),
             !plan.blockedEvents.contains(CapturedEventName.elementClick),
             !isIgnored(element)
         else { return }

@@ -49,7 +49,7 @@ public final class AutoCapture {
     /// A controller's view appeared (`viewDidAppear`).
     public func pageAppeared(_ page: PageDescription) {
         let plan = plans.current.plan
-        guard plan.capture.pages, isSampledIn(plan) else { return }
+        guard allows(\.pages, under: plan) else { return }
         let policy = PagePolicy(plan: plan, ignoredTypes: configuration.ignoredTypes)
         guard let tracked = policy.page(for: page) else { return }
         record(pages.appeared(tracked, now: clock.now()), plan: plan)
@@ -78,7 +78,7 @@ public final class AutoCapture {
     }
 
     private func record(_ actions: [PageViewTracker.Action], plan: TrackingPlan) {
-        guard !actions.isEmpty, plan.capture.pages, isSampledIn(plan) else { return }
+        guard !actions.isEmpty, allows(\.pages, under: plan) else { return }
         for action in actions {
             switch action {
             case .enter(let page, let referrer):
@@ -105,8 +105,15 @@ public final class AutoCapture {
         sink.record(event)
     }
 
-    /// Whether this device captures under the plan's sample rate (cached per rate).
-    func isSampledIn(_ plan: TrackingPlan) -> Bool {
+    /// Whether the plan in force lets this device capture `kind` (its kill switch is on and the
+    /// device is sampled in). List exposure uses it with `\.exposures`.
+    public func allows(_ kind: KeyPath<CaptureSwitches, Bool>) -> Bool {
+        allows(kind, under: plans.current.plan)
+    }
+
+    /// Whether `plan` lets this device capture `kind` (the sampling decision is cached per rate).
+    func allows(_ kind: KeyPath<CaptureSwitches, Bool>, under plan: TrackingPlan) -> Bool {
+        guard plan.capture[keyPath: kind] else { return false }
         if let sampling, sampling.rate == plan.sampleRate { return sampling.included }
         let included = DeviceSampling.includes(deviceID: deviceID, rate: plan.sampleRate)
         sampling = (plan.sampleRate, included)
