@@ -81,6 +81,58 @@ struct RemoteConfigRefreshTests {
     }
 }
 
+extension RemoteConfigRefreshTests {
+    /// Random triggers, times and answers: a fetch never starts sooner than the interval after
+    /// the previous one unless the app launched with no request out, and the ETag only changes
+    /// with an applied plan.
+    @Test func randomSequencesRespectTheInterval() {
+        var generator = SystemRandomNumberGenerator()
+        let interval = 10 * minute
+        for _ in 0..<200 {
+            var refresh = RemoteConfigRefresh(refreshIntervalMilliseconds: interval)
+            var now: Int64 = 0
+            var lastFetch: Int64?
+            var requestOut = false
+            for step in 0..<60 {
+                now += Int64.random(in: 0...(4 * minute), using: &generator)
+                if requestOut, Bool.random(using: &generator) {
+                    let etagBefore = refresh.etag
+                    let outcome: RemoteConfigRefresh.Outcome
+                    switch Int.random(in: 0..<4, using: &generator) {
+                    case 0:
+                        outcome = refresh.responseReceived(
+                            HTTPResponse(status: 200, headers: ["etag": "\(step)"], body: validBody))
+                    case 1:
+                        outcome = refresh.responseReceived(HTTPResponse(status: 200, body: Array("{".utf8)))
+                    case 2: outcome = refresh.responseReceived(HTTPResponse(status: 304))
+                    default: outcome = refresh.requestFailed("offline")
+                    }
+                    if case .apply = outcome {
+                        #expect(refresh.etag == "\(step)")
+                    } else {
+                        #expect(refresh.etag == etagBefore)
+                    }
+                    requestOut = false
+                    continue
+                }
+                let trigger = [RemoteConfigRefresh.Trigger.launch, .foreground, .timer].randomElement(
+                    using: &generator)!
+                let decision = refresh.refreshRequested(trigger, now: Timestamp(millisecondsSince1970: now))
+                if case .fetch = decision {
+                    if let last = lastFetch, now - last < interval {
+                        #expect(trigger == .launch && !requestOut)
+                    }
+                    lastFetch = now
+                    requestOut = true
+                } else {
+                    let due = lastFetch.map { now - $0 >= interval } ?? true
+                    #expect(!due && (requestOut || trigger != .launch))
+                }
+            }
+        }
+    }
+}
+
 /// The on-disk cache of the last good remote plan.
 struct RemoteConfigCacheTests {
     let folder: URL
