@@ -1,5 +1,6 @@
 extension AutoCapture {
-    /// A control sent an action: a tap, or a value change (`sendAction(_:to:for:)`).
+    /// A control sent an action: a tap, or a value change (`sendAction(_:to:for:)`). For
+    /// continuous controls (sliders) forward the final value only, when the touch ends.
     public func controlActed(_ element: ElementDescription, action: ActionDescription) {
         captureElement(element, action: action, switchedOn: \.controls)
     }
