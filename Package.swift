@@ -48,7 +48,11 @@ let package = Package(
         ),
 
         .testTarget(name: "FootprintWireTests", dependencies: ["FootprintWire"]),
-        .testTarget(name: "FootprintTests", dependencies: ["Footprint", "FootprintWire", "FootprintSQLite"]),
+        .testTarget(
+            name: "FootprintTests",
+            dependencies: ["Footprint", "FootprintWire", "FootprintSQLite"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "FootprintServerTests",
             dependencies: ["FootprintServer", "Footprint", "FootprintWire", "FootprintSQLite"]

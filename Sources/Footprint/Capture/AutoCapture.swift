@@ -1,0 +1,132 @@
+/// The seam between a UI toolkit and the SDK: the adapter describes its objects and forwards
+/// its callbacks here; `AutoCapture` decides what they mean under the plan in force and hands
+/// ``CapturedEvent``s to the sink (the tracker).
+///
+/// Page enters become `screen` messages, leaves `$screen_leave` with `duration_ms`, element
+/// actions `$element_click` with their path, and configured purpose methods the plan event's own
+/// name. The plan's kill switches, device sampling, block list and upload mode apply to all.
+///
+/// Call it from the main thread: it keeps the page state without locks, and the compiler keeps
+/// it there (it is not `Sendable`).
+public final class AutoCapture {
+    /// The app's configuration.
+    public let configuration: AutoCaptureConfiguration
+    /// The plan in force (replaced by remote configuration).
+    public let plans: PlanStore
+    private let deviceID: String
+    private let sink: any CaptureSink
+    private let clock: any Clock
+    private var pages = PageViewTracker()
+    private var sampling: (rate: Double, included: Bool)?
+
+    /// Creates the capture core.
+    /// - Parameters:
+    ///   - configuration: what the app decides. Default: ``AutoCaptureConfiguration/init(ignoredTypes:maximumTextLength:)``.
+    ///   - plans: the plan in force.
+    ///   - deviceID: the device's anonymous id; decides sampling.
+    ///   - sink: receives the events (the tracker).
+    ///   - clock: where time is read. Default: the system clock.
+    public init(
+        configuration: AutoCaptureConfiguration = AutoCaptureConfiguration(), plans: PlanStore,
+        deviceID: String,
+        sink: any CaptureSink, clock: any Clock = SystemClock()
+    ) {
+        self.configuration = configuration
+        self.plans = plans
+        self.deviceID = deviceID
+        self.sink = sink
+        self.clock = clock
+    }
+
+    /// What the adapter must hook under the plan in force.
+    public var hooks: CaptureHooks { CaptureHooks(plan: plans.current.plan) }
+
+    /// The name of the page the user is on, when known.
+    public var currentPageName: String? { pages.currentPage?.name }
+
+    // MARK: Pages and app lifecycle
+
+    /// A controller's view appeared (`viewDidAppear`).
+    public func pageAppeared(_ page: PageDescription) {
+        let plan = plans.current.plan
+        guard allows(\.pages, under: plan) else { return }
+        let policy = PagePolicy(plan: plan, ignoredTypes: configuration.ignoredTypes)
+        guard let tracked = policy.page(for: page) else { return }
+        record(pages.appeared(tracked, now: clock.now()), plan: plan)
+    }
+
+    /// A controller's view disappeared (`viewDidDisappear`).
+    public func pageDisappeared(_ page: PageDescription) {
+        record(pages.disappeared(instanceID: page.instanceID, now: clock.now()), plan: plans.current.plan)
+    }
+
+    /// The app went to the background: the current page is left (and its leave sent).
+    public func appEnteredBackground() {
+        record(pages.enteredBackground(now: clock.now()), plan: plans.current.plan)
+    }
+
+    /// The app came back to the foreground: the current page's time runs again.
+    public func appEnteredForeground() {
+        record(pages.enteredForeground(now: clock.now()), plan: plans.current.plan)
+    }
+
+    // MARK: Recording
+
+    /// Settles a pending return to a covered page, so that an action on it follows its enter.
+    func settlePages(plan: TrackingPlan) {
+        record(pages.settle(now: clock.now()), plan: plan)
+    }
+
+    private func record(_ actions: [PageViewTracker.Action], plan: TrackingPlan) {
+        guard !actions.isEmpty, allows(\.pages, under: plan) else { return }
+        for action in actions {
+            switch action {
+            case .enter(let page, let referrer):
+                guard !plan.blockedEvents.contains(CapturedEventName.screen) else { continue }
+                var properties = page.properties
+                properties["$screen_class"] = .string(page.screenClass)
+                if let referrer { properties["$referrer"] = .string(referrer) }
+                if let title = page.title { properties["$title"] = .string(TextRedactor.redact(title)) }
+                sink.record(CapturedEvent(kind: .screen(name: page.name), properties: properties))
+            case .leave(let page, let duration):
+                guard !plan.blockedEvents.contains(CapturedEventName.screenLeave) else { continue }
+                let properties: JSONObject = [
+                    "$page_name": .string(page.name), "$screen_class": .string(page.screenClass),
+                    "duration_ms": .int(duration),
+                ]
+                sink.record(
+                    CapturedEvent(kind: .track(event: CapturedEventName.screenLeave), properties: properties))
+            }
+        }
+    }
+
+    /// Hands an event to the sink.
+    func emit(_ event: CapturedEvent) {
+        sink.record(event)
+    }
+
+    /// Whether the plan in force lets this device capture `kind` (its kill switch is on and the
+    /// device is sampled in). List exposure uses it with `\.exposures`.
+    public func allows(_ kind: KeyPath<CaptureSwitches, Bool>) -> Bool {
+        allows(kind, under: plans.current.plan)
+    }
+
+    /// Whether `plan` lets this device capture `kind` (the sampling decision is cached per rate).
+    func allows(_ kind: KeyPath<CaptureSwitches, Bool>, under plan: TrackingPlan) -> Bool {
+        guard plan.capture[keyPath: kind] else { return false }
+        if let sampling, sampling.rate == plan.sampleRate { return sampling.included }
+        let included = DeviceSampling.includes(deviceID: deviceID, rate: plan.sampleRate)
+        sampling = (plan.sampleRate, included)
+        return included
+    }
+}
+
+/// The names of the events automatic capture produces (and that a plan's block list names).
+public enum CapturedEventName {
+    /// A page view (a `screen` message); blocked as `$screen`.
+    public static let screen = "$screen"
+    /// Leaving a page.
+    public static let screenLeave = "$screen_leave"
+    /// An element action.
+    public static let elementClick = "$element_click"
+}

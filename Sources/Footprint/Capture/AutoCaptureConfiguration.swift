@@ -1,0 +1,17 @@
+/// How the app configures automatic capture (what the server's plan cannot change).
+public struct AutoCaptureConfiguration: Sendable {
+    /// Type names never captured: a view type (and everything inside such views), or a
+    /// controller type (its page views and everything on it). Default: none.
+    public var ignoredTypes: Set<String>
+    /// The longest captured element text, in characters; longer text is cut. Default: 255.
+    public var maximumTextLength: Int
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - ignoredTypes: type names never captured. Default: none.
+    ///   - maximumTextLength: the longest captured text. Default: 255.
+    public init(ignoredTypes: Set<String> = [], maximumTextLength: Int = 255) {
+        self.ignoredTypes = ignoredTypes
+        self.maximumTextLength = maximumTextLength
+    }
+}
