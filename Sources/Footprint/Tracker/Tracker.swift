@@ -14,7 +14,7 @@ import Dispatch
 public final class Tracker: CaptureSink {
     /// The configuration the tracker was started with.
     public let configuration: Configuration
-    private let inbox: CommandInbox
+    let inbox: CommandInbox
     private let uploader: Uploader
     private let clock: any Clock
 
