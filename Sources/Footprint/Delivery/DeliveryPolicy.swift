@@ -105,6 +105,7 @@ public struct DeliveryPolicy: Sendable, Hashable {
             return split(rows, deadLetterReason: "HTTP \(status): \(reason)")
         case .payloadTooLarge:
             batchLimit = max(1, min(batchLimit, rows.count) / 2)
+            if rows.count > 1 && isolationStack.last != rows { return [] }
             return split(rows, deadLetterReason: "HTTP 413: a single event is too large for the server")
         case .unauthorized:
             isHalted = true

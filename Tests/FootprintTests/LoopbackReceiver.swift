@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@testable import Footprint
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One request as the loopback receiver read it.
+struct ReceivedRequest: Sendable {
+    var method: String
+    var path: String
+    /// Header names in lower case.
+    var headers: [String: String]
+    /// The body as sent (possibly gzip).
+    var rawBody: [UInt8]
+    /// The body after undoing `Content-Encoding: gzip`.
+    var body: [UInt8]
+
+    /// The body as JSON.
+    var json: JSONValue? { try? JSONParser().parse(body) }
+    /// The events in a `/v1/batch` body.
+    var batch: [JSONValue] { json?["batch"]?.arrayValue ?? [] }
+}
+
+/// A minimal HTTP/1.1 server on a loopback port, for delivery tests: it answers each request with
+/// what `respond` returns, one connection at a time, and stops by itself after `lifetimeSeconds`.
+final class LoopbackReceiver: @unchecked Sendable {
+    /// The port it listens on (127.0.0.1).
+    let port: UInt16
+    private let listener: Int32
+    private let respond: @Sendable (ReceivedRequest) -> HTTPResponse
+    private let state = Locked<(requests: [ReceivedRequest], stopped: Bool)>(([], false))
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// The base URL to configure the SDK with.
+    var url: String { "http://127.0.0.1:\(port)" }
+    /// Every request received so far.
+    var requests: [ReceivedRequest] { state.current.requests }
+
+    init(lifetimeSeconds: Double = 30, respond: @escaping @Sendable (ReceivedRequest) -> HTTPResponse) throws {
+        self.respond = respond
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ReceiverError(message: "socket() failed") }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, 16) == 0 else {
+            close(descriptor)
+            throw ReceiverError(message: "cannot listen on 127.0.0.1")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        listener = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+        let deadline = Date().addingTimeInterval(lifetimeSeconds)
+        Thread { [self] in
+            serve(until: deadline)
+            close(listener)
+            finished.signal()
+        }.start()
+    }
+
+    /// Stops accepting connections and waits for the server thread to end.
+    func stop() {
+        let alreadyStopped = state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            return state.stopped
+        }
+        if !alreadyStopped { finished.wait() }
+    }
+
+    deinit { stop() }
+
+    private func serve(until deadline: Date) {
+        while !state.current.stopped && Date() < deadline {
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { continue }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            handle(connection)
+            close(connection)
+        }
+    }
+
+    private func handle(_ connection: Int32) {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        func readMore() -> Bool {
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return false }
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headerEnd: Int?
+        while headerEnd == nil {
+            guard buffer.count < 1 << 20, readMore() else { return }
+            headerEnd = buffer.firstRange(of: separator)?.upperBound
+        }
+        let head = String(decoding: buffer[..<headerEnd!], as: UTF8.self).components(separatedBy: "\r\n")
+        let requestLine = head[0].split(separator: " ").map(String.init)
+        guard requestLine.count >= 2 else { return }
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        if headers["expect"]?.lowercased() == "100-continue" {
+            send(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        while buffer.count - headerEnd! < length {
+            guard readMore() else { return }
+        }
+        let rawBody = Array(buffer[headerEnd!..<(headerEnd! + length)])
+        var body = rawBody
+        if headers["content-encoding"] == "gzip" {
+            body = (try? Gzip.decompress(rawBody, limit: 50 << 20)) ?? []
+        }
+        let request = ReceivedRequest(
+            method: requestLine[0], path: requestLine[1], headers: headers, rawBody: rawBody, body: body)
+        state.withLock { $0.requests.append(request) }
+        let response = respond(request)
+        var text = "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
+        for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
+        send(connection, Array((text + "\r\n").utf8) + response.body)
+    }
+
+    private func send(_ connection: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return }
+            offset += sent
+        }
+    }
+}
+
+struct ReceiverError: Error {
+    var message: String
+}
