@@ -42,6 +42,8 @@ let package = Package(
             dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD"]
         ),
         .executableTarget(name: "footprint", dependencies: ["Footprint", "FootprintServer"]),
+        // Used only by the queue's kill test (SIGKILL mid-stream).
+        .executableTarget(name: "FootprintQueueProbe", dependencies: ["Footprint"]),
         .executableTarget(
             name: "FootprintBenchmarks",
             dependencies: ["Footprint", "FootprintServer", "FootprintWire", "FootprintSQLite"]
