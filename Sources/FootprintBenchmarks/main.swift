@@ -2,7 +2,8 @@
 // suites by name. Each suite prints a table; docs/BENCHMARKS.md records the numbers.
 
 let suites: [BenchmarkSuite] = [
-    wireSuite
+    wireSuite,
+    sdkSuite,
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -1,8 +1,8 @@
+import Footprint
 // Used only by the queue's kill test: tracks numbered events as fast as it can into the queue in
 // the folder given as the first argument, and after every 1,000 waits until they are on disk and
 // prints `stored N`. The test kills it with SIGKILL mid-stream and counts what survived.
 import Foundation
-import Footprint
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3, let total = Int(arguments[2]) else {

@@ -16,7 +16,8 @@ struct DeliveryOutcomeTests {
     }
 
     @Test func rejectedEventsInASuccessBodyAreNamed() {
-        let body = #"{"accepted":1,"rejected":[{"messageId":"m2","code":"invalid_number","reason":"price is NaN"},{"messageId":"unknown"}]}"#
+        let body =
+            #"{"accepted":1,"rejected":[{"messageId":"m2","code":"invalid_number","reason":"price is NaN"},{"messageId":"unknown"}]}"#
         #expect(outcome(200, body: body) == .accepted(rejected: [2: "price is NaN"]))
         let errors = #"{"errors":[{"messageId":"m1","code":"string_too_long"}]}"#
         #expect(outcome(207, body: errors) == .accepted(rejected: [1: "string_too_long"]))
@@ -38,10 +39,14 @@ struct DeliveryOutcomeTests {
     }
 
     @Test func readsRetryAfterInSecondsAndAsADate() {
-        #expect(outcome(429, headers: ["Retry-After": "120"]) == .retryable(status: 429, retryAfterMilliseconds: 120_000))
+        #expect(
+            outcome(429, headers: ["Retry-After": "120"])
+                == .retryable(status: 429, retryAfterMilliseconds: 120_000))
         let date = "Sun, 29 Nov 2026 20:00:10 GMT"  // now + 10 s
         #expect(
             DeliveryOutcome.retryAfter(date, now: Timestamp(iso8601: "2026-11-29T20:00:00Z")!) == 10_000)
-        #expect(outcome(503, headers: ["retry-after": "soon"]) == .retryable(status: 503, retryAfterMilliseconds: nil))
+        #expect(
+            outcome(503, headers: ["retry-after": "soon"])
+                == .retryable(status: 503, retryAfterMilliseconds: nil))
     }
 }

@@ -5,7 +5,8 @@ import Testing
 struct DeliveryPolicyTests {
     let now = Timestamp(millisecondsSince1970: 1_795_981_800_000)
     var random = SplitMix64(seed: 7)
-    var policy = DeliveryPolicy(batchLimit: 100, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)
+    var policy = DeliveryPolicy(
+        batchLimit: 100, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)
 
     @Test func startsBySendingTheOldestEvents() {
         #expect(policy.nextStep(now: now) == .send(.oldest(limit: 100)))
@@ -39,7 +40,8 @@ struct DeliveryPolicyTests {
         let third = policy.record(.accepted(rejected: [:]), for: [3], now: now, random: &random)
         #expect(third == [.delete([3])])
         #expect(policy.nextStep(now: now) == .send(.rows([4])))
-        let last = policy.record(.badRequest(status: status, reason: "bad"), for: [4], now: now, random: &random)
+        let last = policy.record(
+            .badRequest(status: status, reason: "bad"), for: [4], now: now, random: &random)
         #expect(last == [.deadLetter(row: 4, reason: "HTTP \(status): bad")])
         #expect(policy.nextStep(now: now) == .send(.oldest(limit: 100)))
         #expect(policy.consecutiveFailures == 0)
@@ -54,7 +56,8 @@ struct DeliveryPolicyTests {
     }
 
     @Test mutating func payloadTooLargeForOneEventDeadLettersIt() {
-        var small = DeliveryPolicy(batchLimit: 1, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)
+        var small = DeliveryPolicy(
+            batchLimit: 1, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)
         let effects = small.record(.payloadTooLarge, for: [9], now: now, random: &random)
         #expect(effects.count == 1)
         #expect(small.batchLimit == 1)
@@ -82,7 +85,8 @@ struct DeliveryPolicyTests {
     @Test mutating func backoffGrowsExponentiallyWithFullJitterUpToTheMaximum() {
         var ceilings: [Int64] = []
         for failure in 1...15 {
-            _ = policy.record(.retryable(status: 503, retryAfterMilliseconds: nil), for: [1], now: now, random: &random)
+            _ = policy.record(
+                .retryable(status: 503, retryAfterMilliseconds: nil), for: [1], now: now, random: &random)
             let delay = policy.retryAt!.millisecondsSince1970 - now.millisecondsSince1970
             let ceiling = min(300_000, Int64(1000) << Int64(failure - 1))
             #expect(delay >= 1000 && delay <= ceiling)
@@ -97,10 +101,13 @@ struct DeliveryPolicyTests {
     @Test mutating func jitterSpreadsDelays() {
         var delays: Set<Int64> = []
         for seed in 0..<50 {
-            var local = DeliveryPolicy(batchLimit: 100, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)
+            var local = DeliveryPolicy(
+                batchLimit: 100, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)
             var generator = SplitMix64(seed: UInt64(seed))
             for _ in 0..<5 {
-                _ = local.record(.retryable(status: 500, retryAfterMilliseconds: nil), for: [1], now: now, random: &generator)
+                _ = local.record(
+                    .retryable(status: 500, retryAfterMilliseconds: nil), for: [1], now: now,
+                    random: &generator)
             }
             delays.insert(local.retryAt!.millisecondsSince1970)
         }
@@ -108,16 +115,19 @@ struct DeliveryPolicyTests {
     }
 
     @Test mutating func retryAfterIsHonoured() {
-        _ = policy.record(.retryable(status: 429, retryAfterMilliseconds: 120_000), for: [1], now: now, random: &random)
+        _ = policy.record(
+            .retryable(status: 429, retryAfterMilliseconds: 120_000), for: [1], now: now, random: &random)
         #expect(policy.retryAt == now.adding(milliseconds: 120_000))
         // An absurd Retry-After is capped at an hour.
-        _ = policy.record(.retryable(status: 429, retryAfterMilliseconds: 86_400_000), for: [1], now: now, random: &random)
+        _ = policy.record(
+            .retryable(status: 429, retryAfterMilliseconds: 86_400_000), for: [1], now: now, random: &random)
         #expect(policy.retryAt == now.adding(milliseconds: 3_600_000))
     }
 
     @Test mutating func networkFailureDuringIsolationRetriesTheSameHalf() {
         _ = policy.record(.badRequest(status: 400, reason: "x"), for: [1, 2], now: now, random: &random)
-        _ = policy.record(.retryable(status: nil, retryAfterMilliseconds: nil), for: [1], now: now, random: &random)
+        _ = policy.record(
+            .retryable(status: nil, retryAfterMilliseconds: nil), for: [1], now: now, random: &random)
         #expect(policy.nextStep(now: policy.retryAt!) == .send(.rows([1])))
     }
 
@@ -131,7 +141,8 @@ struct DeliveryPolicyTests {
     /// leaves the queue only through a 2xx or as a single-event dead letter.
     @Test(arguments: 0..<30) func randomResponsesNeverLoseEventsSilently(seed: Int) {
         var generator = SplitMix64(seed: UInt64(seed))
-        var policy = DeliveryPolicy(batchLimit: 16, minimumDelayMilliseconds: 10, maximumDelayMilliseconds: 1000)
+        var policy = DeliveryPolicy(
+            batchLimit: 16, minimumDelayMilliseconds: 10, maximumDelayMilliseconds: 1000)
         var queue = Array(Int64(1)...64)
         var delivered: Set<Int64> = []
         var deadLettered: Set<Int64> = []

@@ -1,8 +1,9 @@
-import Foundation
 import FootprintSQLite
+import Foundation
 import Testing
 
 @testable import Footprint
+import FootprintLoopback
 
 /// The uploader against a real HTTP server on a loopback socket, through `URLSessionTransport`.
 struct DeliveryTests {
@@ -50,7 +51,9 @@ struct DeliveryTests {
 
     func track(_ tracker: Tracker, _ count: Int, _ properties: (Int) -> JSONObject = { _ in [:] }) {
         for index in 0..<count {
-            tracker.track("Event \(index)", properties: properties(index).merging(["i": .int(Int64(index))]) { a, _ in a })
+            tracker.track(
+                "Event \(index)",
+                properties: properties(index).merging(["i": .int(Int64(index))]) { a, _ in a })
         }
     }
 
@@ -170,7 +173,8 @@ struct DeliveryTests {
     @Test(arguments: [400, 422]) func aBadEventIsIsolatedAndDeadLettered(status: Int) async throws {
         let receiver = try LoopbackReceiver { request in
             let poisoned = request.batch.contains { $0["properties"]?["poison"] == true }
-            return poisoned ? HTTPResponse(status: status, body: Array("bad event".utf8)) : HTTPResponse(status: 200)
+            return poisoned
+                ? HTTPResponse(status: status, body: Array("bad event".utf8)) : HTTPResponse(status: 200)
         }
         let tracker = Tracker(configuration: configuration(receiver))
         track(tracker, 9) { index in index == 6 ? ["poison": true] : [:] }

@@ -1,5 +1,5 @@
-import Foundation
 import FootprintSQLite
+import Foundation
 import Testing
 
 @testable import Footprint
@@ -14,7 +14,9 @@ struct QueueTests {
     ) throws -> EventQueue {
         try EventQueue(
             path: path,
-            limits: .init(maximumEvents: maximumEvents, maximumBytes: maximumBytes, maximumDeadLetters: maximumDeadLetters),
+            limits: .init(
+                maximumEvents: maximumEvents, maximumBytes: maximumBytes,
+                maximumDeadLetters: maximumDeadLetters),
             replaced: replaced)
     }
 
@@ -24,7 +26,9 @@ struct QueueTests {
 
     func append(_ queue: EventQueue, _ range: Range<Int>, padding: Int = 0) throws {
         try queue.write {
-            for index in range { try queue.append(messageId: "m\(index)", body: body(index, padding: padding)) }
+            for index in range {
+                try queue.append(messageId: "m\(index)", body: body(index, padding: padding))
+            }
             try queue.evictOverflow()
         }
     }
@@ -96,7 +100,9 @@ struct QueueTests {
         try append(queue, 0..<6)
         let rows = try queue.read(.oldest(limit: 10), maximumBytes: 1 << 20).rowIds
         let moved = try queue.write {
-            try queue.apply(rows.map { .deadLetter(row: $0, reason: "bad \($0)") }, now: Timestamp(millisecondsSince1970: 0))
+            try queue.apply(
+                rows.map { .deadLetter(row: $0, reason: "bad \($0)") },
+                now: Timestamp(millisecondsSince1970: 0))
         }
         #expect(moved.map(\.messageId) == (0..<6).map { "m\($0)" })
         let kept = try queue.deadLetters()

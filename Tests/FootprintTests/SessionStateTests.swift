@@ -19,7 +19,10 @@ struct SessionStateTests {
         var ids: [String] = []
         var counter = 0
         for minute in stride(from: Int64(0), through: 120, by: 29) {
-            ids.append(session.sessionId(forEventAt: at(minute * 60_000)) { counter += 1; return "s\(counter)" })
+            ids.append(
+                session.sessionId(forEventAt: at(minute * 60_000)) {
+                    counter += 1; return "s\(counter)"
+                })
         }
         #expect(Set(ids) == ["s1"])
     }
@@ -80,11 +83,15 @@ struct SessionStateTests {
         var session = SessionState(timeoutMilliseconds: timeout)
         var time = start
         var counter = 0
-        var previous = session.sessionId(forEventAt: time) { counter += 1; return "s\(counter)" }
+        var previous = session.sessionId(forEventAt: time) {
+            counter += 1; return "s\(counter)"
+        }
         for _ in 0..<200 {
             let gap = Int64.random(in: 0...(2 * timeout), using: &random)
             time = time.adding(milliseconds: gap)
-            let id = session.sessionId(forEventAt: time) { counter += 1; return "s\(counter)" }
+            let id = session.sessionId(forEventAt: time) {
+                counter += 1; return "s\(counter)"
+            }
             #expect((id != previous) == (gap > timeout))
             previous = id
         }

@@ -1,5 +1,5 @@
-import Foundation
 import FootprintSQLite
+import Foundation
 import Testing
 
 @testable import Footprint
@@ -41,7 +41,9 @@ struct TrackerTests {
 
     func storedMessages() throws -> [JSONValue] {
         let database = try SQLiteDatabase(path: directory.path + "/queue.sqlite")
-        return try database.prepare("SELECT body FROM events ORDER BY id").rows { try JSONParser().parse($0.blob(at: 0)) }
+        return try database.prepare("SELECT body FROM events ORDER BY id").rows {
+            try JSONParser().parse($0.blob(at: 0))
+        }
     }
 
     @Test func trackBuildsASegmentMessageWithContextSessionAndIdentity() throws {
@@ -55,8 +57,14 @@ struct TrackerTests {
         #expect(message.timestamp == clock.now())
         #expect(UUIDv7.timestamp(of: message.messageId) == clock.now())
         #expect(message.anonymousId != nil && message.userId == nil)
-        #expect(message.context["library"] == ["name": "footprint-swift", "version": .string(DeviceContext.libraryVersion)])
-        #expect(message.context["app"] == ["name": "Shop", "version": "2.1", "build": "210", "namespace": "com.example.shop"])
+        #expect(
+            message.context["library"] == [
+                "name": "footprint-swift", "version": .string(DeviceContext.libraryVersion),
+            ])
+        #expect(
+            message.context["app"] == [
+                "name": "Shop", "version": "2.1", "build": "210", "namespace": "com.example.shop",
+            ])
         #expect(message.context["os"] == ["name": "iOS", "version": "18.1"])
         #expect(message.context["device"] == ["model": "iPhone15,2", "manufacturer": "Apple", "type": "ios"])
         #expect(message.context["locale"] == "en-US")
@@ -70,9 +78,11 @@ struct TrackerTests {
     @Test func capturedEventsBecomeTheSameMessagesAsPublicCalls() throws {
         let tracker = Tracker(configuration: configuration())
         tracker.registerSuperProperties(["plan": "pro"])
-        tracker.record(CapturedEvent(kind: .screen(name: "Cart"), properties: ["$screen_class": "CartViewController"]))
+        tracker.record(
+            CapturedEvent(kind: .screen(name: "Cart"), properties: ["$screen_class": "CartViewController"]))
         tracker.screen("Cart", properties: ["$screen_class": "CartViewController"])
-        tracker.record(CapturedEvent(kind: .track(event: "$element_click"), properties: ["$element_path": "a/b"]))
+        tracker.record(
+            CapturedEvent(kind: .track(event: "$element_click"), properties: ["$element_path": "a/b"]))
         tracker.track("$element_click", properties: ["$element_path": "a/b"])
         #expect(tracker.waitUntilStored())
         let messages = captured.current
@@ -177,9 +187,14 @@ struct TrackerTests {
     @Test(arguments: [
         ("nan", JSONValue.double(.nan), "invalid_number"),
         ("long", JSONValue.string(String(repeating: "x", count: 8 * 1024 + 1)), "string_too_long"),
-        ("big", JSONValue.array(Array(repeating: .string(String(repeating: "y", count: 8000)), count: 5)), "event_too_large"),
+        (
+            "big", JSONValue.array(Array(repeating: .string(String(repeating: "y", count: 8000)), count: 5)),
+            "event_too_large"
+        ),
     ])
-    func invalidEventsAreRefusedWithAReasonAndOthersStillGoThrough(name: String, value: JSONValue, code: String) throws {
+    func invalidEventsAreRefusedWithAReasonAndOthersStillGoThrough(
+        name: String, value: JSONValue, code: String
+    ) throws {
         let tracker = Tracker(configuration: configuration())
         tracker.track("bad", properties: [name: value])
         tracker.track("good")

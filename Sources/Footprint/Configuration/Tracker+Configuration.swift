@@ -69,7 +69,9 @@ extension Tracker.Configuration {
     /// The folder the queue lives in: ``storageDirectory`` or the platform default.
     var resolvedStorageDirectory: String {
         if let storageDirectory { return storageDirectory }
-        if let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first {
+        if let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)
+            .first
+        {
             return support.appendingPathComponent("Footprint").path
         }
         return NSHomeDirectory() + "/.footprint"

@@ -82,13 +82,20 @@ public struct DeviceContext: Sendable, Hashable {
     /// The `context` object of a message, without the per-event `sessionId`.
     public var json: JSONObject {
         func object(_ pairs: [(String, String?)]) -> JSONValue {
-            .object(Dictionary(uniqueKeysWithValues: pairs.compactMap { key, value in value.map { (key, .string($0)) } }))
+            .object(
+                Dictionary(
+                    uniqueKeysWithValues: pairs.compactMap { key, value in value.map { (key, .string($0)) } })
+            )
         }
         var result: JSONObject = [
             "library": object([("name", libraryName), ("version", libraryVersionString)]),
-            "app": object([("name", appName), ("version", appVersion), ("build", appBuild), ("namespace", appNamespace)]),
+            "app": object([
+                ("name", appName), ("version", appVersion), ("build", appBuild), ("namespace", appNamespace),
+            ]),
             "os": object([("name", osName), ("version", osVersion)]),
-            "device": object([("model", deviceModel), ("manufacturer", deviceManufacturer), ("type", deviceType)]),
+            "device": object([
+                ("model", deviceModel), ("manufacturer", deviceManufacturer), ("type", deviceType),
+            ]),
         ]
         if let locale { result["locale"] = .string(locale) }
         if let timezone { result["timezone"] = .string(timezone) }

@@ -20,7 +20,8 @@ enum BatchBody {
         }
         output.append(UInt8(ascii: "]"))
         if batch.unreportedEvictions > 0 {
-            output.append(contentsOf: ",\"context\":{\"footprint\":{\"evicted\":\(batch.unreportedEvictions)}}".utf8)
+            output.append(
+                contentsOf: ",\"context\":{\"footprint\":{\"evicted\":\(batch.unreportedEvictions)}}".utf8)
         }
         output.append(UInt8(ascii: ","))
         output.append(contentsOf: stamp)

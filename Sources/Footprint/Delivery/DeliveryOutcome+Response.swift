@@ -28,7 +28,9 @@ extension DeliveryOutcome {
         default:
             self = .retryable(
                 status: response.status,
-                retryAfterMilliseconds: response.headers["retry-after"].flatMap { Self.retryAfter($0, now: now) })
+                retryAfterMilliseconds: response.headers["retry-after"].flatMap {
+                    Self.retryAfter($0, now: now)
+                })
         }
     }
 
@@ -53,7 +55,8 @@ extension DeliveryOutcome {
             guard let messageId = item["messageId"]?.stringValue, let row = rowsByMessageId[messageId] else {
                 continue
             }
-            let reason = [item["reason"], item["message"], item["code"]].lazy.compactMap { $0?.stringValue }.first
+            let reason = [item["reason"], item["message"], item["code"]].lazy.compactMap { $0?.stringValue }
+                .first
             rows[row] = reason ?? "refused by the server"
         }
         return rows

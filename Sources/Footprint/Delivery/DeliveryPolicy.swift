@@ -97,7 +97,9 @@ public struct DeliveryPolicy: Sendable, Hashable {
             finishIsolationStep(rows)
             consecutiveFailures = 0
             retryAt = nil
-            var effects: [DeliveryEffect] = rejected.keys.sorted().map { .deadLetter(row: $0, reason: rejected[$0]!) }
+            var effects: [DeliveryEffect] = rejected.keys.sorted().map {
+                .deadLetter(row: $0, reason: rejected[$0]!)
+            }
             let delivered = rows.filter { rejected[$0] == nil }
             if !delivered.isEmpty { effects.append(.delete(delivered)) }
             return effects

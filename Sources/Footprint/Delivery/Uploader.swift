@@ -112,7 +112,8 @@ actor Uploader {
             case .halted:
                 state = .halted
             case .wait(let until):
-                let delay = max(0, until.millisecondsSince1970 - configuration.clock.now().millisecondsSince1970)
+                let delay = max(
+                    0, until.millisecondsSince1970 - configuration.clock.now().millisecondsSince1970)
                 state = .waiting(
                     Task { [weak self] in
                         try? await Task.sleep(nanoseconds: UInt64(delay) * 1_000_000)
@@ -148,7 +149,8 @@ actor Uploader {
         var headers = [
             "Content-Type": "application/json",
             "Authorization": "Basic " + Data("\(writeKey):".utf8).base64EncodedString(),
-            "User-Agent": "\(configuration.context.libraryName)/\(configuration.context.libraryVersionString)",
+            "User-Agent":
+                "\(configuration.context.libraryName)/\(configuration.context.libraryVersionString)",
         ]
         var payload = body
         if configuration.compressesRequests {
@@ -158,18 +160,21 @@ actor Uploader {
                 headers["Content-Encoding"] = "gzip"
             }
         }
-        let request = HTTPRequest(method: "POST", url: configuration.batchURL, headers: headers, body: payload)
+        let request = HTTPRequest(
+            method: "POST", url: configuration.batchURL, headers: headers, body: payload)
         let response = try? await configuration.transport.send(request)
         configuration.observer?(.sent(eventCount: batch.rowIds.count, status: response?.status))
 
         let rowsByMessageId = Dictionary(
             zip(batch.messageIds, batch.rowIds).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
-        let outcome = DeliveryOutcome(response: response, rowsByMessageId: rowsByMessageId, now: configuration.clock.now())
+        let outcome = DeliveryOutcome(
+            response: response, rowsByMessageId: rowsByMessageId, now: configuration.clock.now())
         let sentRows: [Int64]
         if case .rows(let rows) = selection { sentRows = rows } else { sentRows = batch.rowIds }
         let effects = policy.record(outcome, for: sentRows, now: configuration.clock.now(), random: &random)
         if case .unauthorized(let status) = outcome {
-            configuration.log("the server refused the write key (HTTP \(status)); sending stops until a new key")
+            configuration.log(
+                "the server refused the write key (HTTP \(status)); sending stops until a new key")
             configuration.observer?(.deliveryHalted(status: status))
         }
         var acknowledged: Int64 = 0
@@ -184,7 +189,10 @@ actor Uploader {
         let maximumBytes = configuration.maximumBatchBytes
         return await withCheckedContinuation { continuation in
             storage.submit(
-                .storage(.readBatch(selection, maximumBytes: maximumBytes, reply: { continuation.resume(returning: $0) })))
+                .storage(
+                    .readBatch(
+                        selection, maximumBytes: maximumBytes, reply: { continuation.resume(returning: $0) }))
+            )
         }
     }
 
@@ -192,7 +200,8 @@ actor Uploader {
         guard let storage else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             storage.submit(
-                .storage(.apply(effects, acknowledgedEvictions: acknowledged, reply: { continuation.resume() })))
+                .storage(
+                    .apply(effects, acknowledgedEvictions: acknowledged, reply: { continuation.resume() })))
         }
     }
 }

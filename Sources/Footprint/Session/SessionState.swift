@@ -23,7 +23,9 @@ public struct SessionState: Sendable, Hashable {
     /// The session id for an event at `now`, starting a new session (with `makeId()`) when the
     /// rules say so.
     public mutating func sessionId(forEventAt now: Timestamp, makeId: () -> String) -> String {
-        if let id, let lastActivity, now.millisecondsSince1970 - lastActivity.millisecondsSince1970 <= timeoutMilliseconds {
+        if let id, let lastActivity,
+            now.millisecondsSince1970 - lastActivity.millisecondsSince1970 <= timeoutMilliseconds
+        {
             self.lastActivity = max(lastActivity, now)
             return id
         }

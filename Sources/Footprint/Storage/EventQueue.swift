@@ -1,5 +1,5 @@
-import Foundation
 import FootprintSQLite
+import Foundation
 
 /// The durable on-device queue: one SQLite file (WAL) holding events waiting to be sent, the
 /// dead-letter table and the tracker's persisted state.
@@ -133,7 +133,9 @@ final class EventQueue {
                 cut = select.int64(at: 0)
                 freedCount += 1
                 freedBytes += Int(select.int64(at: 1))
-                if count - freedCount <= limits.maximumEvents && bytes - freedBytes <= limits.maximumBytes { break }
+                if count - freedCount <= limits.maximumEvents && bytes - freedBytes <= limits.maximumBytes {
+                    break
+                }
             }
             select.reset()
             guard let cut else { break }

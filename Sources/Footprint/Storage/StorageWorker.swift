@@ -1,5 +1,5 @@
-import Foundation
 import FootprintSQLite
+import Foundation
 
 /// The storage thread's loop: takes every command waiting in the inbox, builds, validates and
 /// encodes the events, and writes them in one transaction per turn; then serves the uploader.
@@ -61,7 +61,8 @@ final class StorageWorker {
                     maximumDeadLetters: max(1, configuration.maximumDeadLetters)),
                 replaced: reportReplaced)
         } catch {
-            configuration.log("the event queue cannot be opened in \(directory): \(error); events are not kept")
+            configuration.log(
+                "the event queue cannot be opened in \(directory): \(error); events are not kept")
             queue = nil
             return
         }
@@ -136,7 +137,9 @@ final class StorageWorker {
             }
         }
         if droppedForCapacity > 0 {
-            configuration.log("\(droppedForCapacity) events dropped: more than \(configuration.maximumPendingEvents) waiting")
+            configuration.log(
+                "\(droppedForCapacity) events dropped: more than \(configuration.maximumPendingEvents) waiting"
+            )
             configuration.observer?(.evicted(count: droppedForCapacity))
         }
         commit(encoded, clearQueue: clearQueue, dropped: Int64(droppedForCapacity), before: before)
@@ -148,7 +151,8 @@ final class StorageWorker {
     }
 
     private func commit(
-        _ encoded: [(messageId: String, body: [UInt8])], clearQueue: Bool, dropped: Int64, before: EventAssembler
+        _ encoded: [(messageId: String, body: [UInt8])], clearQueue: Bool, dropped: Int64,
+        before: EventAssembler
     ) {
         guard queue != nil else {
             lostWithoutQueue += Int64(encoded.count) + dropped
@@ -183,7 +187,8 @@ final class StorageWorker {
         }
         if previous?.session != now.session {
             try queue.setState("session_id", now.session.id)
-            try queue.setState("session_last_activity", now.session.lastActivity.map { String($0.millisecondsSince1970) })
+            try queue.setState(
+                "session_last_activity", now.session.lastActivity.map { String($0.millisecondsSince1970) })
         }
     }
 
@@ -204,7 +209,8 @@ final class StorageWorker {
     private func serve(_ request: StorageRequest) {
         switch request {
         case .readBatch(let selection, let maximumBytes, let reply):
-            let batch = (try? withRecovery { try $0.read(selection, maximumBytes: maximumBytes) }) ?? StoredBatch()
+            let batch =
+                (try? withRecovery { try $0.read(selection, maximumBytes: maximumBytes) }) ?? StoredBatch()
             reply(batch)
         case .apply(let effects, let acknowledged, let reply):
             do {
@@ -215,7 +221,8 @@ final class StorageWorker {
                     }
                 }
                 for (messageId, reason) in deadLettered {
-                    configuration.log("event \(messageId) refused by the server and kept as a dead letter: \(reason)")
+                    configuration.log(
+                        "event \(messageId) refused by the server and kept as a dead letter: \(reason)")
                     configuration.observer?(.deadLettered(messageId: messageId, reason: reason))
                 }
             } catch {

@@ -69,7 +69,8 @@ public struct URLSessionTransport: HTTPTransport {
                     if let name = name as? String, let value = value as? String { headers[name] = value }
                 }
                 continuation.resume(
-                    returning: HTTPResponse(status: http.statusCode, headers: headers, body: data.map { Array($0) } ?? []))
+                    returning: HTTPResponse(
+                        status: http.statusCode, headers: headers, body: data.map { Array($0) } ?? []))
             }
             task.resume()
         }

@@ -1,7 +1,5 @@
+import Footprint
 import Foundation
-import Testing
-
-@testable import Footprint
 
 #if canImport(Glibc)
     import Glibc
@@ -10,38 +8,55 @@ import Testing
 #endif
 
 /// One request as the loopback receiver read it.
-struct ReceivedRequest: Sendable {
-    var method: String
-    var path: String
+public struct ReceivedRequest: Sendable {
+    public var method: String
+    public var path: String
     /// Header names in lower case.
-    var headers: [String: String]
+    public var headers: [String: String]
     /// The body as sent (possibly gzip).
-    var rawBody: [UInt8]
+    public var rawBody: [UInt8]
     /// The body after undoing `Content-Encoding: gzip`.
-    var body: [UInt8]
+    public var body: [UInt8]
 
     /// The body as JSON.
-    var json: JSONValue? { try? JSONParser().parse(body) }
+    public var json: JSONValue? { try? JSONParser().parse(body) }
     /// The events in a `/v1/batch` body.
-    var batch: [JSONValue] { json?["batch"]?.arrayValue ?? [] }
+    public var batch: [JSONValue] { json?["batch"]?.arrayValue ?? [] }
 }
 
 /// A minimal HTTP/1.1 server on a loopback port, for delivery tests: it answers each request with
 /// what `respond` returns, one connection at a time, and stops by itself after `lifetimeSeconds`.
-final class LoopbackReceiver: @unchecked Sendable {
+public final class LoopbackReceiver: @unchecked Sendable {
     /// The port it listens on (127.0.0.1).
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let respond: @Sendable (ReceivedRequest) -> HTTPResponse
-    private let state = Locked<(requests: [ReceivedRequest], stopped: Bool)>(([], false))
+    private let lock = NSLock()
+    private var received: [ReceivedRequest] = []
+    private var stopped = false
     private let finished = DispatchSemaphore(value: 0)
 
     /// The base URL to configure the SDK with.
-    var url: String { "http://127.0.0.1:\(port)" }
+    public var url: String { "http://127.0.0.1:\(port)" }
     /// Every request received so far.
-    var requests: [ReceivedRequest] { state.current.requests }
+    public var requests: [ReceivedRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return received
+    }
 
-    init(lifetimeSeconds: Double = 30, respond: @escaping @Sendable (ReceivedRequest) -> HTTPResponse) throws {
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    /// Starts listening on a free loopback port.
+    /// - Parameters:
+    ///   - lifetimeSeconds: the receiver stops by itself after this long. Default 30.
+    ///   - respond: the answer to each request.
+    public init(lifetimeSeconds: Double = 30, respond: @escaping @Sendable (ReceivedRequest) -> HTTPResponse) throws
+    {
         self.respond = respond
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ReceiverError(message: "socket() failed") }
@@ -75,18 +90,18 @@ final class LoopbackReceiver: @unchecked Sendable {
     }
 
     /// Stops accepting connections and waits for the server thread to end.
-    func stop() {
-        let alreadyStopped = state.withLock { state -> Bool in
-            defer { state.stopped = true }
-            return state.stopped
-        }
+    public func stop() {
+        lock.lock()
+        let alreadyStopped = stopped
+        stopped = true
+        lock.unlock()
         if !alreadyStopped { finished.wait() }
     }
 
     deinit { stop() }
 
     private func serve(until deadline: Date) {
-        while !state.current.stopped && Date() < deadline {
+        while !isStopped && Date() < deadline {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 50) > 0 else { continue }
             let connection = accept(listener, nil, nil)
@@ -119,7 +134,8 @@ final class LoopbackReceiver: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         if headers["expect"]?.lowercased() == "100-continue" {
             send(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
@@ -135,9 +151,12 @@ final class LoopbackReceiver: @unchecked Sendable {
         }
         let request = ReceivedRequest(
             method: requestLine[0], path: requestLine[1], headers: headers, rawBody: rawBody, body: body)
-        state.withLock { $0.requests.append(request) }
+        lock.lock()
+        received.append(request)
+        lock.unlock()
         let response = respond(request)
-        var text = "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
+        var text =
+            "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
         for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
         send(connection, Array((text + "\r\n").utf8) + response.body)
     }
@@ -145,13 +164,19 @@ final class LoopbackReceiver: @unchecked Sendable {
     private func send(_ connection: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { return }
             offset += sent
         }
     }
 }
 
-struct ReceiverError: Error {
-    var message: String
+/// The receiver could not listen.
+public struct ReceiverError: Error {
+    /// What failed.
+    public var message: String
+    /// Creates an error.
+    public init(message: String) { self.message = message }
 }
