@@ -12,7 +12,7 @@ final class StorageWorker {
     private let uploader: Uploader
     private var queue: EventQueue?
     private var assembler: EventAssembler
-    private var random = SystemRandomNumberGenerator()
+    private var random = IdentifierRandomness()
     private var lostWithoutQueue: Int64 = 0
 
     /// Starts the storage thread.

@@ -16,6 +16,14 @@ struct EventAssembler: Sendable {
     var optedOut = false
     /// The static part of `context`.
     let context: JSONObject
+    /// `context` with the current session's id, built once per session.
+    private var sessionContext: (id: String, context: JSONObject) = ("", [:])
+
+    init(anonymousId: String, session: SessionState, context: JSONObject) {
+        self.anonymousId = anonymousId
+        self.session = session
+        self.context = context
+    }
 
     /// What applying a call produced.
     enum Result {
@@ -89,8 +97,11 @@ struct EventAssembler: Sendable {
         _ kind: CapturedEvent.Kind, properties: JSONObject, at time: Timestamp,
         random: inout some RandomNumberGenerator
     ) -> Message {
-        var merged = superProperties
-        merged.merge(properties) { _, own in own }
+        var merged = properties
+        if !superProperties.isEmpty {
+            merged = superProperties
+            merged.merge(properties) { _, own in own }
+        }
         switch kind {
         case .track(let event):
             var message = base(.track, at: time, random: &random, properties: merged)
@@ -107,11 +118,15 @@ struct EventAssembler: Sendable {
         _ type: MessageType, at time: Timestamp, random: inout some RandomNumberGenerator,
         properties: JSONObject = [:], traits: JSONObject = [:]
     ) -> Message {
-        var eventContext = context
         let sessionId = session.sessionId(forEventAt: time) { UUIDv7.make(at: time, using: &random) }
-        eventContext["sessionId"] = .string(sessionId)
+        if sessionContext.id != sessionId {
+            var eventContext = context
+            eventContext["sessionId"] = .string(sessionId)
+            sessionContext = (sessionId, eventContext)
+        }
         return Message(
             type: type, messageId: UUIDv7.make(at: time, using: &random), anonymousId: anonymousId,
-            userId: userId, timestamp: time, context: eventContext, properties: properties, traits: traits)
+            userId: userId, timestamp: time, context: sessionContext.context, properties: properties,
+            traits: traits)
     }
 }
