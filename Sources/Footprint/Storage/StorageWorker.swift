@@ -125,9 +125,9 @@ final class StorageWorker {
             switch assembler.apply(command, random: &random) {
             case .none: break
             case .warning(let text): configuration.log(text)
-            case .message(let message):
+            case .message(let message, let encodedContext):
                 do {
-                    let bytes = try message.validatedBytes()
+                    let bytes = try message.validatedBytes(encodedContext: encodedContext)
                     configuration.observer?(.captured(message))
                     encoded.append((message.messageId, bytes))
                 } catch {

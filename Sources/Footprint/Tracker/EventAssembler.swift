@@ -16,8 +16,8 @@ struct EventAssembler: Sendable {
     var optedOut = false
     /// The static part of `context`.
     let context: JSONObject
-    /// `context` with the current session's id, built once per session.
-    private var sessionContext: (id: String, context: JSONObject) = ("", [:])
+    /// `context` with the current session's id, and its JSON, built once per session.
+    private var sessionContext: (id: String, context: JSONObject, encoded: [UInt8]?) = ("", [:], nil)
 
     init(anonymousId: String, session: SessionState, context: JSONObject) {
         self.anonymousId = anonymousId
@@ -29,8 +29,9 @@ struct EventAssembler: Sendable {
     enum Result {
         /// Nothing to queue (a state change, or opted out).
         case none
-        /// A message to validate and queue.
-        case message(Message)
+        /// A message to validate and queue, and its `context` already encoded (`nil` when it
+        /// must be checked with the message).
+        case message(Message, encodedContext: [UInt8]?)
         /// A warning for people; nothing to queue.
         case warning(String)
     }
@@ -39,7 +40,7 @@ struct EventAssembler: Sendable {
     mutating func apply(_ command: TrackerCommand, random: inout some RandomNumberGenerator) -> Result {
         switch command {
         case .event(let kind, let properties, let time):
-            return .message(message(kind, properties: properties, at: time, random: &random))
+            return result(message(kind, properties: properties, at: time, random: &random))
         case .startTimer(let event, let time):
             timers[event] = time
             return .none
@@ -48,20 +49,20 @@ struct EventAssembler: Sendable {
                 return .warning("endTimedEvent(\"\(event)\") without startTimedEvent: not tracked")
             }
             properties["duration_ms"] = .int(max(0, time.millisecondsSince1970 - start.millisecondsSince1970))
-            return .message(message(.track(event: event), properties: properties, at: time, random: &random))
+            return result(message(.track(event: event), properties: properties, at: time, random: &random))
         case .identify(let newUserId, let traits, let time):
             if let newUserId { userId = newUserId }
-            return .message(base(.identify, at: time, random: &random, traits: traits))
+            return result(base(.identify, at: time, random: &random, traits: traits))
         case .alias(let newUserId, let time):
             var alias = base(.alias, at: time, random: &random)
             alias.previousId = userId ?? anonymousId
             alias.userId = newUserId
             userId = newUserId
-            return .message(alias)
+            return result(alias)
         case .group(let groupId, let traits, let time):
             var group = base(.group, at: time, random: &random, traits: traits)
             group.groupId = groupId
-            return .message(group)
+            return result(group)
         case .reset(let time):
             anonymousId = UUIDv7.make(at: time, using: &random)
             userId = nil
@@ -93,6 +94,12 @@ struct EventAssembler: Sendable {
         }
     }
 
+    /// A message built by ``base(_:at:random:properties:traits:)``, with the encoded context it
+    /// carries.
+    private func result(_ message: Message) -> Result {
+        .message(message, encodedContext: sessionContext.encoded)
+    }
+
     private mutating func message(
         _ kind: CapturedEvent.Kind, properties: JSONObject, at time: Timestamp,
         random: inout some RandomNumberGenerator
@@ -122,7 +129,9 @@ struct EventAssembler: Sendable {
         if sessionContext.id != sessionId {
             var eventContext = context
             eventContext["sessionId"] = .string(sessionId)
-            sessionContext = (sessionId, eventContext)
+            let value = JSONValue.object(eventContext)
+            let valid = !value.containsNonFiniteNumber && value.longestStringByteCount <= MessageLimits.maximumStringBytes
+            sessionContext = (sessionId, eventContext, valid ? JSONWriter.bytes(value) : nil)
         }
         return Message(
             type: type, messageId: UUIDv7.make(at: time, using: &random), anonymousId: anonymousId,

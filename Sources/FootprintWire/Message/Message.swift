@@ -77,7 +77,12 @@ extension Message {
 
     /// The compact JSON bytes of ``json``, written directly (keys in the same sorted order) since
     /// this runs for every event.
-    public var jsonBytes: [UInt8] {
+    public var jsonBytes: [UInt8] { jsonBytes(encodedContext: nil) }
+
+    /// The compact JSON bytes of ``json``, taking `context` from `encodedContext` when given: the
+    /// bytes of `JSONWriter.bytes(.object(context))`, encoded once by a caller that sends the same
+    /// context with many events.
+    public func jsonBytes(encodedContext: [UInt8]?) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(512)
         var first = true
@@ -98,7 +103,11 @@ extension Message {
         string("anonymousId", anonymousId)
         if !context.isEmpty {
             key("context")
-            JSONWriter.writeObject(context, into: &output)
+            if let encodedContext {
+                output.append(contentsOf: encodedContext)
+            } else {
+                JSONWriter.writeObject(context, into: &output)
+            }
         }
         string("event", event)
         string("groupId", groupId)
