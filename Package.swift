@@ -49,7 +49,9 @@ let package = Package(
         .executableTarget(name: "FootprintQueueProbe", dependencies: ["Footprint"]),
         .executableTarget(
             name: "FootprintBenchmarks",
-            dependencies: ["Footprint", "FootprintServer", "FootprintWire", "FootprintSQLite", "FootprintLoopback"]
+            dependencies: [
+                "Footprint", "FootprintServer", "FootprintWire", "FootprintSQLite", "FootprintLoopback",
+            ]
         ),
 
         .testTarget(name: "FootprintWireTests", dependencies: ["FootprintWire"]),

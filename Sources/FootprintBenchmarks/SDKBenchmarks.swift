@@ -29,7 +29,8 @@ let sdkSuite = BenchmarkSuite(name: "sdk") {
         rows.append(
             BenchmarkRow(
                 metric: "RSS with 1,000,000 events queued (peak)",
-                value: "\(Int(residentMegabytes().peak)) MB", note: "current at " + readings.joined(separator: ", ")))
+                value: "\(Int(residentMegabytes().peak)) MB",
+                note: "current at " + readings.joined(separator: ", ")))
     }
     // Caller-thread cost, and sustained persistence.
     do {
@@ -122,7 +123,9 @@ final class BenchmarkFolder {
 
 /// Resident memory of this process (`VmRSS`) and its peak (`VmHWM`), in MB.
 func residentMegabytes() -> (current: Double, peak: Double) {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+        return (0, 0)
+    }
     func field(_ name: String) -> Double {
         for line in status.split(separator: "\n") where line.hasPrefix(name) {
             let digits = line.split(separator: " ").compactMap { Double($0) }.first ?? 0

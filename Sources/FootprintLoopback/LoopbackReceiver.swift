@@ -55,7 +55,8 @@ public final class LoopbackReceiver: @unchecked Sendable {
     /// - Parameters:
     ///   - lifetimeSeconds: the receiver stops by itself after this long. Default 30.
     ///   - respond: the answer to each request.
-    public init(lifetimeSeconds: Double = 30, respond: @escaping @Sendable (ReceivedRequest) -> HTTPResponse) throws
+    public init(lifetimeSeconds: Double = 30, respond: @escaping @Sendable (ReceivedRequest) -> HTTPResponse)
+        throws
     {
         self.respond = respond
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

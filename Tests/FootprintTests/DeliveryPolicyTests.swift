@@ -55,6 +55,14 @@ struct DeliveryPolicyTests {
         #expect(policy.retryAt == nil)
     }
 
+    @Test mutating func payloadTooLargeWhileIsolatingSplitsTheHalfAgain() {
+        _ = policy.record(
+            .badRequest(status: 400, reason: "x"), for: [1, 2, 3, 4], now: now, random: &random)
+        _ = policy.record(.payloadTooLarge, for: [1, 2], now: now, random: &random)
+        #expect(policy.nextStep(now: now) == .send(.rows([1])))
+        #expect(policy.isolationStack == [[3, 4], [2], [1]])
+    }
+
     @Test mutating func payloadTooLargeForOneEventDeadLettersIt() {
         var small = DeliveryPolicy(
             batchLimit: 1, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)

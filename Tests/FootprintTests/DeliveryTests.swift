@@ -1,9 +1,9 @@
+import FootprintLoopback
 import FootprintSQLite
 import Foundation
 import Testing
 
 @testable import Footprint
-import FootprintLoopback
 
 /// The uploader against a real HTTP server on a loopback socket, through `URLSessionTransport`.
 struct DeliveryTests {

@@ -1,9 +1,9 @@
+import FootprintLoopback
 import FootprintSQLite
 import Foundation
 import Testing
 
 @testable import Footprint
-import FootprintLoopback
 
 /// The durable queue survives `SIGKILL`: a child process tracks numbered events as fast as it can
 /// and is killed mid-stream; every event it reported as stored is on disk, in order, once, and

@@ -130,7 +130,9 @@ struct EventAssembler: Sendable {
             var eventContext = context
             eventContext["sessionId"] = .string(sessionId)
             let value = JSONValue.object(eventContext)
-            let valid = !value.containsNonFiniteNumber && value.longestStringByteCount <= MessageLimits.maximumStringBytes
+            let valid =
+                !value.containsNonFiniteNumber
+                && value.longestStringByteCount <= MessageLimits.maximumStringBytes
             sessionContext = (sessionId, eventContext, valid ? JSONWriter.bytes(value) : nil)
         }
         return Message(

@@ -90,7 +90,8 @@ extension Message {
             output.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
             first = false
             output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            output.append(
+                contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
             output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
         }
         func string(_ name: StaticString, _ value: String?) {
