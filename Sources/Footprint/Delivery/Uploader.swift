@@ -24,15 +24,18 @@ actor Uploader {
     private var policy: DeliveryPolicy
     private var writeKey: String
     private let configuration: Tracker.Configuration
-    private var storage: CommandInbox?
+    private let storage: CommandInbox
     private var queuedCount = 0
     private var flushRequestedWhileSending = false
     private var completions: [@Sendable () -> Void] = []
     private var random = SystemRandomNumberGenerator()
     private var intervalTask: Task<Void, Never>?
 
-    init(configuration: Tracker.Configuration) {
+    /// Creates the uploader; it reads and changes the queue through the storage thread's `storage`
+    /// inbox.
+    init(configuration: Tracker.Configuration, storage: CommandInbox) {
         self.configuration = configuration
+        self.storage = storage
         self.writeKey = configuration.writeKey
         policy = DeliveryPolicy(
             batchLimit: configuration.maximumBatchCount,
@@ -40,9 +43,8 @@ actor Uploader {
             maximumDelayMilliseconds: Int64(configuration.maximumRetryDelaySeconds * 1000))
     }
 
-    /// Connects the storage thread's inbox and starts the interval timer.
-    func start(storage: CommandInbox) {
-        self.storage = storage
+    /// Starts the interval timer.
+    func start() {
         let nanoseconds = UInt64(max(0.05, configuration.flushIntervalSeconds) * 1e9)
         intervalTask = Task { [weak self] in
             while !Task.isCancelled {
@@ -185,7 +187,6 @@ actor Uploader {
     }
 
     private func read(_ selection: BatchSelection) async -> StoredBatch {
-        guard let storage else { return StoredBatch() }
         let maximumBytes = configuration.maximumBatchBytes
         return await withCheckedContinuation { continuation in
             storage.submit(
@@ -197,7 +198,6 @@ actor Uploader {
     }
 
     private func apply(_ effects: [DeliveryEffect], acknowledged: Int64) async {
-        guard let storage else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             storage.submit(
                 .storage(

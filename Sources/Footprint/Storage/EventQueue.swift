@@ -54,7 +54,7 @@ final class EventQueue {
         let opened: (SQLiteDatabase, SQLiteStatement, SQLiteStatement)
         do {
             opened = try Self.open(path)
-        } catch {
+        } catch let error as SQLiteError where !error.isTransient {
             let movedTo = Self.moveAside(path)
             replaced(movedTo, "\(error)")
             opened = try Self.open(path)

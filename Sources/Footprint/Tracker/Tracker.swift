@@ -23,10 +23,10 @@ public final class Tracker: CaptureSink {
         self.configuration = configuration
         clock = configuration.clock
         inbox = CommandInbox(eventCapacity: configuration.maximumPendingEvents)
-        uploader = Uploader(configuration: configuration)
+        uploader = Uploader(configuration: configuration, storage: inbox)
         let inbox = inbox
         let uploader = uploader
-        Task { await uploader.start(storage: inbox) }
+        Task { await uploader.start() }
         StorageWorker.start(configuration: configuration, inbox: inbox, uploader: uploader)
     }
 
