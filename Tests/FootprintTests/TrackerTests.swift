@@ -227,6 +227,21 @@ struct TrackerTests {
         #expect(try storedMessages().map { $0["event"] } == ["after opt-in"])
     }
 
+    @Test func aCorruptQueueFileIsMovedAsideAndTheTrackerKeepsWorking() throws {
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        _ = FileManager.default.createFile(atPath: directory.path + "/queue.sqlite", contents: garbage)
+        let tracker = Tracker(configuration: configuration())
+        tracker.track("after replacement")
+        #expect(tracker.waitUntilStored())
+        let movedTo = activity.current.compactMap { event -> String? in
+            if case .databaseReplaced(let movedTo, _) = event { return movedTo }
+            return nil
+        }
+        #expect(movedTo.count == 1)
+        #expect(FileManager.default.contents(atPath: movedTo[0]) == garbage)
+        #expect(try storedMessages().map { $0["event"] } == ["after replacement"])
+    }
+
     @Test func aBurstBeyondThePendingLimitIsCountedAsEvicted() throws {
         var configuration = configuration()
         configuration.maximumPendingEvents = 10
