@@ -1,5 +1,5 @@
 /// Which events the next request carries.
-public enum BatchSelection: Sendable, Hashable {
+enum BatchSelection: Sendable, Hashable {
     /// The oldest queued events, at most `limit` of them.
     case oldest(limit: Int)
     /// Exactly these rows (a half of a batch being split to isolate a bad event).
@@ -7,7 +7,7 @@ public enum BatchSelection: Sendable, Hashable {
 }
 
 /// What the response to one request says, as the response policy sees it.
-public enum DeliveryOutcome: Sendable, Hashable {
+enum DeliveryOutcome: Sendable, Hashable {
     /// 2xx. `rejected` names the rows the server refused inside the batch, with its reason.
     case accepted(rejected: [Int64: String])
     /// 400 or 422: something in the batch is malformed.
@@ -22,7 +22,7 @@ public enum DeliveryOutcome: Sendable, Hashable {
 }
 
 /// A change to the queue decided by the response policy.
-public enum DeliveryEffect: Sendable, Hashable {
+enum DeliveryEffect: Sendable, Hashable {
     /// Delivered (or refused for good and logged): remove from the queue.
     case delete([Int64])
     /// A single event the server refuses: move to the dead-letter table, never resend.
@@ -40,9 +40,9 @@ public enum DeliveryEffect: Sendable, Hashable {
 /// - 408/429/5xx/other/network: exponential backoff with full jitter between the minimum and
 ///   maximum delay, or the server's `Retry-After` when it asks for longer (up to an hour);
 ///   nothing is dropped.
-public struct DeliveryPolicy: Sendable, Hashable {
+struct DeliveryPolicy: Sendable, Hashable {
     /// What the uploader does next.
-    public enum Step: Sendable, Hashable {
+    enum Step: Sendable, Hashable {
         /// Send the selected events now.
         case send(BatchSelection)
         /// Wait until then before sending anything.
@@ -52,15 +52,15 @@ public struct DeliveryPolicy: Sendable, Hashable {
     }
 
     /// The largest batch, in events; halved by 413 down to 1.
-    public private(set) var batchLimit: Int
+    private(set) var batchLimit: Int
     /// Failures in a row that called for backoff.
-    public private(set) var consecutiveFailures = 0
+    private(set) var consecutiveFailures = 0
     /// No request before this time.
-    public private(set) var retryAt: Timestamp?
+    private(set) var retryAt: Timestamp?
     /// Whether the write key was refused.
-    public private(set) var isHalted = false
+    private(set) var isHalted = false
     /// Halves still to send to isolate a bad event; the last is sent first.
-    public private(set) var isolationStack: [[Int64]] = []
+    private(set) var isolationStack: [[Int64]] = []
 
     let minimumDelayMilliseconds: Int64
     let maximumDelayMilliseconds: Int64
@@ -72,14 +72,14 @@ public struct DeliveryPolicy: Sendable, Hashable {
     ///   - batchLimit: the largest batch, in events.
     ///   - minimumDelayMilliseconds: the shortest backoff (1 s by default in the tracker).
     ///   - maximumDelayMilliseconds: the longest backoff (5 min by default in the tracker).
-    public init(batchLimit: Int, minimumDelayMilliseconds: Int64, maximumDelayMilliseconds: Int64) {
+    init(batchLimit: Int, minimumDelayMilliseconds: Int64, maximumDelayMilliseconds: Int64) {
         self.batchLimit = max(1, batchLimit)
         self.minimumDelayMilliseconds = max(0, minimumDelayMilliseconds)
         self.maximumDelayMilliseconds = max(minimumDelayMilliseconds, maximumDelayMilliseconds)
     }
 
     /// What to do at `now`.
-    public func nextStep(now: Timestamp) -> Step {
+    func nextStep(now: Timestamp) -> Step {
         if isHalted { return .halted }
         if let retryAt, now < retryAt { return .wait(until: retryAt) }
         if let rows = isolationStack.last { return .send(.rows(rows)) }
@@ -88,7 +88,7 @@ public struct DeliveryPolicy: Sendable, Hashable {
 
     /// Takes the response to the batch `rows` (as sent) into account.
     /// - Returns: the changes to make to the queue.
-    public mutating func record(
+    mutating func record(
         _ outcome: DeliveryOutcome, for rows: [Int64], now: Timestamp,
         random: inout some RandomNumberGenerator
     ) -> [DeliveryEffect] {
@@ -124,14 +124,14 @@ public struct DeliveryPolicy: Sendable, Hashable {
     }
 
     /// Lifts a halt after a new start or a configuration change.
-    public mutating func resume() {
+    mutating func resume() {
         isHalted = false
         retryAt = nil
         consecutiveFailures = 0
     }
 
     /// The selected rows no longer exist (evicted meanwhile): forget them.
-    public mutating func discard(_ rows: [Int64]) {
+    mutating func discard(_ rows: [Int64]) {
         finishIsolationStep(rows)
     }
 

@@ -3,18 +3,18 @@
 /// `timeout`.
 ///
 /// Time is always passed in; the id of a new session comes from the caller, so tests decide it.
-public struct SessionState: Sendable, Hashable {
+struct SessionState: Sendable, Hashable {
     /// The current session's id, `nil` before the first event.
-    public private(set) var id: String?
+    private(set) var id: String?
     /// When the last event of the session happened.
-    public private(set) var lastActivity: Timestamp?
+    private(set) var lastActivity: Timestamp?
     /// When the app went to the background, while it is there.
-    public private(set) var backgroundedAt: Timestamp?
+    private(set) var backgroundedAt: Timestamp?
     /// Inactivity (or background stay) after which a new session starts, in milliseconds.
-    public let timeoutMilliseconds: Int64
+    let timeoutMilliseconds: Int64
 
     /// Creates the state, optionally resuming a session stored by an earlier launch.
-    public init(timeoutMilliseconds: Int64, resuming id: String? = nil, lastActivity: Timestamp? = nil) {
+    init(timeoutMilliseconds: Int64, resuming id: String? = nil, lastActivity: Timestamp? = nil) {
         self.timeoutMilliseconds = timeoutMilliseconds
         self.id = id
         self.lastActivity = id == nil ? nil : lastActivity
@@ -22,7 +22,7 @@ public struct SessionState: Sendable, Hashable {
 
     /// The session id for an event at `now`, starting a new session (with `makeId()`) when the
     /// rules say so.
-    public mutating func sessionId(forEventAt now: Timestamp, makeId: () -> String) -> String {
+    mutating func sessionId(forEventAt now: Timestamp, makeId: () -> String) -> String {
         if let id, let lastActivity,
             now.millisecondsSince1970 - lastActivity.millisecondsSince1970 <= timeoutMilliseconds
         {
@@ -36,14 +36,14 @@ public struct SessionState: Sendable, Hashable {
     }
 
     /// The app went to the background at `now`.
-    public mutating func enteredBackground(at now: Timestamp) {
+    mutating func enteredBackground(at now: Timestamp) {
         backgroundedAt = now
     }
 
     /// The app came back at `now`. Returns `true` when the stay was long enough to end the
     /// session (the next event starts a new one).
     @discardableResult
-    public mutating func enteredForeground(at now: Timestamp) -> Bool {
+    mutating func enteredForeground(at now: Timestamp) -> Bool {
         defer { backgroundedAt = nil }
         guard let backgroundedAt,
             now.millisecondsSince1970 - backgroundedAt.millisecondsSince1970 > timeoutMilliseconds
@@ -53,7 +53,7 @@ public struct SessionState: Sendable, Hashable {
     }
 
     /// Ends the session (on `reset()` or opt-out): the next event starts a new one.
-    public mutating func endSession() {
+    mutating func endSession() {
         id = nil
         lastActivity = nil
     }
