@@ -90,13 +90,16 @@ final class EventQueue {
         return target
     }
 
-    /// Replaces a database found damaged while running; the queued events are lost with it.
+    /// Replaces a database found damaged while running. The events it held are lost with it and
+    /// reported as evicted.
     func replaceDamaged(reason: String, replaced: (String, String) -> Void) throws {
+        let lost = count
         let movedTo = Self.moveAside(path)
         replaced(movedTo, reason)
         (database, insertStatement, deleteStatement) = try Self.open(path)
         protectedUpTo = 0
         try loadTotals()
+        try addUnreportedEvictions(Int64(lost))
     }
 
     private func loadTotals() throws {

@@ -158,18 +158,19 @@ final class StorageWorker {
             lostWithoutQueue += Int64(encoded.count) + dropped
             return
         }
+        let lostEarlier = lostWithoutQueue
         do {
             try withRecovery { queue in
                 try queue.write {
                     if clearQueue { try queue.removeAllEvents() }
                     for event in encoded { try queue.append(messageId: event.messageId, body: event.body) }
-                    try queue.addUnreportedEvictions(dropped + lostWithoutQueue)
-                    lostWithoutQueue = 0
+                    try queue.addUnreportedEvictions(dropped + lostEarlier)
                     let evicted = try queue.evictOverflow()
                     if evicted > 0 { configuration.observer?(.evicted(count: evicted)) }
                     try saveState(in: queue, previous: before)
                 }
             }
+            lostWithoutQueue -= lostEarlier
         } catch {
             lostWithoutQueue += Int64(encoded.count) + dropped
             configuration.log("\(encoded.count) events could not be written: \(error)")
