@@ -140,6 +140,18 @@ struct QueueTests {
         #expect(queue.count == 3)
     }
 
+    @Test func replacingADatabaseDamagedWhileRunningReportsItsEventsAsEvicted() throws {
+        let queue = try openQueue()
+        try append(queue, 0..<5)
+        var movedTo: String?
+        try queue.replaceDamaged(reason: "test", replaced: { target, _ in movedTo = target })
+        #expect(FileManager.default.fileExists(atPath: try #require(movedTo)))
+        #expect(queue.count == 0)
+        #expect(try queue.unreportedEvictions == 5)
+        try append(queue, 0..<2)
+        #expect(try queue.read(.oldest(limit: 10), maximumBytes: 1 << 20).messageIds == ["m0", "m1"])
+    }
+
     @Test func stateValuesPersist() throws {
         do {
             let queue = try openQueue()
