@@ -140,6 +140,14 @@ struct TrackerTests {
         #expect(second.userId == "u-9")
         #expect(second.properties["ab"] == "B")
         #expect(second.context["sessionId"] == first?.context["sessionId"])
+        let identity = try #require(tracker.identity())
+        #expect(identity.anonymousId == first?.anonymousId)
+        #expect(identity.userId == "u-9")
+        #expect(identity.sessionId == first?.context["sessionId"]?.stringValue)
+        #expect(!identity.isOptedOut)
+        tracker.reset()
+        #expect(tracker.identity()?.anonymousId != first?.anonymousId)
+        #expect(tracker.identity()?.userId == nil)
         #expect(try storedMessages().count == 3)
     }
 

@@ -115,6 +115,7 @@ final class StorageWorker {
             switch command {
             case .storage(let request): requests.append(request)
             case .barrier(let body): barriers.append(body)
+            case .readIdentity(let reply): reply(assembler.identity)
             case .flush(let completion): flushCompletions.append(completion)
             case .setOptedOut(true):
                 encoded.removeAll()

@@ -89,7 +89,7 @@ struct EventAssembler: Sendable {
                 session.endSession()
             }
             return .none
-        case .flush, .storage, .barrier:
+        case .flush, .storage, .barrier, .readIdentity:
             return .none
         }
     }
@@ -139,5 +139,12 @@ struct EventAssembler: Sendable {
             type: type, messageId: UUIDv7.make(at: time, using: &random), anonymousId: anonymousId,
             userId: userId, timestamp: time, context: sessionContext.context, properties: properties,
             traits: traits)
+    }
+}
+
+extension EventAssembler {
+    /// The identity as the public API reports it.
+    var identity: TrackerIdentity {
+        TrackerIdentity(anonymousId: anonymousId, userId: userId, sessionId: session.id, isOptedOut: optedOut)
     }
 }

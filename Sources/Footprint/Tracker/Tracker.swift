@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The SDK's client: records events and delivers them. Create one per app (per storage
 /// directory) with a ``Configuration``, keep it for the app's life.
@@ -98,6 +99,21 @@ public final class Tracker: CaptureSink {
         inbox.submit(.reset(at: clock.now()))
     }
 
+    /// The identity as of every call made before, read from the storage thread (which loads it
+    /// from disk at start): blocks until then, at most `timeoutSeconds`.
+    /// - Returns: the identity, or `nil` if the storage thread did not answer in time.
+    public func identity(timeoutSeconds: Double = 1) -> TrackerIdentity? {
+        let done = DispatchSemaphore(value: 0)
+        let result = IdentityReply()
+        inbox.submit(
+            .readIdentity { identity in
+                result.set(identity)
+                done.signal()
+            })
+        guard done.wait(timeout: .now() + timeoutSeconds) == .success else { return nil }
+        return result.get()
+    }
+
     // MARK: Super properties
 
     /// Adds properties sent with every later `track` and `screen` (persisted across launches).
@@ -161,5 +177,24 @@ public final class Tracker: CaptureSink {
     /// ends the session.
     public func applicationWillEnterForeground() {
         inbox.submit(.enteredForeground(at: clock.now()))
+    }
+}
+
+/// Carries the identity from the storage thread to the caller waiting in
+/// ``Tracker/identity(timeoutSeconds:)``.
+private final class IdentityReply: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: TrackerIdentity?
+
+    func set(_ identity: TrackerIdentity) {
+        lock.lock()
+        value = identity
+        lock.unlock()
+    }
+
+    func get() -> TrackerIdentity? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
     }
 }

@@ -32,6 +32,8 @@ enum TrackerCommand: Sendable {
     case storage(StorageRequest)
     /// Runs `body` on the storage thread once everything before it is on disk.
     case barrier(@Sendable () -> Void)
+    /// Hands the identity, as of every call before it, to `reply`.
+    case readIdentity(@Sendable (TrackerIdentity) -> Void)
 
     /// Whether this command is an event, subject to the pending limit and opt-out.
     var isEvent: Bool {
