@@ -235,6 +235,44 @@ struct TrackerTests {
         #expect(try storedMessages().map { $0["event"] } == ["after opt-in"])
     }
 
+    @Test func callsFromManyThreadsAreAllStoredOnceAndInOrderPerThread() throws {
+        let tracker = Tracker(configuration: configuration())
+        let threads = 4
+        let perThread = 2000
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread {
+                tracker.track("t\(thread)", properties: ["i": .int(Int64(index))])
+            }
+        }
+        #expect(tracker.waitUntilStored())
+        let stored = try storedMessages()
+        #expect(stored.count == threads * perThread)
+        for thread in 0..<threads {
+            let sequence = stored.filter { $0["event"] == .string("t\(thread)") }.compactMap {
+                $0["properties"]?["i"]?.int64Value
+            }
+            #expect(sequence == Array(0..<Int64(perThread)))
+        }
+        #expect(Set(stored.compactMap { $0["messageId"] }).count == stored.count)
+    }
+
+    @Test func anUnusableStorageFolderDropsEventsWithoutCrashing() throws {
+        var configuration = configuration()
+        let file = directory.path + "/not-a-folder"
+        _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        configuration.storageDirectory = file
+        let logged = Locked<[String]>([])
+        configuration.log = { message in logged.withLock { $0.append(message) } }
+        let tracker = Tracker(configuration: configuration)
+        tracker.track("nowhere to go")
+        #expect(tracker.waitUntilStored())
+        #expect(logged.current.contains { $0.contains("cannot be opened") })
+        // Delivery answers too: the flush completes (with nothing to send).
+        let done = DispatchSemaphore(value: 0)
+        tracker.flush { done.signal() }
+        #expect(done.wait(timeout: .now() + 5) == .success)
+    }
+
     @Test func aCorruptQueueFileIsMovedAsideAndTheTrackerKeepsWorking() throws {
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         _ = FileManager.default.createFile(atPath: directory.path + "/queue.sqlite", contents: garbage)
