@@ -59,7 +59,7 @@ public final class LoopbackReceiver: @unchecked Sendable {
         throws
     {
         self.respond = respond
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Self.streamSocketType, 0)
         guard descriptor >= 0 else { throw ReceiverError(message: "socket() failed") }
         var yes: Int32 = 1
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -139,7 +139,7 @@ public final class LoopbackReceiver: @unchecked Sendable {
                 in: .whitespaces)
         }
         if headers["expect"]?.lowercased() == "100-continue" {
-            send(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            transmit(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         while buffer.count - headerEnd! < length {
@@ -159,19 +159,27 @@ public final class LoopbackReceiver: @unchecked Sendable {
         var text =
             "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
         for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
-        send(connection, Array((text + "\r\n").utf8) + response.body)
+        transmit(connection, Array((text + "\r\n").utf8) + response.body)
     }
 
-    private func send(_ connection: Int32, _ bytes: [UInt8]) {
+    private func transmit(_ connection: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                send(connection, $0.baseAddress, $0.count, Self.sendFlags)
             }
             guard sent > 0 else { return }
             offset += sent
         }
     }
+
+    #if os(Linux)
+        private static let streamSocketType = Int32(SOCK_STREAM.rawValue)
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+        private static let streamSocketType = SOCK_STREAM
+        private static let sendFlags: Int32 = 0
+    #endif
 }
 
 /// The receiver could not listen.

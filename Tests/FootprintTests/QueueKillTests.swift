@@ -14,7 +14,9 @@ struct QueueKillTests {
     /// The probe is built next to the test binary (`swift build --build-tests` builds it).
     var probePath: String {
         get throws {
-            let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            let testBinary =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
             var folder = URL(fileURLWithPath: testBinary).deletingLastPathComponent()
             while folder.path != "/" {
                 let candidate = folder.appendingPathComponent("FootprintQueueProbe").path
