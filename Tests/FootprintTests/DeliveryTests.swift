@@ -250,6 +250,25 @@ struct DeliveryTests {
         #expect(receiver.requests[0].batch.map { $0["event"] } == (7..<12).map { .string("Event \($0)") })
     }
 
+    @Test func neverMoreThanOneRequestInFlight() async throws {
+        let receiver = try LoopbackReceiver { _ in HTTPResponse(status: 200) }
+        var configuration = configuration(receiver)
+        let transport = InFlightCountingTransport(wrapping: URLSessionTransport(timeoutSeconds: 5))
+        configuration.transport = transport
+        configuration.flushAt = 3
+        configuration.maximumBatchCount = 5
+        configuration.flushIntervalSeconds = 0.05
+        let tracker = Tracker(configuration: configuration)
+        for round in 0..<10 {
+            track(tracker, 7)
+            tracker.flush()
+            if round % 3 == 0 { tracker.applicationDidEnterBackground() }
+        }
+        await tracker.flushAndWait()
+        await eventually("every event delivered") { delivered(receiver).count == 70 }
+        #expect(transport.maximumInFlight.current == 1)
+    }
+
     @Test func theTransportReportsStatusHeadersAndBody() async throws {
         let receiver = try LoopbackReceiver { request in
             HTTPResponse(status: 202, headers: ["X-Echo": request.path], body: request.body)
@@ -266,5 +285,24 @@ struct DeliveryTests {
         await #expect(throws: TransportError.self) {
             try await transport.send(HTTPRequest(method: "GET", url: "http://127.0.0.1:1/"))
         }
+    }
+}
+
+/// The real transport, counting how many requests it has in flight at once.
+final class InFlightCountingTransport: HTTPTransport {
+    let wrapped: URLSessionTransport
+    let inFlight = Locked(0)
+    let maximumInFlight = Locked(0)
+
+    init(wrapping wrapped: URLSessionTransport) { self.wrapped = wrapped }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let now = inFlight.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        maximumInFlight.withLock { $0 = max($0, now) }
+        defer { inFlight.withLock { $0 -= 1 } }
+        return try await wrapped.send(request)
     }
 }
