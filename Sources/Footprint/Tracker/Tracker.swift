@@ -9,9 +9,12 @@ import Foundation
 /// to the on-device queue and lets the uploader send it.
 ///
 /// Loss window: an accepted event is on disk once the storage thread's current turn commits,
-/// normally within a millisecond. If the process is killed before that, the events accepted
-/// since the last commit (at most ``Configuration/maximumPendingEvents`` plus the one turn in
-/// progress) are lost; everything committed survives a crash or `SIGKILL`.
+/// typically 50–100 µs after the call (well under a millisecond; see `docs/BENCHMARKS.md`). If
+/// the process is killed before that, the events accepted since the last commit are lost: at
+/// most ``Configuration/maximumPendingEvents`` waiting plus the turn being written. Everything
+/// committed survives a crash or `SIGKILL` (the queue test kills a child process mid-stream to
+/// prove it). A power loss can also undo the last commits since SQLite's last sync (WAL with
+/// `synchronous=NORMAL`), never corrupting the file.
 public final class Tracker: CaptureSink {
     /// The configuration the tracker was started with.
     public let configuration: Configuration
