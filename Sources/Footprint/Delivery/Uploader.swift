@@ -109,7 +109,6 @@ actor Uploader {
     /// Sends batches until the queue is empty or the policy says to wait or stop.
     private func drain() async {
         while case .sending = state {
-            flushRequestedWhileSending = false
             switch policy.nextStep(now: configuration.clock.now()) {
             case .halted:
                 state = .halted
@@ -127,6 +126,11 @@ actor Uploader {
                 guard !batch.rowIds.isEmpty else {
                     if case .rows(let rows) = selection {
                         policy.discard(rows)
+                        continue
+                    }
+                    // Events committed after this read was answered asked for a send meanwhile.
+                    if flushRequestedWhileSending {
+                        flushRequestedWhileSending = false
                         continue
                     }
                     queuedCount = 0
