@@ -7,8 +7,8 @@ import Testing
 
 /// The uploader against a real HTTP server on a loopback socket, through `URLSessionTransport`.
 struct DeliveryTests {
-    let directory = TemporaryDirectory()
-    let activity = Locked<[TrackerActivity]>([])
+    let directory = ScratchFolder()
+    let activity = LockedBox<[TrackerActivity]>([])
 
     func configuration(_ receiver: LoopbackReceiver) -> Tracker.Configuration {
         var configuration = Tracker.Configuration(writeKey: "key", serverURL: receiver.url)
@@ -91,7 +91,7 @@ struct DeliveryTests {
         try await Task.sleep(nanoseconds: 100_000_000)
         #expect(receiver.requests.isEmpty)
         track(tracker, 1)
-        await eventually("the fifth event to trigger an upload") { delivered(receiver).count == 5 }
+        await waitUntil("the fifth event to trigger an upload") { delivered(receiver).count == 5 }
     }
 
     @Test func theIntervalSendsWhatIsQueued() async throws {
@@ -100,7 +100,7 @@ struct DeliveryTests {
         configuration.flushIntervalSeconds = 0.1
         let tracker = Tracker(configuration: configuration)
         track(tracker, 3)
-        await eventually("the interval to upload") { delivered(receiver).count == 3 }
+        await waitUntil("the interval to upload") { delivered(receiver).count == 3 }
     }
 
     @Test func goingToTheBackgroundFlushes() async throws {
@@ -135,7 +135,7 @@ struct DeliveryTests {
 
     @Test(arguments: [(503, nil), (429, "0"), (500, nil), (408, nil)] as [(Int, String?)])
     func retriesAfterAFailureWithTheSameMessageIds(status: Int, retryAfter: String?) async throws {
-        let attempts = Locked(0)
+        let attempts = LockedBox(0)
         let receiver = try LoopbackReceiver { _ in
             let attempt = attempts.withLock { count -> Int in
                 count += 1
@@ -148,12 +148,12 @@ struct DeliveryTests {
         let tracker = Tracker(configuration: configuration(receiver))
         track(tracker, 3)
         tracker.flush()
-        await eventually("a successful retry") { receiver.requests.count == 3 }
+        await waitUntil("a successful retry") { receiver.requests.count == 3 }
         let ids = receiver.requests.map { $0.batch.map { $0["messageId"]! } }
         #expect(ids[0] == ids[1] && ids[1] == ids[2])
         let sentAts = Set(receiver.requests.compactMap { $0.json?["sentAt"] })
         #expect(sentAts.count == 3)
-        await eventually("the queue to empty") { (try? queuedCount()) == 0 }
+        await waitUntil("the queue to empty") { (try? queuedCount()) == 0 }
     }
 
     @Test func aNetworkFailureKeepsTheEvents() async throws {
@@ -179,7 +179,7 @@ struct DeliveryTests {
         let tracker = Tracker(configuration: configuration(receiver))
         track(tracker, 9) { index in index == 6 ? ["poison": true] : [:] }
         await tracker.flushAndWait()
-        await eventually("the queue to empty") { (try? queuedCount()) == 0 }
+        await waitUntil("the queue to empty") { (try? queuedCount()) == 0 }
         let accepted = receiver.requests.filter { !$0.batch.contains { $0["properties"]?["poison"] == true } }
         let deliveredIndexes = accepted.flatMap(\.batch).map { $0["properties"]!["i"]!.int64Value! }
         #expect(deliveredIndexes.sorted() == [0, 1, 2, 3, 4, 5, 7, 8])
@@ -230,7 +230,7 @@ struct DeliveryTests {
         #expect(activity.current.contains { if case .deliveryHalted(status) = $0 { true } else { false } })
         #expect(try queuedCount() == 3)
         tracker.updateWriteKey("good")
-        await eventually("delivery with the new key") { (try? queuedCount()) == 0 }
+        await waitUntil("delivery with the new key") { (try? queuedCount()) == 0 }
         #expect(receiver.requests.count == 2)
     }
 
@@ -265,7 +265,7 @@ struct DeliveryTests {
             if round % 3 == 0 { tracker.applicationDidEnterBackground() }
         }
         await tracker.flushAndWait()
-        await eventually("every event delivered") { delivered(receiver).count == 70 }
+        await waitUntil("every event delivered") { delivered(receiver).count == 70 }
         #expect(transport.maximumInFlight.current == 1)
     }
 
@@ -291,8 +291,8 @@ struct DeliveryTests {
 /// The real transport, counting how many requests it has in flight at once.
 final class InFlightCountingTransport: HTTPTransport {
     let wrapped: URLSessionTransport
-    let inFlight = Locked(0)
-    let maximumInFlight = Locked(0)
+    let inFlight = LockedBox(0)
+    let maximumInFlight = LockedBox(0)
 
     init(wrapping wrapped: URLSessionTransport) { self.wrapped = wrapped }
 

@@ -9,7 +9,7 @@ import Testing
 /// and is killed mid-stream; every event it reported as stored is on disk, in order, once, and
 /// the database is intact.
 struct QueueKillTests {
-    let directory = TemporaryDirectory()
+    let directory = ScratchFolder()
 
     /// The probe is built next to the test binary (`swift build --build-tests` builds it).
     var probePath: String {

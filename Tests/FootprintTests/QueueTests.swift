@@ -5,7 +5,7 @@ import Testing
 @testable import Footprint
 
 struct QueueTests {
-    let directory = TemporaryDirectory()
+    let directory = ScratchFolder()
     var path: String { directory.path + "/queue.sqlite" }
 
     func openQueue(

@@ -4,7 +4,7 @@ import Testing
 @testable import Footprint
 
 /// A fresh folder under the system's temporary folder, removed when released.
-final class TemporaryDirectory: Sendable {
+final class ScratchFolder: Sendable {
     let path: String
 
     init() {
@@ -18,7 +18,7 @@ final class TemporaryDirectory: Sendable {
 }
 
 /// A value shared between a test and the callbacks it installs.
-final class Locked<Value: Sendable>: @unchecked Sendable {
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
@@ -34,7 +34,7 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 }
 
 /// Waits (polling) until `condition` holds or `timeoutSeconds` pass; records an issue on timeout.
-func eventually(
+func waitUntil(
     timeoutSeconds: Double = 10, _ what: String = "condition",
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async {
@@ -58,7 +58,7 @@ extension Tracker {
 }
 
 /// A clock the test moves by hand.
-final class ManualClock: Clock, @unchecked Sendable {
+final class SteppingClock: Clock, @unchecked Sendable {
     private let lock = NSLock()
     private var time: Timestamp
 

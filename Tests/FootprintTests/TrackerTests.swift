@@ -5,10 +5,10 @@ import Testing
 @testable import Footprint
 
 struct TrackerTests {
-    let directory = TemporaryDirectory()
-    let clock = ManualClock()
-    let captured = Locked<[Message]>([])
-    let activity = Locked<[TrackerActivity]>([])
+    let directory = ScratchFolder()
+    let clock = SteppingClock()
+    let captured = LockedBox<[Message]>([])
+    let activity = LockedBox<[TrackerActivity]>([])
 
     func configuration() -> Tracker.Configuration {
         var configuration = Tracker.Configuration(writeKey: "key", serverURL: "http://127.0.0.1:1")
@@ -261,7 +261,7 @@ struct TrackerTests {
         let file = directory.path + "/not-a-folder"
         _ = FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
         configuration.storageDirectory = file
-        let logged = Locked<[String]>([])
+        let logged = LockedBox<[String]>([])
         configuration.log = { message in logged.withLock { $0.append(message) } }
         let tracker = Tracker(configuration: configuration)
         tracker.track("nowhere to go")
