@@ -79,7 +79,7 @@ struct SessionStateTests {
     /// Property: over random event gaps, a new session starts exactly when a gap exceeds the
     /// timeout.
     @Test(arguments: 0..<20) func newSessionExactlyWhenAGapExceedsTheTimeout(seed: Int) {
-        var random = SeededRandom(seed: UInt64(seed))
+        var random = SplitMixRandom(seed: UInt64(seed))
         var session = SessionState(timeoutMilliseconds: timeout)
         var time = start
         var counter = 0
@@ -99,7 +99,7 @@ struct SessionStateTests {
 }
 
 /// A small deterministic random source for property tests.
-struct SeededRandom: RandomNumberGenerator {
+struct SplitMixRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
