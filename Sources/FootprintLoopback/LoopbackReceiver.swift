@@ -25,7 +25,8 @@ public struct ReceivedRequest: Sendable {
 }
 
 /// A minimal HTTP/1.1 server on a loopback port, for delivery tests: it answers each request with
-/// what `respond` returns, one connection at a time, and stops by itself after `lifetimeSeconds`.
+/// what `respond` returns, one connection at a time (kept alive while the client reuses it), and
+/// stops by itself after `lifetimeSeconds`.
 public final class LoopbackReceiver: @unchecked Sendable {
     /// The port it listens on (127.0.0.1).
     public let port: UInt16
@@ -109,12 +110,18 @@ public final class LoopbackReceiver: @unchecked Sendable {
             guard connection >= 0 else { continue }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            handle(connection)
+            // Keep-alive: serve the connection's next request if it comes within 200 ms (a client
+            // draining a queue reuses it at once); then take the next connection.
+            while handle(connection) && !isStopped {
+                var next = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+                guard poll(&next, 1, 200) > 0 else { break }
+            }
             close(connection)
         }
     }
 
-    private func handle(_ connection: Int32) {
+    /// Serves one request; returns whether the connection may carry another.
+    private func handle(_ connection: Int32) -> Bool {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         func readMore() -> Bool {
@@ -126,12 +133,12 @@ public final class LoopbackReceiver: @unchecked Sendable {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         var headerEnd: Int?
         while headerEnd == nil {
-            guard buffer.count < 1 << 20, readMore() else { return }
+            guard buffer.count < 1 << 20, readMore() else { return false }
             headerEnd = buffer.firstRange(of: separator)?.upperBound
         }
         let head = String(decoding: buffer[..<headerEnd!], as: UTF8.self).components(separatedBy: "\r\n")
         let requestLine = head[0].split(separator: " ").map(String.init)
-        guard requestLine.count >= 2 else { return }
+        guard requestLine.count >= 2 else { return false }
         var headers: [String: String] = [:]
         for line in head.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -143,7 +150,7 @@ public final class LoopbackReceiver: @unchecked Sendable {
         }
         let length = Int(headers["content-length"] ?? "0") ?? 0
         while buffer.count - headerEnd! < length {
-            guard readMore() else { return }
+            guard readMore() else { return false }
         }
         let rawBody = Array(buffer[headerEnd!..<(headerEnd! + length)])
         var body = rawBody
@@ -156,21 +163,24 @@ public final class LoopbackReceiver: @unchecked Sendable {
         received.append(request)
         lock.unlock()
         let response = respond(request)
-        var text =
-            "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
+        let keepAlive = headers["connection"]?.lowercased() != "close"
+        var text = "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\n"
+        text += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n"
         for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
-        transmit(connection, Array((text + "\r\n").utf8) + response.body)
+        return transmit(connection, Array((text + "\r\n").utf8) + response.body) && keepAlive
     }
 
-    private func transmit(_ connection: Int32, _ bytes: [UInt8]) {
+    @discardableResult
+    private func transmit(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
                 send(connection, $0.baseAddress, $0.count, Self.sendFlags)
             }
-            guard sent > 0 else { return }
+            guard sent > 0 else { return false }
             offset += sent
         }
+        return true
     }
 
     #if os(Linux)
