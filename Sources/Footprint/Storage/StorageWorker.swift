@@ -14,6 +14,8 @@ final class StorageWorker {
     private var assembler: EventAssembler
     private var random = IdentifierRandomness()
     private var lostWithoutQueue: Int64 = 0
+    /// The most commands applied in one transaction.
+    static let turnSize = 2048
 
     /// Starts the storage thread.
     static func start(configuration: Tracker.Configuration, inbox: CommandInbox, uploader: Uploader) {
@@ -43,7 +45,14 @@ final class StorageWorker {
         while true {
             let (open, dropped) = inbox.take(into: &commands)
             guard open else { break }
-            process(commands, droppedForCapacity: dropped)
+            // A backlog is written in transactions of at most `turnSize` commands: memory for
+            // encoded events stays small and each commit comes sooner.
+            var start = 0
+            while start < commands.count {
+                let end = min(commands.count, start + Self.turnSize)
+                process(commands[start..<end], droppedForCapacity: start == 0 ? dropped : 0)
+                start = end
+            }
         }
     }
 
@@ -103,7 +112,7 @@ final class StorageWorker {
 
     // MARK: One turn
 
-    private func process(_ commands: [TrackerCommand], droppedForCapacity: Int) {
+    private func process(_ commands: ArraySlice<TrackerCommand>, droppedForCapacity: Int) {
         let before = assembler
         var encoded: [(messageId: String, body: [UInt8])] = []
         var requests: [StorageRequest] = []
