@@ -42,15 +42,22 @@ let package = Package(
             dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD"]
         ),
         .executableTarget(name: "footprint", dependencies: ["Footprint", "FootprintServer"]),
+        // A minimal HTTP/1.1 receiver on a loopback socket, for delivery tests and benchmarks
+        // (not shipped in any product).
+        .target(name: "FootprintLoopback", dependencies: ["Footprint"]),
+        // Used only by the queue's kill test (SIGKILL mid-stream).
+        .executableTarget(name: "FootprintQueueProbe", dependencies: ["Footprint"]),
         .executableTarget(
             name: "FootprintBenchmarks",
-            dependencies: ["Footprint", "FootprintServer", "FootprintWire", "FootprintSQLite"]
+            dependencies: [
+                "Footprint", "FootprintServer", "FootprintWire", "FootprintSQLite", "FootprintLoopback",
+            ]
         ),
 
         .testTarget(name: "FootprintWireTests", dependencies: ["FootprintWire"]),
         .testTarget(
             name: "FootprintTests",
-            dependencies: ["Footprint", "FootprintWire", "FootprintSQLite"],
+            dependencies: ["Footprint", "FootprintWire", "FootprintSQLite", "FootprintLoopback"],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -3,6 +3,7 @@
 
 let suites: [BenchmarkSuite] = [
     wireSuite,
+    sdkSuite,
     captureSuite,
     exposureSuite,
 ]

@@ -22,6 +22,12 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether a uniqueness or other constraint was violated.
     public var isConstraint: Bool { primaryCode == SQLITE_CONSTRAINT }
 
+    /// Whether the failure says nothing about the file itself (locked by another connection,
+    /// out of memory, disk full), so that a file that failed this way must not be replaced.
+    public var isTransient: Bool {
+        [SQLITE_BUSY, SQLITE_LOCKED, SQLITE_NOMEM, SQLITE_FULL].contains(primaryCode)
+    }
+
     /// Whether the disk is full.
     public var isFull: Bool { primaryCode == SQLITE_FULL }
 

@@ -89,3 +89,18 @@ struct MessageTests {
         #expect(throws: GzipError.self) { try Gzip.decompress(Array(packed.dropLast(4)), limit: 1 << 20) }
     }
 }
+
+struct MessageEncodingTests {
+    /// `jsonBytes` is written directly for speed; it must equal the generic writer's output.
+    @Test(arguments: MessageType.allCases) func directEncodingMatchesTheGenericWriter(type: MessageType) {
+        let time = Timestamp(millisecondsSince1970: 1_795_981_800_123)
+        let full = Message(
+            type: type, messageId: "m\"1", anonymousId: "a\n", userId: "u", event: "E", name: "N",
+            previousId: "p", groupId: "g", timestamp: time, sentAt: time.adding(milliseconds: 5),
+            context: ["library": ["name": "footprint"], "sessionId": "s"],
+            properties: ["x": 1, "y": [1.5, "z", nil, true]], traits: ["plan": "pro"])
+        #expect(full.jsonBytes == JSONWriter.bytes(full.json))
+        let bare = Message(type: type, messageId: "m", timestamp: time)
+        #expect(bare.jsonBytes == JSONWriter.bytes(bare.json))
+    }
+}

@@ -41,19 +41,19 @@ public enum UUIDv7 {
     }
 
     static func format(high: UInt64, low: UInt64) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(36)
-        for (word, range) in [
-            (high, stride(from: 60, through: 0, by: -4)), (low, stride(from: 60, through: 0, by: -4)),
-        ] {
-            for shift in range {
-                if bytes.count == 8 || bytes.count == 13 || bytes.count == 18 || bytes.count == 23 {
-                    bytes.append(UInt8(ascii: "-"))
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            var offset = 0
+            for index in 0..<32 {
+                if index == 8 || index == 12 || index == 16 || index == 20 {
+                    buffer[offset] = UInt8(ascii: "-")
+                    offset += 1
                 }
-                bytes.append(digits[Int((word >> UInt64(shift)) & 0xF)])
+                let word = index < 16 ? high : low
+                let digit = UInt8(truncatingIfNeeded: (word >> UInt64(60 - (index % 16) * 4)) & 0xF)
+                buffer[offset] = digit < 10 ? 0x30 + digit : 0x57 + digit
+                offset += 1
             }
+            return offset
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -74,6 +74,8 @@ extension JSONValue {
 
     /// The dotted path (`properties.price`) of the first NaN or infinite number inside this value.
     public func firstInvalidNumberPath(prefix: String = "") -> String? {
+        // Paths are built only when there is something to name.
+        guard containsNonFiniteNumber else { return nil }
         switch self {
         case .double(let value):
             return value.isFinite ? nil : (prefix.isEmpty ? "value" : prefix)
@@ -90,6 +92,16 @@ extension JSONValue {
             return nil
         default:
             return nil
+        }
+    }
+
+    /// Whether a NaN or infinite number is anywhere inside this value.
+    public var containsNonFiniteNumber: Bool {
+        switch self {
+        case .double(let value): return !value.isFinite
+        case .array(let items): return items.contains { $0.containsNonFiniteNumber }
+        case .object(let members): return members.values.contains { $0.containsNonFiniteNumber }
+        default: return false
         }
     }
 

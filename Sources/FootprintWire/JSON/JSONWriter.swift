@@ -42,12 +42,12 @@ public enum JSONWriter {
     public static func writeObject(_ members: JSONObject, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "{"))
         var first = true
-        for key in members.keys.sorted() {
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
             writeString(key, into: &output)
             output.append(UInt8(ascii: ":"))
-            write(members[key]!, into: &output)
+            write(value, into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
@@ -69,6 +69,16 @@ public enum JSONWriter {
     /// Appends a JSON string literal to `output`, escaping what JSON requires.
     public static func writeString(_ text: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Fast path: most strings need no escaping and are copied in one go.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])

@@ -39,8 +39,12 @@ extension Message {
     /// Checks what the SDK must never queue: non-finite numbers, strings over 8 KB and an
     /// encoding over 32 KB.
     /// - Returns: the encoded bytes, so the caller need not encode again.
-    public func validatedBytes() throws(MessageError) -> [UInt8] {
-        for (field, object) in [("properties", properties), ("traits", traits), ("context", context)] {
+    /// - Parameter encodedContext: `context` already encoded and validated by the caller (see
+    ///   ``jsonBytes(encodedContext:)``); its checks are then skipped.
+    public func validatedBytes(encodedContext: [UInt8]? = nil) throws(MessageError) -> [UInt8] {
+        var fields = [("properties", properties), ("traits", traits)]
+        if encodedContext == nil { fields.append(("context", context)) }
+        for (field, object) in fields {
             let value = JSONValue.object(object)
             if let path = value.firstInvalidNumberPath(prefix: field) {
                 throw MessageError(code: .invalidNumber, message: "\(path) is not a finite number")
@@ -51,7 +55,7 @@ extension Message {
                     message: "\(field) holds a string over \(MessageLimits.maximumStringBytes) bytes")
             }
         }
-        let bytes = jsonBytes
+        let bytes = jsonBytes(encodedContext: encodedContext)
         if bytes.count > MessageLimits.maximumEventBytes {
             throw MessageError(
                 code: .eventTooLarge,

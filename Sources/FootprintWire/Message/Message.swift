@@ -75,6 +75,59 @@ extension Message {
         return .object(object)
     }
 
-    /// The compact JSON bytes of ``json``.
-    public var jsonBytes: [UInt8] { JSONWriter.bytes(json) }
+    /// The compact JSON bytes of ``json``, written directly (keys in the same sorted order) since
+    /// this runs for every event.
+    public var jsonBytes: [UInt8] { jsonBytes(encodedContext: nil) }
+
+    /// The compact JSON bytes of ``json``, taking `context` from `encodedContext` when given: the
+    /// bytes of `JSONWriter.bytes(.object(context))`, encoded once by a caller that sends the same
+    /// context with many events.
+    public func jsonBytes(encodedContext: [UInt8]?) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(512)
+        var first = true
+        func key(_ name: StaticString) {
+            output.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            output.append(UInt8(ascii: "\""))
+            output.append(
+                contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        }
+        func string(_ name: StaticString, _ value: String?) {
+            guard let value else { return }
+            key(name)
+            JSONWriter.writeString(value, into: &output)
+        }
+        let hasProperties = type == .track || type == .screen || type == .page
+        let hasTraits = type == .identify || type == .group
+        string("anonymousId", anonymousId)
+        if !context.isEmpty {
+            key("context")
+            if let encodedContext {
+                output.append(contentsOf: encodedContext)
+            } else {
+                JSONWriter.writeObject(context, into: &output)
+            }
+        }
+        string("event", event)
+        string("groupId", groupId)
+        string("messageId", messageId)
+        string("name", name)
+        string("previousId", previousId)
+        if hasProperties {
+            key("properties")
+            JSONWriter.writeObject(properties, into: &output)
+        }
+        string("sentAt", sentAt?.iso8601)
+        string("timestamp", timestamp.iso8601)
+        if hasTraits {
+            key("traits")
+            JSONWriter.writeObject(traits, into: &output)
+        }
+        string("type", type.rawValue)
+        string("userId", userId)
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
 }

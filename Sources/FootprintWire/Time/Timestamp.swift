@@ -53,27 +53,42 @@ extension Timestamp {
         let days = dayNumber
         let msOfDay = millisecondsSince1970 - days * 86_400_000
         let (year, month, day) = Self.civil(fromDays: days)
+        guard (0...9999).contains(year) else { return iso8601Padded(year, month, day, msOfDay) }
+        // Written digit by digit into the string's own storage: this runs for every event.
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int64, _ width: Int, at offset: Int) {
+                var rest = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(msOfDay / 3_600_000, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(msOfDay / 60_000 % 60, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(msOfDay / 1000 % 60, 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(msOfDay % 1000, 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
+    }
+
+    /// ``iso8601`` for years outside 0...9999.
+    private func iso8601Padded(_ year: Int64, _ month: Int64, _ day: Int64, _ msOfDay: Int64) -> String {
         let hour = msOfDay / 3_600_000
         let minute = msOfDay / 60_000 % 60
         let second = msOfDay / 1000 % 60
         let millisecond = msOfDay % 1000
-        var text = ""
-        text.reserveCapacity(24)
-        text += Self.pad(year, 4)
-        text += "-"
-        text += Self.pad(month, 2)
-        text += "-"
-        text += Self.pad(day, 2)
-        text += "T"
-        text += Self.pad(hour, 2)
-        text += ":"
-        text += Self.pad(minute, 2)
-        text += ":"
-        text += Self.pad(second, 2)
-        text += "."
-        text += Self.pad(millisecond, 3)
-        text += "Z"
-        return text
+        return "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T\(Self.pad(hour, 2)):"
+            + "\(Self.pad(minute, 2)):\(Self.pad(second, 2)).\(Self.pad(millisecond, 3))Z"
     }
 
     /// Parses an ISO-8601 / RFC 3339 date-time: `YYYY-MM-DDTHH:MM:SS`, optional fraction of any

@@ -1,0 +1,203 @@
+import Dispatch
+import Foundation
+
+/// The SDK's client: records events and delivers them. Create one per app (per storage
+/// directory) with a ``Configuration``, keep it for the app's life.
+///
+/// Every call returns at once: the event is stamped with the time and handed to the storage
+/// thread, which adds identity, session, super properties and context, validates it, writes it
+/// to the on-device queue and lets the uploader send it.
+///
+/// Loss window: an accepted event is on disk once the storage thread's current turn commits,
+/// typically 50–100 µs after the call (well under a millisecond; see `docs/BENCHMARKS.md`). If
+/// the process is killed before that, the events accepted since the last commit are lost: at
+/// most ``Configuration/maximumPendingEvents`` waiting plus the turn being written. Everything
+/// committed survives a crash or `SIGKILL` (the queue test kills a child process mid-stream to
+/// prove it). A power loss can also undo the last commits since SQLite's last sync (WAL with
+/// `synchronous=NORMAL`), never corrupting the file.
+public final class Tracker: CaptureSink {
+    /// The configuration the tracker was started with.
+    public let configuration: Configuration
+    let inbox: CommandInbox
+    private let uploader: Uploader
+    private let clock: any Clock
+
+    /// Starts the tracker: opens the queue (on the storage thread) and starts delivery.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        clock = configuration.clock
+        inbox = CommandInbox(eventCapacity: configuration.maximumPendingEvents)
+        uploader = Uploader(configuration: configuration, storage: inbox)
+        let inbox = inbox
+        let uploader = uploader
+        Task { await uploader.start() }
+        StorageWorker.start(configuration: configuration, inbox: inbox, uploader: uploader)
+    }
+
+    deinit {
+        inbox.close()
+        let uploader = uploader
+        Task { await uploader.stop() }
+    }
+
+    // MARK: Events
+
+    /// Records a user action.
+    /// - Parameters:
+    ///   - event: the event name (`"Order Completed"`).
+    ///   - properties: its properties; super properties are added, these win.
+    public func track(_ event: String, properties: JSONObject = [:]) {
+        inbox.submit(.event(.track(event: event), properties: properties, at: clock.now()))
+    }
+
+    /// Records a screen view.
+    /// - Parameters:
+    ///   - name: the screen's name.
+    ///   - properties: its properties; super properties are added, these win.
+    public func screen(_ name: String, properties: JSONObject = [:]) {
+        inbox.submit(.event(.screen(name: name), properties: properties, at: clock.now()))
+    }
+
+    /// Records an automatically captured event (page, element, exposure), exactly like
+    /// ``track(_:properties:)`` or ``screen(_:properties:)``.
+    public func record(_ event: CapturedEvent) {
+        inbox.submit(.event(event.kind, properties: event.properties, at: clock.now()))
+    }
+
+    /// Starts timing `event`; ``endTimedEvent(_:properties:)`` tracks it with `duration_ms`.
+    public func startTimedEvent(_ event: String) {
+        inbox.submit(.startTimer(event: event, at: clock.now()))
+    }
+
+    /// Tracks `event` with `duration_ms`, the milliseconds since ``startTimedEvent(_:)``. Without
+    /// a start, nothing is tracked and a warning is logged.
+    public func endTimedEvent(_ event: String, properties: JSONObject = [:]) {
+        inbox.submit(.endTimer(event: event, properties: properties, at: clock.now()))
+    }
+
+    // MARK: Identity
+
+    /// Names the person using the app, and records an `identify` message.
+    /// - Parameters:
+    ///   - userId: the app's own id for the person; sent on every later event.
+    ///   - traits: facts about the person (`email`, `plan`).
+    public func identify(userId: String, traits: JSONObject = [:]) {
+        inbox.submit(.identify(userId: userId, traits: traits, at: clock.now()))
+    }
+
+    /// Links the current identity (user id, else anonymous id) to `userId`, which becomes the
+    /// user id, and records an `alias` message.
+    public func alias(userId: String) {
+        inbox.submit(.alias(userId: userId, at: clock.now()))
+    }
+
+    /// Puts the person in a group (company, team) and records a `group` message.
+    public func group(_ groupId: String, traits: JSONObject = [:]) {
+        inbox.submit(.group(groupId: groupId, traits: traits, at: clock.now()))
+    }
+
+    /// Forgets the person (log-out): a new anonymous id, no user id, no super properties, no
+    /// running timers, a new session. Queued events are still sent.
+    public func reset() {
+        inbox.submit(.reset(at: clock.now()))
+    }
+
+    /// The identity as of every call made before, read from the storage thread (which loads it
+    /// from disk at start): blocks until then, at most `timeoutSeconds`.
+    /// - Returns: the identity, or `nil` if the storage thread did not answer in time.
+    public func identity(timeoutSeconds: Double = 1) -> TrackerIdentity? {
+        let done = DispatchSemaphore(value: 0)
+        let result = IdentityReply()
+        inbox.submit(
+            .readIdentity { identity in
+                result.set(identity)
+                done.signal()
+            })
+        guard done.wait(timeout: .now() + timeoutSeconds) == .success else { return nil }
+        return result.get()
+    }
+
+    // MARK: Super properties
+
+    /// Adds properties sent with every later `track` and `screen` (persisted across launches).
+    public func registerSuperProperties(_ properties: JSONObject) {
+        inbox.submit(.register(properties))
+    }
+
+    /// Removes super properties by key.
+    public func unregisterSuperProperties(_ keys: [String]) {
+        inbox.submit(.unregister(keys))
+    }
+
+    // MARK: Delivery
+
+    /// Sends the queue now (one request at a time until it is empty), unless the response policy
+    /// says to wait (backoff) or to stop (refused write key).
+    /// - Parameter completion: called once this flush is over, whatever its result.
+    public func flush(completion: (@Sendable () -> Void)? = nil) {
+        inbox.submit(.flush(completion: completion))
+    }
+
+    /// Uses a new write key; lifts the stop caused by the server refusing the old one.
+    public func updateWriteKey(_ writeKey: String) {
+        let uploader = uploader
+        Task { await uploader.updateWriteKey(writeKey) }
+    }
+
+    /// Blocks until every call made before is applied and on disk, or `timeoutSeconds` pass.
+    /// For app termination and tests; never needed for delivery.
+    /// - Returns: whether everything was written in time.
+    @discardableResult
+    public func waitUntilStored(timeoutSeconds: Double = 5) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        inbox.submit(.barrier { done.signal() })
+        return done.wait(timeout: .now() + timeoutSeconds) == .success
+    }
+
+    // MARK: Privacy
+
+    /// Stops recording: clears the queue and drops every later event until ``optIn()``.
+    /// Persisted across launches.
+    public func optOut() {
+        inbox.submit(.setOptedOut(true))
+    }
+
+    /// Records again after ``optOut()``.
+    public func optIn() {
+        inbox.submit(.setOptedOut(false))
+    }
+
+    // MARK: App lifecycle (called by the platform adapter)
+
+    /// The app went to the background: starts the session's background clock and flushes.
+    /// - Parameter completion: called once the flush is over (end the background task there).
+    public func applicationDidEnterBackground(completion: (@Sendable () -> Void)? = nil) {
+        inbox.submit(.enteredBackground(at: clock.now()))
+        flush(completion: completion)
+    }
+
+    /// The app is coming to the foreground: a background stay longer than the session timeout
+    /// ends the session.
+    public func applicationWillEnterForeground() {
+        inbox.submit(.enteredForeground(at: clock.now()))
+    }
+}
+
+/// Carries the identity from the storage thread to the caller waiting in
+/// ``Tracker/identity(timeoutSeconds:)``.
+private final class IdentityReply: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: TrackerIdentity?
+
+    func set(_ identity: TrackerIdentity) {
+        lock.lock()
+        value = identity
+        lock.unlock()
+    }
+
+    func get() -> TrackerIdentity? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import Footprint
+
+/// A fresh folder under the system's temporary folder, removed when released.
+final class ScratchFolder: Sendable {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "footprint-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// A value shared between a test and the callbacks it installs.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var current: Value { withLock { $0 } }
+}
+
+/// Waits (polling) until `condition` holds or `timeoutSeconds` pass; records an issue on timeout.
+func waitUntil(
+    timeoutSeconds: Double = 10, _ what: String = "condition",
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+) async {
+    let deadline = Date().addingTimeInterval(timeoutSeconds)
+    while !condition() {
+        if Date() > deadline {
+            Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+}
+
+extension Tracker {
+    /// Flushes and waits for the flush to be over.
+    func flushAndWait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            flush { continuation.resume() }
+        }
+    }
+}
+
+/// A clock the test moves by hand.
+final class SteppingClock: Clock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var time: Timestamp
+
+    init(_ start: Timestamp = Timestamp(millisecondsSince1970: 1_795_981_800_000)) { time = start }
+
+    func now() -> Timestamp {
+        lock.lock()
+        defer { lock.unlock() }
+        return time
+    }
+
+    func advance(milliseconds: Int64) {
+        lock.lock()
+        time = time.adding(milliseconds: milliseconds)
+        lock.unlock()
+    }
+}
