@@ -1,4 +1,4 @@
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
     /// What the SDK client does when the app changes state; the UIKit adapter calls it from the
     /// app lifecycle notifications (on the main thread).
     public protocol AppLifecycleHandler: AnyObject, Sendable {

@@ -1,4 +1,4 @@
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
     import ObjectiveC
 
     /// Keys for `objc_setAssociatedObject`, derived from a type's identity: a stable, unique

@@ -1,4 +1,4 @@
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
     import UIKit
 
     /// Describes UIKit objects for the capture core: views, controllers and the rest of the
@@ -129,13 +129,37 @@
 
         // MARK: Kinds and attributes
 
+        /// Whether `control` reports on value change (a switch, segmented control, stepper,
+        /// slider, date picker or page control) rather than on touch-up.
+        static func isValueControl(_ control: UIControl) -> Bool {
+            #if os(tvOS)
+                return control is UISegmentedControl || control is UIPageControl
+            #else
+                return control is UISwitch || control is UISegmentedControl || control is UIStepper
+                    || control is UISlider || control is UIDatePicker || control is UIPageControl
+            #endif
+        }
+
+        /// Whether `control` is a continuous slider whose finger is still down.
+        static func isDraggingContinuousSlider(_ control: UIControl, event: UIEvent?) -> Bool {
+            #if os(tvOS)
+                return false
+            #else
+                guard let slider = control as? UISlider, slider.isContinuous else { return false }
+                guard let touches = event?.allTouches else { return slider.isTracking }
+                return touches.contains { $0.phase != .ended && $0.phase != .cancelled }
+            #endif
+        }
+
         private static func kind(of view: UIView) -> ElementKind {
             switch view {
             case is UIButton: return .button
-            case is UISwitch: return .toggle
             case is UISegmentedControl: return .segmentedControl
-            case is UIStepper: return .stepper
-            case is UISlider: return .slider
+            #if !os(tvOS)
+                case is UISwitch: return .toggle
+                case is UIStepper: return .stepper
+                case is UISlider: return .slider
+            #endif
             case is UITextField, is UITextView, is UISearchBar: return .textInput
             case is UITableViewCell, is UICollectionViewCell: return .cell
             default: return .other
@@ -154,17 +178,19 @@
                     button.currentTitle ?? button.configuration?.title ?? button.titleLabel?.text
                     ?? button.accessibilityLabel
                 attributes.state = Int(button.state.rawValue)
-            case let toggle as UISwitch:
-                attributes.isOn = toggle.isOn
             case let segments as UISegmentedControl:
                 attributes.selectedSegmentIndex = segments.selectedSegmentIndex
                 if segments.selectedSegmentIndex != UISegmentedControl.noSegment {
                     attributes.title = segments.titleForSegment(at: segments.selectedSegmentIndex)
                 }
-            case let stepper as UIStepper:
-                attributes.value = stepper.value
-            case let slider as UISlider:
-                attributes.value = Double(slider.value)
+            #if !os(tvOS)
+                case let toggle as UISwitch:
+                    attributes.isOn = toggle.isOn
+                case let stepper as UIStepper:
+                    attributes.value = stepper.value
+                case let slider as UISlider:
+                    attributes.value = Double(slider.value)
+            #endif
             case is UITextField, is UITextView, is UISearchBar:
                 break  // typed text is never read
             case let cell as UITableViewCell:

@@ -1,4 +1,4 @@
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
     /// What the UIKit adapter hooks. Every kind of hook can be switched off here, on top of the
     /// plan's kill switches (which the capture core applies at every event).
     public struct UIKitCaptureConfiguration: Sendable {

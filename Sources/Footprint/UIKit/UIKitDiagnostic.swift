@@ -1,4 +1,4 @@
-#if canImport(UIKit)
+#if canImport(UIKit) && !os(watchOS)
     /// Something the UIKit adapter could not do, reported instead of crashing: a plan names a
     /// class that does not exist or a method that cannot be hooked.
     public struct UIKitDiagnostic: Sendable, Hashable, CustomStringConvertible {
