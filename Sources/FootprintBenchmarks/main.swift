@@ -5,6 +5,7 @@ let suites: [BenchmarkSuite] = [
     wireSuite,
     captureSuite,
     exposureSuite,
+    adapterSuite,
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

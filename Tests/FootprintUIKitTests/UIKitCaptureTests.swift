@@ -115,16 +115,16 @@
         @Test func uiActionButtonReportsItsTap() throws {
             install()
             let controller = PlainViewController()
-            var tapped = 0
-            let button = UIButton(primaryAction: UIAction(title: "Buy") { _ in tapped += 1 })
+            let tapped = Counter()
+            let button = UIButton(primaryAction: UIAction(title: "Buy") { _ in tapped.value += 1 })
             button.footprint.properties = ["slot": "top"]
             controller.view.addSubview(button)
             _ = showInWindow(controller)
 
-            let action = UIAction(title: "Buy") { _ in tapped += 1 }
+            let action = UIAction(title: "Buy") { _ in tapped.value += 1 }
             button.sendAction(action)
 
-            #expect(tapped == 1)
+            #expect(tapped.value == 1, "the action still runs")
             let click = try #require(sink.tracks(CapturedEventName.elementClick).first)
             #expect(click.string("$element_type") == "UIButton")
             #expect(click.string("$element_text") == "Buy")
@@ -209,15 +209,15 @@
 
         @Test func alertActionHandlerIsReportedThenCalled() throws {
             install()
-            var handled = 0
+            let handled = Counter()
             let alert = UIAlertController(title: "Delete photo?", message: nil, preferredStyle: .alert)
             alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
-            let delete = UIAlertAction(title: "Delete", style: .destructive) { _ in handled += 1 }
+            let delete = UIAlertAction(title: "Delete", style: .destructive) { _ in handled.value += 1 }
             alert.addAction(delete)
 
             try invokeHandler(of: delete)
 
-            #expect(handled == 1)
+            #expect(handled.value == 1, "the app's handler still runs")
             let click = try #require(sink.tracks(CapturedEventName.elementClick).first)
             #expect(click.string("$element_text") == "Delete")
             #expect(click.string("$element_path")?.contains("UIAlertAction[1]#UIAlertController") == true)
@@ -255,6 +255,12 @@
 
         /// Takes an integer: not a signature Footprint hooks.
         @objc dynamic func rate(_ stars: Int) {}
+    }
+
+    /// Counts calls of a handler.
+    @MainActor
+    final class Counter {
+        var value = 0
     }
 
     /// A controller the plan does not name.

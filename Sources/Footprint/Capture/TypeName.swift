@@ -12,11 +12,24 @@ public enum TypeName {
     /// without a module qualifier (`MyApp.HomeViewController` → `HomeViewController`) and without
     /// generic arguments (`UIHostingController<Content>` → `UIHostingController`).
     public static func readable(_ runtimeName: String) -> String {
-        var name = Substring(runtimeName)
-        if name.hasPrefix(observingPrefix) { name = name.dropFirst(observingPrefix.count) }
-        if let genericStart = name.firstIndex(of: "<") { name = name[..<genericStart] }
-        if let lastDot = name.lastIndex(of: ".") { name = name[name.index(after: lastDot)...] }
-        return name.isEmpty ? runtimeName : String(name)
+        let bytes = runtimeName.utf8
+        var start = bytes.startIndex
+        if runtimeName.hasPrefix(observingPrefix) {
+            start = bytes.index(start, offsetBy: observingPrefix.utf8.count)
+        }
+        var end = bytes.endIndex
+        var index = start
+        while index < end {
+            switch bytes[index] {
+            case UInt8(ascii: "<"): end = index
+            case UInt8(ascii: "."): start = bytes.index(after: index)
+            default: break
+            }
+            if index < end { index = bytes.index(after: index) }
+        }
+        guard start < end else { return runtimeName }
+        if start == bytes.startIndex, end == bytes.endIndex { return runtimeName }
+        return String(runtimeName[start..<end])
     }
 
     /// The names to look a plan's type name up under, in order: as written, then qualified by
