@@ -90,6 +90,31 @@
             #expect(ids.isSuperset(of: Set((20...29).map { "sku-\($0)" })))
         }
 
+        /// End to end through UIKit: an animated scroll makes UIKit call the proxy's
+        /// `scrollViewDidEndScrollingAnimation`, a rest point that exposes the rows scrolled to.
+        @Test func uiKitDispatchesScrollCallbacksThroughTheProxy() async throws {
+            install()
+            let controller = ListViewController(rows: 50)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            table.layoutIfNeeded()
+
+            table.setContentOffset(CGPoint(x: 0, y: 44 * 30), animated: true)
+            for _ in 0..<40 where !exposed("sku-35") {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+
+            #expect(exposed("sku-35"))
+            #expect(
+                controller.delegateWithoutSelection.scrollCallbacks > 0, "the app's delegate still hears them"
+            )
+        }
+
+        private func exposed(_ id: String) -> Bool {
+            sink.tracks(ListExposureEvent.exposureEventName).contains { $0.string("$item_id") == id }
+        }
+
         @Test func exposureSwitchedOffWatchesNothing() {
             install(configuration: UIKitCaptureConfiguration(feedsListExposure: false))
             let controller = ListViewController(rows: 50)
@@ -134,8 +159,14 @@
         }
     }
 
-    /// A delegate that sizes rows and implements nothing else.
+    /// A delegate that sizes rows and counts scrolling, and has no `didSelect`.
     final class RowHeightDelegate: NSObject, UITableViewDelegate {
+        private(set) var scrollCallbacks = 0
+
         func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat { 44 }
+
+        func scrollViewDidScroll(_ scrollView: UIScrollView) {
+            scrollCallbacks += 1
+        }
     }
 #endif

@@ -49,7 +49,12 @@
         @Environment(\.footprintScreenName) private var screenName
 
         func body(content: Content) -> some View {
-            content
+            // Closures capture only these values, never the modifier itself.
+            let driver = driver
+            let listID = listID
+            let screenName = screenName
+            return
+                content
                 .onScrollGeometryChange(for: ScrollGeometry.self, of: { $0 }) { _, geometry in
                     MainActor.assumeIsolated { driver.geometryChanged(geometry) }
                 }
