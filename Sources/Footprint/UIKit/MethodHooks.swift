@@ -26,27 +26,6 @@
             case refused
         }
 
-        /// The implementation a hook replaced; the hook's block calls it with ``selector``.
-        final class Original: @unchecked Sendable {
-            /// The hooked selector, passed to the original as `_cmd`.
-            let selector: Selector
-            private let replaced: IMP?
-            private let superclass: AnyClass?
-
-            fileprivate init(selector: Selector, replaced: IMP?, superclass: AnyClass?) {
-                self.selector = selector
-                self.replaced = replaced
-                self.superclass = superclass
-            }
-
-            /// The implementation to call: the one replaced, or the superclass's current one for a
-            /// method the hooked class only inherited (so later hooks on the superclass run too).
-            var implementation: IMP {
-                if let replaced { return replaced }
-                return class_getMethodImplementation(superclass, selector)!
-            }
-        }
-
         private struct Key: Hashable {
             let owner: ObjectIdentifier
             let selector: String
@@ -71,7 +50,7 @@
         ///     and the method's arguments (no selector); it must call `original.implementation`.
         static func hook(
             _ selector: Selector, of cls: AnyClass, classMethod: Bool = false,
-            makeBlock: (Original) -> Any
+            makeBlock: (OriginalImplementation) -> Any
         ) -> Outcome {
             guard ObjectIdentifier(cls) != ObjectIdentifier(NSObject.self),
                 !NSStringFromClass(cls).hasPrefix(TypeName.observingPrefix),
@@ -83,19 +62,42 @@
             let superclass: AnyClass? = class_getSuperclass(owner)
             let inherited = superclass.flatMap { class_getInstanceMethod($0, selector) } == method
             if inherited {
-                let original = Original(selector: selector, replaced: nil, superclass: superclass)
+                let original = OriginalImplementation(
+                    selector: selector, replaced: nil, superclass: superclass)
                 let implementation = imp_implementationWithBlock(makeBlock(original))
                 guard class_addMethod(owner, selector, implementation, method_getTypeEncoding(method)) else {
                     _ = imp_removeBlock(implementation)
                     return .refused
                 }
             } else {
-                let original = Original(
+                let original = OriginalImplementation(
                     selector: selector, replaced: method_getImplementation(method), superclass: nil)
                 _ = method_setImplementation(method, imp_implementationWithBlock(makeBlock(original)))
             }
             installed.insert(key)
             return .installed
+        }
+    }
+
+    /// The implementation a hook replaced; the hook's block calls it with ``selector``. Not
+    /// isolated: purpose-method hooks call it on any thread.
+    final class OriginalImplementation: @unchecked Sendable {
+        /// The hooked selector, passed to the original as `_cmd`.
+        let selector: Selector
+        private let replaced: IMP?
+        private let superclass: AnyClass?
+
+        init(selector: Selector, replaced: IMP?, superclass: AnyClass?) {
+            self.selector = selector
+            self.replaced = replaced
+            self.superclass = superclass
+        }
+
+        /// The implementation to call: the one replaced, or the superclass's current one for a
+        /// method the hooked class only inherited (so later hooks on the superclass run too).
+        var implementation: IMP {
+            if let replaced { return replaced }
+            return class_getMethodImplementation(superclass, selector)!
         }
     }
 #endif

@@ -60,7 +60,7 @@
         /// The replacement for a method with `arguments` object arguments: reports, then calls the
         /// original. Not main-actor isolated: purpose methods may run on any thread.
         private nonisolated static func block(
-            arguments: Int, target: String, method: String, original: MethodHooks.Original
+            arguments: Int, target: String, method: String, original: OriginalImplementation
         )
             -> Any
         {

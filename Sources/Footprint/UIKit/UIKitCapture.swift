@@ -77,6 +77,12 @@
             if Self.installed === self { Self.installed = nil }
         }
 
+        /// A new session started (the SDK client calls it): UIKit lists whose exposure repeat
+        /// policy is ``ExposureRepeatPolicy/oncePerSession`` count their items afresh.
+        public func sessionStarted() {
+            broadcastToLists(.sessionStarted)
+        }
+
         private func installHooks() {
             if configuration.hooksControls { ControlActionHooks.install() }
             if configuration.hooksGestures { GestureHooks.install() }
