@@ -20,6 +20,8 @@
         private var lastViewport: ListViewport?
         private var lastContentSize = CGSize.zero
         private let tickTimer = ExposureTickTimer()
+        /// The content size changed while the list moved; frames are read at the next rest point.
+        private var layoutIsStale = false
 
         private init(list: UIScrollView, owner: UIKitCapture) {
             self.list = list
@@ -63,13 +65,21 @@
                 return
             }
             guard isOnScreen else { return }
-            if needsReload || list.contentSize != lastContentSize {
-                let callback: ListCallback =
-                    needsReload
-                    ? .dataReloaded(items: items(of: list)) : .layoutChanged(items: items(of: list))
+            if needsReload {
                 needsReload = false
+                layoutIsStale = false
                 lastContentSize = list.contentSize
-                handle(callback)
+                handle(.dataReloaded(items: items(of: list)))
+            } else if list.contentSize != lastContentSize {
+                // Self-sizing cells change the content size at every frame of a scroll: the
+                // frames are read again once, at the next rest point, not at each change.
+                lastContentSize = list.contentSize
+                if list.isDragging || list.isDecelerating {
+                    layoutIsStale = true
+                } else {
+                    layoutIsStale = false
+                    handle(.layoutChanged(items: items(of: list)))
+                }
             }
             if viewport != lastViewport {
                 lastViewport = viewport
@@ -82,6 +92,10 @@
             guard isOnScreen, let owner, owner === UIKitCapture.installed, owner.capture.allows(\.exposures)
             else {
                 return
+            }
+            if layoutIsStale, Self.isRestPoint(callback), let list {
+                layoutIsStale = false
+                recorder.handle(.layoutChanged(items: items(of: list)))
             }
             recorder.handle(callback)
             tickTimer.schedule(at: recorder.nextDeadline, now: owner.clock.now()) { [weak self] in
@@ -112,6 +126,17 @@
             handle(.disappeared)
             isOnScreen = false
             tickTimer.cancel()
+        }
+
+        /// Whether `callback` ends a movement (the tracker then judges what is on screen).
+        private static func isRestPoint(_ callback: ListCallback) -> Bool {
+            switch callback {
+            case .didEndDragging(willDecelerate: false), .didEndDecelerating, .didEndScrollingAnimation,
+                .didScrollToTop, .tick:
+                return true
+            default:
+                return false
+            }
         }
 
         // MARK: Reading the list
