@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -64,8 +65,20 @@ let package = Package(
             name: "FootprintServerTests",
             dependencies: ["FootprintServer", "Footprint", "FootprintWire", "FootprintSQLite"]
         ),
+        // The UIKit and SwiftUI adapter's tests: they run on an iOS simulator (empty elsewhere).
+        .testTarget(name: "FootprintUIKitTests", dependencies: ["Footprint"]),
     ]
 )
+
+// `FOOTPRINT_SDK_ONLY=1` leaves out the server and the command-line tools, which need
+// libmicrohttpd, so that the SDK and its tests build for iOS (the simulator job in CI).
+if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
+    let serverTargets: Set<String> = [
+        "CMicroHTTPD", "FootprintServer", "footprint", "FootprintBenchmarks", "FootprintServerTests",
+    ]
+    package.targets.removeAll { serverTargets.contains($0.name) }
+    package.products.removeAll { $0.name == "footprint" }
+}
 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []

@@ -6,6 +6,7 @@ let suites: [BenchmarkSuite] = [
     sdkSuite,
     captureSuite,
     exposureSuite,
+    adapterSuite,
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

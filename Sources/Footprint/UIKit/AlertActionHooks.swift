@@ -1,0 +1,107 @@
+#if canImport(UIKit) && !os(watchOS)
+    import UIKit
+
+    /// Alert and action-sheet choices. The factory `+[UIAlertAction actionWithTitle:style:handler:]`
+    /// (which Swift's `UIAlertAction(title:style:handler:)` calls) is hooked to wrap the handler:
+    /// the wrapper reports the choice, then calls the app's handler if it gave one (so buttons
+    /// without a handler, such as Cancel, are reported too). `UIAlertController.addAction(_:)`
+    /// is hooked to remember the alert's title and the action's index.
+    ///
+    /// The presenter chain is the top controller when the handler runs (the alert is dismissed
+    /// by then). Alerts built without this factory (SwiftUI's `.alert`) are not seen.
+    @MainActor
+    enum AlertActionHooks {
+        private typealias Handler = @convention(block) (UIAlertAction) -> Void
+
+        static func install() {
+            typealias Factory = @convention(c) (AnyObject, Selector, NSString?, Int, AnyObject?) -> AnyObject
+            _ = MethodHooks.hook(
+                NSSelectorFromString("actionWithTitle:style:handler:"), of: UIAlertAction.self,
+                classMethod: true
+            ) { original in
+                let block:
+                    @MainActor @convention(block) (AnyObject, NSString?, Int, AnyObject?) -> AnyObject = {
+                        actionClass, title, style, handler in
+                        unsafeBitCast(original.implementation, to: Factory.self)(
+                            actionClass, original.selector, title, style, reportingHandler(calling: handler))
+                    }
+                return block
+            }
+
+            typealias AddAction = @convention(c) (UIAlertController, Selector, UIAlertAction) -> Void
+            _ = MethodHooks.hook(#selector(UIAlertController.addAction(_:)), of: UIAlertController.self) {
+                original in
+                let block: @MainActor @convention(block) (UIAlertController, UIAlertAction) -> Void = {
+                    alert, action in
+                    AssociationKey.set(
+                        AlertActionPlacement(
+                            alertType: ResponderChainDescriber.typeName(of: alert), alertTitle: alert.title,
+                            index: alert.actions.count),
+                        on: action, AlertActionPlacement.self)
+                    unsafeBitCast(original.implementation, to: AddAction.self)(
+                        alert, original.selector, action)
+                }
+                return block
+            }
+        }
+
+        /// A handler that reports the choice, then calls `handler` when there is one.
+        private static func reportingHandler(calling handler: AnyObject?) -> AnyObject {
+            let appHandler = handler.map { unsafeBitCast($0, to: Handler.self) }
+            let wrapper: @MainActor @convention(block) (UIAlertAction) -> Void = { action in
+                report(action)
+                appHandler?(action)
+            }
+            return unsafeBitCast(wrapper, to: AnyObject.self)
+        }
+
+        private static func report(_ action: UIAlertAction) {
+            guard let adapter = UIKitCapture.installed, adapter.configuration.hooksAlerts else { return }
+            let placement = AssociationKey.value(
+                of: action, AlertActionPlacement.self, as: AlertActionPlacement.self)
+            adapter.capture.alertActionChosen(
+                AlertActionDescription(
+                    alertType: placement?.alertType ?? "UIAlertController", alertTitle: placement?.alertTitle,
+                    actionTitle: action.title, actionIndex: placement?.index ?? 0,
+                    presenterChain: topViewController().map { ResponderChainDescriber.chain(from: $0) } ?? [])
+            )
+        }
+
+        /// The controller the user sees under the alert: the key window's root, through what it
+        /// presents (an alert being dismissed excluded), navigation and tab containers.
+        private static func topViewController() -> UIViewController? {
+            let windows = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }.flatMap(
+                \.windows)
+            var top = (windows.first(where: \.isKeyWindow) ?? windows.first)?.rootViewController
+            while let current = top {
+                if let presented = current.presentedViewController, !(presented is UIAlertController) {
+                    top = presented
+                } else if let navigation = current as? UINavigationController,
+                    let visible = navigation.topViewController
+                {
+                    top = visible
+                } else if let tabs = current as? UITabBarController,
+                    let selected = tabs.selectedViewController
+                {
+                    top = selected
+                } else {
+                    return current
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Where an action sits in its alert, remembered when it is added.
+    final class AlertActionPlacement {
+        let alertType: String
+        let alertTitle: String?
+        let index: Int
+
+        init(alertType: String, alertTitle: String?, index: Int) {
+            self.alertType = alertType
+            self.alertTitle = alertTitle
+            self.index = index
+        }
+    }
+#endif

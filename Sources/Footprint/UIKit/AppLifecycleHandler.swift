@@ -1,0 +1,13 @@
+#if canImport(UIKit) && !os(watchOS)
+    /// What the SDK client does when the app changes state; the UIKit adapter calls it from the
+    /// app lifecycle notifications (on the main thread).
+    public protocol AppLifecycleHandler: AnyObject, Sendable {
+        /// The app went to the background: persist and upload what is queued, then call
+        /// `completion` (from any thread) so the adapter ends its background task. The adapter
+        /// ends the task itself if the system's time runs out first.
+        func didEnterBackground(completion: @escaping @Sendable () -> Void)
+
+        /// The app is coming back to the foreground (resume timers, refresh the plan).
+        func willEnterForeground()
+    }
+#endif

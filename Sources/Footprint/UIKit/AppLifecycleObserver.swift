@@ -1,0 +1,74 @@
+#if canImport(UIKit) && !os(watchOS)
+    import Foundation
+    import UIKit
+
+    /// Turns the app's background and foreground notifications into the capture core's
+    /// lifecycle calls, list exposure callbacks, and the SDK client's flush, which runs inside a
+    /// background task so the system leaves it time to finish.
+    ///
+    /// It observes `UIApplication`'s notifications, which are posted in scene-based apps too;
+    /// the calls it makes are order-tolerant (a second scene may come forward before the first
+    /// one's background notification).
+    @MainActor
+    final class AppLifecycleObserver {
+        private let handler: (any AppLifecycleHandler)?
+        private var observers: [any NSObjectProtocol] = []
+        private var backgroundTask = UIBackgroundTaskIdentifier.invalid
+
+        init(handler: (any AppLifecycleHandler)?) {
+            self.handler = handler
+            let center = NotificationCenter.default
+            observers.append(
+                center.addObserver(
+                    forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main
+                ) { [weak self] _ in
+                    MainActor.assumeIsolated { self?.didEnterBackground() }
+                })
+            observers.append(
+                center.addObserver(
+                    forName: UIApplication.willEnterForegroundNotification, object: nil, queue: .main
+                ) { [weak self] _ in
+                    MainActor.assumeIsolated { self?.willEnterForeground() }
+                })
+        }
+
+        /// Stops observing (the adapter was uninstalled).
+        func stop() {
+            for observer in observers { NotificationCenter.default.removeObserver(observer) }
+            observers = []
+            endBackgroundTask(backgroundTask)
+        }
+
+        private func didEnterBackground() {
+            if let adapter = UIKitCapture.installed {
+                adapter.capture.appEnteredBackground()
+                adapter.broadcastToLists(.appDidEnterBackground)
+            }
+            guard let handler else { return }
+            endBackgroundTask(backgroundTask)
+            let task = UIApplication.shared.beginBackgroundTask(withName: "Footprint flush") { [weak self] in
+                self?.endBackgroundTask(self?.backgroundTask ?? .invalid)
+            }
+            backgroundTask = task
+            handler.didEnterBackground { [weak self] in
+                Task { @MainActor in self?.endBackgroundTask(task) }
+            }
+        }
+
+        private func willEnterForeground() {
+            if let adapter = UIKitCapture.installed {
+                adapter.capture.appEnteredForeground()
+                adapter.broadcastToLists(.appWillEnterForeground)
+            }
+            handler?.willEnterForeground()
+        }
+
+        /// Ends `task` if it is the one running (a flush that finishes late must not end the
+        /// task of a later background entry, and no task is ended twice).
+        private func endBackgroundTask(_ task: UIBackgroundTaskIdentifier) {
+            guard task != .invalid, task == backgroundTask else { return }
+            UIApplication.shared.endBackgroundTask(task)
+            backgroundTask = .invalid
+        }
+    }
+#endif

@@ -1,0 +1,46 @@
+#if canImport(UIKit) && !os(watchOS)
+    /// Something the UIKit adapter could not do, reported instead of crashing: a plan names a
+    /// class that does not exist or a method that cannot be hooked.
+    public struct UIKitDiagnostic: Sendable, Hashable, CustomStringConvertible {
+        /// What went wrong (new codes may be added).
+        public struct Code: RawRepresentable, Sendable, Hashable {
+            /// The code's name.
+            public var rawValue: String
+
+            /// Creates a code.
+            public init(rawValue: String) {
+                self.rawValue = rawValue
+            }
+
+            /// No class of that name is registered with the Objective-C runtime.
+            public static let missingClass = Code(rawValue: "missingClass")
+            /// The class has no Objective-C method of that name: a Swift method must be declared
+            /// `@objc dynamic` to be hooked.
+            public static let missingMethod = Code(rawValue: "missingMethod")
+            /// The method exists but its signature is not one Footprint can hook (it must return
+            /// nothing and take at most two object arguments).
+            public static let unsupportedSignature = Code(rawValue: "unsupportedSignature")
+            /// The class must not be hooked (`NSObject`, a key-value-observing subclass).
+            public static let refused = Code(rawValue: "refused")
+        }
+
+        /// What went wrong.
+        public var code: Code
+        /// The type name the plan (or the adapter) used.
+        public var typeName: String
+        /// The method, when the problem concerns one.
+        public var method: String?
+        /// A sentence saying what happened and what to do.
+        public var message: String
+
+        /// Creates a diagnostic.
+        public init(code: Code, typeName: String, method: String? = nil, message: String) {
+            self.code = code
+            self.typeName = typeName
+            self.method = method
+            self.message = message
+        }
+
+        public var description: String { "\(code.rawValue): \(message)" }
+    }
+#endif

@@ -1,0 +1,272 @@
+#if canImport(UIKit) && !os(watchOS)
+    import Foundation
+    import Testing
+    import UIKit
+
+    @testable import Footprint
+
+    /// The UIKit adapter against real views and controllers on an iOS simulator. The hooks are
+    /// process-wide, so the tests run one after another; each installs a fresh adapter.
+    @Suite(.serialized)
+    @MainActor
+    struct UIKitCaptureTests {
+        let sink = CollectingSink()
+        let clock = ManualClock()
+        let diagnostics = DiagnosticLog()
+
+        static let plan = TrackingPlan(
+            pageMode: .configured,
+            pages: ["ShareViewController": PageRule(name: "Share", properties: ["section": "articles"])],
+            events: [
+                PlanEvent(
+                    id: "1001", name: "share",
+                    triggers: [.method(target: "ShareViewController", method: "goShare")],
+                    properties: ["article_url": PropertyKeyPath("target.articleURL")!]),
+                PlanEvent(
+                    id: "1002", name: "unhookable",
+                    triggers: [
+                        .method(target: "NoSuchController", method: "goShare"),
+                        .method(target: "ShareViewController", method: "swiftOnlyShare"),
+                        .method(target: "ShareViewController", method: "rate:"),
+                    ]),
+            ])
+
+        @discardableResult
+        func install(
+            plan: TrackingPlan = Self.plan,
+            configuration: UIKitCaptureConfiguration = UIKitCaptureConfiguration()
+        ) -> UIKitCapture {
+            var configuration = configuration
+            configuration.additionalModules = ["FootprintUIKitTests"]
+            let log = diagnostics
+            configuration.diagnostics = { log.append($0) }
+            let capture = AutoCapture(
+                plans: PlanStore(bundled: plan), deviceID: "device-1", sink: sink, clock: clock)
+            return UIKitCapture.install(
+                capture: capture, sink: sink, clock: clock, configuration: configuration)
+        }
+
+        // MARK: Pages
+
+        @Test func configuredPageReportsItsViewAndLeave() throws {
+            install()
+            let controller = ShareViewController()
+            _ = showInWindow(controller)
+            controller.beginAppearanceTransition(true, animated: false)
+            controller.endAppearanceTransition()
+            clock.advance(milliseconds: 1_500)
+            controller.beginAppearanceTransition(false, animated: false)
+            controller.endAppearanceTransition()
+
+            #expect(sink.screens == ["Share"])
+            let screen = try #require(sink.events.first { $0.kind == .screen(name: "Share") })
+            #expect(screen.string("$screen_class") == "ShareViewController")
+            #expect(screen.properties["section"] == .string("articles"))
+            let leave = try #require(sink.tracks(CapturedEventName.screenLeave).first)
+            #expect(leave.properties["duration_ms"] == .int(1_500))
+        }
+
+        @Test func unnamedControllersAreNotHookedInConfiguredMode() {
+            install()
+            #expect(
+                MethodHooks.isHooked(
+                    #selector(UIViewController.viewDidAppear(_:)), of: ShareViewController.self))
+            let other = PlainViewController()
+            _ = showInWindow(other)
+            other.beginAppearanceTransition(true, animated: false)
+            other.endAppearanceTransition()
+            #expect(sink.screens.isEmpty)
+        }
+
+        // MARK: Purpose methods
+
+        @Test func configuredMethodRaisesItsEventWithKeyPathValues() throws {
+            install()
+            let controller = ShareViewController()
+            controller.goShare()
+            let event = try #require(sink.tracks("share").first)
+            #expect(event.string("$event_id") == "1001")
+            #expect(event.string("$trigger") == "ShareViewController.goShare")
+            #expect(event.string("article_url") == "https://example.com/articles/42")
+            #expect(controller.shareCount == 1, "the original implementation still runs")
+        }
+
+        @Test func hookingTwiceReportsOnce() throws {
+            install()
+            install()
+            let controller = ShareViewController()
+            controller.goShare()
+            #expect(sink.tracks("share").count == 1)
+            #expect(controller.shareCount == 1)
+        }
+
+        @Test func unhookablePlanEntriesAreReportedNotFatal() {
+            install()
+            let codes = Dictionary(
+                diagnostics.diagnostics.map { ("\($0.typeName).\($0.method ?? "")", $0.code) },
+                uniquingKeysWith: { a, _ in a })
+            #expect(codes["NoSuchController.goShare"] == .missingClass)
+            #expect(codes["ShareViewController.swiftOnlyShare"] == .missingMethod)
+            #expect(codes["ShareViewController.rate:"] == .unsupportedSignature)
+        }
+
+        // MARK: Controls
+
+        @Test func uiActionButtonReportsItsTap() throws {
+            install()
+            let controller = PlainViewController()
+            let tapped = Counter()
+            let button = UIButton(primaryAction: UIAction(title: "Buy") { _ in tapped.value += 1 })
+            button.footprint.properties = ["slot": "top"]
+            controller.view.addSubview(button)
+            _ = showInWindow(controller)
+
+            let action = UIAction(title: "Buy") { _ in tapped.value += 1 }
+            button.sendAction(action)
+
+            #expect(tapped.value == 1, "the action still runs")
+            let click = try #require(sink.tracks(CapturedEventName.elementClick).first)
+            #expect(click.string("$element_type") == "UIButton")
+            #expect(click.string("$element_text") == "Buy")
+            #expect(click.string("slot") == "top")
+            let path = try #require(click.string("$element_path"))
+            #expect(path.hasPrefix("#UIAction#UIButton#UIButton[0]#"))
+            #expect(path.contains("#PlainViewController#"))
+        }
+
+        @Test func selectorActionsAreFilteredByControlEvent() throws {
+            install()
+            #expect(
+                MethodHooks.isHooked(
+                    #selector(UIApplication.sendAction(_:to:from:for:)), of: UIApplication.self))
+            let controller = PlainViewController()
+            let button = UIButton(type: .system)
+            button.setTitle("Pay", for: .normal)
+            button.addTarget(controller, action: #selector(PlainViewController.pay(_:)), for: .touchUpInside)
+            button.addTarget(
+                controller, action: #selector(PlainViewController.highlight(_:)), for: .touchDown)
+            let field = UITextField()
+            field.isSecureTextEntry = true
+            field.addTarget(
+                controller, action: #selector(PlainViewController.typed(_:)), for: .editingChanged)
+            controller.view.addSubview(button)
+            controller.view.addSubview(field)
+            _ = showInWindow(controller)
+
+            // What the sendAction hook does for each target-action pair UIKit dispatches (test
+            // bundles have no UIApplication to dispatch through).
+            ControlActionHooks.record(
+                action: #selector(PlainViewController.highlight(_:)), target: controller, sender: button,
+                event: nil)
+            ControlActionHooks.record(
+                action: #selector(PlainViewController.typed(_:)), target: controller, sender: field,
+                event: nil)
+            ControlActionHooks.record(
+                action: #selector(PlainViewController.pay(_:)), target: controller, sender: button, event: nil
+            )
+
+            let clicks = sink.tracks(CapturedEventName.elementClick)
+            try #require(clicks.count == 1)
+            #expect(clicks[0].string("$element_path")?.hasPrefix("#pay:#UIButton#UIButton[0]#") == true)
+            #expect(clicks[0].string("$element_text") == "Pay")
+        }
+
+        @Test func switchedOffControlsReportNothing() {
+            install(configuration: UIKitCaptureConfiguration(hooksControls: false))
+            let controller = PlainViewController()
+            let button = UIButton(primaryAction: UIAction(title: "Buy") { _ in })
+            controller.view.addSubview(button)
+            button.sendAction(UIAction(title: "Buy") { _ in })
+            #expect(sink.tracks(CapturedEventName.elementClick).isEmpty)
+        }
+
+        @Test func ignoredViewsReportNothing() {
+            install()
+            let controller = PlainViewController()
+            let container = UIView()
+            container.footprint.isIgnored = true
+            let button = UIButton(primaryAction: UIAction(title: "Secret") { _ in })
+            container.addSubview(button)
+            controller.view.addSubview(container)
+            button.sendAction(UIAction(title: "Secret") { _ in })
+            #expect(sink.tracks(CapturedEventName.elementClick).isEmpty)
+        }
+
+        // MARK: Gestures
+
+        @Test func tapRecognizersGetFootprintsTarget() {
+            install()
+            let view = UIView()
+            let tap = UITapGestureRecognizer(target: nil, action: nil)
+            view.addGestureRecognizer(tap)
+            let pan = UIPanGestureRecognizer(target: nil, action: nil)
+            view.addGestureRecognizer(pan)
+            #expect(GestureHooks.isWatched(tap))
+            #expect(!GestureHooks.isWatched(pan))
+        }
+
+        // MARK: Alerts
+
+        @Test func alertActionHandlerIsReportedThenCalled() throws {
+            install()
+            let handled = Counter()
+            let alert = UIAlertController(title: "Delete photo?", message: nil, preferredStyle: .alert)
+            alert.addAction(UIAlertAction(title: "Cancel", style: .cancel))
+            let delete = UIAlertAction(title: "Delete", style: .destructive) { _ in handled.value += 1 }
+            alert.addAction(delete)
+
+            try invokeHandler(of: delete)
+
+            #expect(handled.value == 1, "the app's handler still runs")
+            let click = try #require(sink.tracks(CapturedEventName.elementClick).first)
+            #expect(click.string("$element_text") == "Delete")
+            #expect(click.string("$element_path")?.contains("UIAlertAction[1]#UIAlertController") == true)
+        }
+
+        @Test func alertActionWithoutHandlerIsReported() throws {
+            install()
+            let alert = UIAlertController(title: nil, message: nil, preferredStyle: .actionSheet)
+            let cancel = UIAlertAction(title: "Cancel", style: .cancel)
+            alert.addAction(cancel)
+            try invokeHandler(of: cancel)
+            #expect(sink.tracks(CapturedEventName.elementClick).count == 1)
+        }
+
+        /// Calls an action's handler as UIKit does when the user chooses it. Test-only: reads the
+        /// action's private `handler` key (no public API chooses an alert action).
+        private func invokeHandler(of action: UIAlertAction) throws {
+            typealias Handler = @convention(block) (UIAlertAction) -> Void
+            let handler = try #require(action.value(forKey: "handler") as AnyObject?)
+            unsafeBitCast(handler, to: Handler.self)(action)
+        }
+    }
+
+    /// A page the plan names, with a purpose method.
+    final class ShareViewController: UIViewController {
+        @objc dynamic var articleURL = "https://example.com/articles/42"
+        private(set) var shareCount = 0
+
+        @objc dynamic func goShare() {
+            shareCount += 1
+        }
+
+        /// Not visible to the Objective-C runtime: cannot be hooked.
+        func swiftOnlyShare() {}
+
+        /// Takes an integer: not a signature Footprint hooks.
+        @objc dynamic func rate(_ stars: Int) {}
+    }
+
+    /// Counts calls of a handler.
+    @MainActor
+    final class Counter {
+        var value = 0
+    }
+
+    /// A controller the plan does not name.
+    final class PlainViewController: UIViewController {
+        @objc func pay(_ sender: Any?) {}
+        @objc func highlight(_ sender: Any?) {}
+        @objc func typed(_ sender: Any?) {}
+    }
+#endif
