@@ -38,6 +38,15 @@ extension Tracker {
         public var minimumRetryDelaySeconds = 1.0
         /// The longest retry delay after repeated failures, in seconds. Default 300 (5 minutes).
         public var maximumRetryDelaySeconds = 300.0
+        /// The tracking plan bundled with the app (see `docs/TRACKING-PLAN.md`): which pages and
+        /// events automatic capture names, and what it uploads. The server's remote config
+        /// replaces it when one is published. Default: an empty plan (everything captured, all
+        /// uploaded).
+        public var plan = TrackingPlan()
+        /// The shortest time between two remote-config requests (`GET /v1/config`), in seconds;
+        /// the plan is fetched at start and on foreground when this much time has passed. `nil`
+        /// never asks the server. Default 1,800 (30 minutes).
+        public var remoteConfigRefreshSeconds: Double? = 1800
         /// Library, app, OS and device facts sent with every event. Default
         /// ``DeviceContext/current``.
         public var context = DeviceContext.current
@@ -75,6 +84,11 @@ extension Tracker.Configuration {
             return support.appendingPathComponent("Footprint").path
         }
         return NSHomeDirectory() + "/.footprint"
+    }
+
+    /// The file holding the last good remote plan and its ETag.
+    var remoteConfigCacheURL: URL {
+        URL(fileURLWithPath: resolvedStorageDirectory).appendingPathComponent("remote-plan.json")
     }
 
     /// The URL batches are posted to.

@@ -154,7 +154,7 @@ actor Uploader {
         let body = BatchBody.encode(batch, sentAt: sentAt)
         var headers = [
             "Content-Type": "application/json",
-            "Authorization": "Basic " + Data("\(writeKey):".utf8).base64EncodedString(),
+            "Authorization": HTTPRequest.basicAuthorization(writeKey: writeKey),
             "User-Agent":
                 "\(configuration.context.libraryName)/\(configuration.context.libraryVersionString)",
         ]

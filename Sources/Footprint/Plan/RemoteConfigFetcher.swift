@@ -19,7 +19,7 @@ public struct RemoteConfigFetcher: Sendable {
         var base = endpoint
         while base.hasSuffix("/") { base.removeLast() }
         url = base + "/v1/config"
-        authorization = "Basic " + Data("\(writeKey):".utf8).base64EncodedString()
+        authorization = HTTPRequest.basicAuthorization(writeKey: writeKey)
     }
 
     /// The request for the plan.

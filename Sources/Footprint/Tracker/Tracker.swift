@@ -18,8 +18,12 @@ import Foundation
 public final class Tracker: CaptureSink {
     /// The configuration the tracker was started with.
     public let configuration: Configuration
+    /// The tracking plan in force: the bundled ``Configuration/plan``, replaced by the server's
+    /// remote config. Automatic capture reads it at every callback.
+    public let plans: PlanStore
     let inbox: CommandInbox
     private let uploader: Uploader
+    private let remoteConfig: RemoteConfigUpdater?
     private let clock: any Clock
 
     /// Starts the tracker: opens the queue (on the storage thread) and starts delivery.
@@ -28,10 +32,41 @@ public final class Tracker: CaptureSink {
         clock = configuration.clock
         inbox = CommandInbox(eventCapacity: configuration.maximumPendingEvents)
         uploader = Uploader(configuration: configuration, storage: inbox)
+        plans = PlanStore(bundled: configuration.plan)
+        remoteConfig = configuration.remoteConfigRefreshSeconds.map { seconds in
+            RemoteConfigUpdater(
+                plans: plans,
+                fetcher: RemoteConfigFetcher(
+                    transport: configuration.transport, endpoint: configuration.serverURL,
+                    writeKey: configuration.writeKey),
+                cache: RemoteConfigCache(fileURL: configuration.remoteConfigCacheURL),
+                configuration: .init(refreshIntervalSeconds: Int64(seconds)), clock: configuration.clock)
+        }
         let inbox = inbox
         let uploader = uploader
+        let remoteConfig = remoteConfig
         Task { await uploader.start() }
+        if let remoteConfig { Task { await remoteConfig.start() } }
         StorageWorker.start(configuration: configuration, inbox: inbox, uploader: uploader)
+    }
+
+    /// Creates the automatic-capture core that the platform adapter feeds, reading the plan in
+    /// force from ``plans`` and recording into this tracker. Call it on the main thread, once.
+    /// - Parameter configuration: the app's capture choices. Default: no extra ignored types.
+    public func makeAutoCapture(configuration: AutoCaptureConfiguration = AutoCaptureConfiguration())
+        -> AutoCapture
+    {
+        // Sampling is decided per device: the persisted anonymous id, loaded at start.
+        let deviceID = identity(timeoutSeconds: 2)?.anonymousId ?? ""
+        return AutoCapture(configuration: configuration, plans: plans, deviceID: deviceID, sink: self, clock: clock)
+    }
+
+    /// Asks the server for a newer plan now, whatever the refresh interval (for tests and
+    /// debugging screens). Waits for the answer.
+    /// - Returns: what came of it, or `nil` when remote config is off.
+    @discardableResult
+    public func refreshRemoteConfig() async -> RemoteConfigRefresh.Outcome? {
+        await remoteConfig?.refresh(.launch)
     }
 
     deinit {
@@ -180,6 +215,7 @@ public final class Tracker: CaptureSink {
     /// ends the session.
     public func applicationWillEnterForeground() {
         inbox.submit(.enteredForeground(at: clock.now()))
+        if let remoteConfig { Task { await remoteConfig.refresh(.foreground) } }
     }
 }
 
