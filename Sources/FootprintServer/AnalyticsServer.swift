@@ -1,4 +1,5 @@
 import FootprintWire
+import Foundation
 
 /// The whole server in one object: the SQLite store, the API and the HTTP listener. Embed it
 /// in tests and tools; `footprint serve` runs one.
@@ -87,6 +88,9 @@ extension Report {
     ///   - databasePath: the SQLite database.
     ///   - project: the project's name; `nil` for the first project.
     public static func load(databasePath: String, project: String? = nil) throws(ServerError) -> Report {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw ServerError(code: .storage, message: "no database at \(databasePath)")
+        }
         let store = try SQLiteEventStore(path: databasePath)
         defer { store.close() }
         let name: String

@@ -8,8 +8,9 @@ import Foundation
 /// Each connection has its own thread (bounded by ``Configuration/connectionLimit``), so a
 /// handler may block, for example until its rows are committed. A stalled client is dropped
 /// after ``Configuration/idleTimeoutSeconds`` of silence, and a body that trickles in for longer
-/// than ``Configuration/bodyDeadlineSeconds`` is answered 408. A body past
-/// ``Configuration/maximumBodyBytes`` is answered 413 without reading the rest.
+/// than ``Configuration/bodyDeadlineSeconds`` has its connection cut. A body declared larger than
+/// ``Configuration/maximumBodyBytes`` is answered 413 before it is read; a chunked one that grows
+/// past it is discarded as it arrives and answered 413.
 public final class HTTPServer: Sendable {
     /// Listener settings.
     public struct Configuration: Sendable {
@@ -23,8 +24,8 @@ public final class HTTPServer: Sendable {
         public var connectionLimitPerAddress = 128
         /// Seconds of silence after which a connection is closed. Default 15.
         public var idleTimeoutSeconds = 15
-        /// Seconds a request body may take to arrive in full; past it the request gets 408.
-        /// Default 30.
+        /// Seconds a request may take from its head to the end of its body; past it the
+        /// connection is closed (a slow-sending client cannot hold a thread). Default 30.
         public var bodyDeadlineSeconds = 30.0
         /// The largest request body, as sent, in bytes. Default 5 MB.
         public var maximumBodyBytes = MessageLimits.maximumRequestBytes
@@ -102,7 +103,9 @@ public final class HTTPServer: Sendable {
                 return value
             })
         else { return }
-        _ = MHD_quiesce_daemon(daemon)
+        // Quiescing hands the listening socket back to us: close it so no one else connects.
+        let listener = MHD_quiesce_daemon(daemon)
+        if listener >= 0 { close(listener) }
         let deadline = Date().addingTimeInterval(configuration.shutdownGraceSeconds)
         while core.requestsInFlight > 0, Date() < deadline {
             usleep(2000)
@@ -169,7 +172,10 @@ extension HTTPServer {
         let receivedAt: Timestamp
         let started = DispatchTime.now()
         var body: [UInt8] = []
+        /// Set when the request was answered (the first call may answer 413 at once).
         var answered = false
+        /// The answer to give once the body has ended, when the request is refused mid-body.
+        var refusal: ServerResponse?
 
         init(method: String, path: String, headers: [String: String], receivedAt: Timestamp) {
             self.method = method
@@ -247,18 +253,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let count = uploadDataSize.pointee
     if count > 0 {
         uploadDataSize.pointee = 0
-        if pending.answered { return .YES }
+        // libmicrohttpd cannot answer before the body ends: a client still sending after the
+        // deadline is cut off; a body past the limit is discarded, not kept, and answered 413.
+        if pending.secondsSinceStart > limits.bodyDeadlineSeconds { return .NO }
+        if pending.refusal != nil { return .YES }
         if pending.body.count + count > limits.maximumBodyBytes {
-            pending.answered = true
-            return send(tooLarge(limits), on: connection, close: true)
-        }
-        if pending.secondsSinceStart > limits.bodyDeadlineSeconds {
-            pending.answered = true
-            return send(
-                .error(
-                    408, code: "request_timeout",
-                    message: "the body did not arrive within \(limits.bodyDeadlineSeconds) seconds"),
-                on: connection, close: true)
+            pending.refusal = tooLarge(limits)
+            pending.body = []
+            return .YES
         }
         if let uploadData {
             uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
@@ -269,6 +271,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     if pending.answered { return .YES }
     pending.answered = true
+    if let refusal = pending.refusal { return send(refusal, on: connection, close: true) }
     let request = ServerRequest(
         method: pending.method, path: pending.path, headers: pending.headers, body: pending.body,
         receivedAt: pending.receivedAt)

@@ -1,0 +1,50 @@
+import FootprintServer
+import FootprintWire
+import Foundation
+
+/// `footprint config publish FILE`: validates a remote config and stores it as a new version.
+enum ConfigCommand {
+    static let usage = "footprint config publish FILE [--project NAME] [--db PATH] [--json]"
+
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandLineArguments(arguments, options: ["db", "project"], flags: ["json"])
+        guard parsed.positional.first == "publish", parsed.positional.count == 2 else {
+            throw CommandLineArguments.UsageError(description: usage)
+        }
+        let file = parsed.positional[1]
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandLineArguments.UsageError(description: "cannot read \(file)")
+        }
+        let store = try SQLiteEventStore(path: parsed.options["db"] ?? "footprint.sqlite")
+        defer { store.close() }
+        let project = try ProjectSelection.project(named: parsed.options["project"], in: store)
+        let version = try store.publishConfig(
+            document: Array(data), projectId: project.id,
+            at: Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)))
+        if parsed.flags.contains("json") {
+            try Output.json(version)
+        } else {
+            print(
+                "Published config version \(version.version) for project \(project.name) (ETag \(version.etag))"
+            )
+        }
+    }
+}
+
+/// Picks the project a command works on.
+enum ProjectSelection {
+    /// The project called `name`, or the first project when `name` is `nil`.
+    static func project(named name: String?, in store: any EventStore) throws -> Project {
+        if let name {
+            guard let project = try store.project(named: name) else {
+                throw CommandLineArguments.UsageError(description: "no project named \(name)")
+            }
+            return project
+        }
+        guard let first = try store.projects().first else {
+            throw CommandLineArguments.UsageError(
+                description: "the database has no project; run footprint serve or footprint projects create")
+        }
+        return first
+    }
+}
