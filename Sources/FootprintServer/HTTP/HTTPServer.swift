@@ -67,6 +67,8 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(
                     option: .CONNECTION_TIMEOUT, value: max(1, configuration.idleTimeoutSeconds),
                     ptr_value: nil),
+                // Room to read big request bodies in few callbacks.
+                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: 256 * 1024, ptr_value: nil),
                 MHD_OptionItem(
                     option: .SOCK_ADDR, value: 0,
                     ptr_value: UnsafeMutableRawPointer(mutating: addressBytes.baseAddress)),
@@ -240,11 +242,12 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             headers: box.headers, receivedAt: currentTimestamp())
         requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
         core.began()
-        if let declared = pending.headers["content-length"].flatMap({ Int($0) }),
-            declared > limits.maximumBodyBytes
-        {
-            pending.answered = true
-            return send(tooLarge(limits), on: connection, close: true)
+        if let declared = pending.headers["content-length"].flatMap({ Int($0) }) {
+            guard declared <= limits.maximumBodyBytes else {
+                pending.answered = true
+                return send(tooLarge(limits), on: connection, close: true)
+            }
+            pending.body.reserveCapacity(declared)
         }
         return .YES
     }

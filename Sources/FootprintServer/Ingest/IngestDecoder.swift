@@ -81,13 +81,15 @@ public struct IngestDecoder: Sendable {
                 item = .object(object)
             }
             do {
+                var encoded: [UInt8] = []
                 let message = try Message(
                     validating: item, impliedType: impliedType, receivedAt: receivedAt,
-                    makeMessageId: { UUIDv7.make(at: receivedAt) })
+                    makeMessageId: { UUIDv7.make(at: receivedAt) }, encoded: &encoded)
                 let sentTimestamp = item["timestamp"]?.stringValue.map { _ in message.timestamp }
                 let time = ClockCorrection.eventTime(
                     timestamp: sentTimestamp, sentAt: message.sentAt ?? batchSentAt, receivedAt: receivedAt)
-                var record = EventRecord(message: message, time: time, receivedAt: receivedAt)
+                var record = EventRecord(
+                    message: message, time: time, receivedAt: receivedAt, encoded: encoded)
                 if record.sentAt == nil { record.sentAt = batchSentAt }
                 decoded.events.append(record)
                 decoded.identityLinks += links(of: message)

@@ -65,7 +65,8 @@ extension EventRecord {
     ///   - message: the validated message.
     ///   - time: its corrected time.
     ///   - receivedAt: when the server received it.
-    public init(message: Message, time: Timestamp, receivedAt: Timestamp) {
+    ///   - encoded: its `jsonBytes`, when already at hand.
+    public init(message: Message, time: Timestamp, receivedAt: Timestamp, encoded: [UInt8]? = nil) {
         let isView = message.type == .screen || message.type == .page
         let os: String? = message.context["os"].flatMap { os in
             let parts = [os["name"]?.stringValue, os["version"]?.stringValue].compactMap { $0 }
@@ -80,6 +81,6 @@ extension EventRecord {
             page: isView ? message.name : message.properties["$page_name"]?.stringValue,
             elementPath: message.properties["$element_path"]?.stringValue,
             appVersion: message.context["app"]?["version"]?.stringValue, os: os,
-            payload: String(decoding: message.jsonBytes, as: UTF8.self))
+            payload: String(decoding: encoded ?? message.jsonBytes, as: UTF8.self))
     }
 }
