@@ -30,8 +30,7 @@ public struct HTTPResponse: Sendable, Hashable {
     /// Creates a response; header names are lower-cased.
     public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
         self.status = status
-        self.headers = Dictionary(
-            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
         self.body = body
     }
 }
