@@ -46,6 +46,8 @@ public final class AnalyticsServer: Sendable {
             http.configuration.host.contains(":") ? "[\(http.configuration.host)]" : http.configuration.host
         return "http://\(host):\(port)"
     }
+    /// How many requests are being handled right now.
+    public var requestsInFlight: Int { http.requestsInFlight }
     private let http: HTTPServer
 
     /// Opens the database and starts listening.

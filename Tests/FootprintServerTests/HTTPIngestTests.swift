@@ -1,3 +1,4 @@
+import Dispatch
 import FootprintWire
 import Foundation
 import Testing
@@ -279,5 +280,48 @@ struct HTTPIngestTests {
         let report = try Report.load(databasePath: fixture.directory + "/events.sqlite")
         #expect(report.totalEvents == 1)
         fixture.shutDown()
+    }
+
+    @Test func stopFinishesARequestInFlightBeforeClosing() throws {
+        let fixture = try TestServer()
+        defer { fixture.shutDown() }
+        let connection = try fixture.client.connect()
+        defer { close(connection) }
+        let body = Array(Payloads.batch([Payloads.track("inflight-1")]).utf8)
+        let request = LoopbackClient.requestBytes(
+            method: "POST", path: "/v1/batch",
+            headers: ["Authorization": LoopbackClient.basic(fixture.writeKey)],
+            body: body)
+        // Send all but the last byte, so the request is in flight when stop() begins.
+        try fixture.client.write(Array(request.dropLast()), to: connection)
+        while fixture.server.requestsInFlight == 0 { usleep(1000) }
+        let stopped = DispatchSemaphore(value: 0)
+        let server = fixture.server
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        usleep(100_000)
+        #expect(stopped.wait(timeout: .now()) == .timedOut)
+        try fixture.client.write([request.last!], to: connection)
+        #expect(try fixture.client.readResponse(from: connection).status == 200)
+        stopped.wait()
+        #expect(try Report.load(databasePath: fixture.directory + "/events.sqlite").totalEvents == 1)
+    }
+
+    @Test func connectionsPastTheLimitAreRefused() throws {
+        let fixture = try TestServer { $0.http.connectionLimit = 2 }
+        defer { fixture.shutDown() }
+        let first = try fixture.client.connect()
+        let second = try fixture.client.connect()
+        defer {
+            close(first)
+            close(second)
+        }
+        // Both held connections are idle; a third is closed without an answer.
+        #expect(throws: (any Error).self) { try fixture.client.send("GET", "/health") }
+        close(first)
+        usleep(100_000)
+        #expect(try fixture.client.send("GET", "/health").status == 200)
     }
 }
