@@ -4,93 +4,118 @@ import Foundation
 
 /// Ingest over loopback HTTP (load from a separate process) against the ceiling: the same rows
 /// inserted by one process straight into the same SQLite store with the same schema, indexes
-/// and durability (`synchronous=FULL`, WAL).
+/// and durability (`synchronous=FULL`, WAL). The machine is shared, so the two are measured in
+/// alternating rounds and the best round of each counts.
 let serverSuite = BenchmarkSuite(name: "server") {
     let directory =
         NSTemporaryDirectory() + "footprint-bench-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0)))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    var rows: [BenchmarkRow] = []
 
-    // The ceiling: rows straight into SQLite, one transaction per N rows; the best N counts.
-    var ceiling = 0.0
-    let received = Timestamp(millisecondsSince1970: 1_795_981_800_000)
-    for rowsPerTransaction in [100, 1000, 5000] {
-        let store = try SQLiteEventStore(path: directory + "/ceiling-\(rowsPerTransaction).sqlite")
-        let project = try store.createProject(named: "bench")
-        let total = 50_000
-        var generator = SystemRandomNumberGenerator()
-        let batches = (0..<(total / rowsPerTransaction)).map { batch in
-            IngestBatch(
-                projectId: project.id,
-                events: (0..<rowsPerTransaction).map { index in
-                    let message = LoadGenerator.sampleMessage(
-                        messageId: UUIDv7.make(at: received, using: &generator),
-                        visitor: "device-\(batch % 50)",
-                        index: index, time: received)
-                    return EventRecord(message: message, time: received, receivedAt: received)
-                }, receivedAt: received)
+    let transactionSizes = [100, 1000, 5000]
+    var bestDirect: [Int: Double] = [:]
+    var bestHTTP: IngestRun?
+    for round in 0..<3 {
+        for size in transactionSizes {
+            let rate = try directInsertRate(
+                path: directory + "/direct-\(round)-\(size).sqlite", rowsPerTransaction: size)
+            bestDirect[size] = max(bestDirect[size] ?? 0, rate)
         }
-        let seconds = try Measure.seconds {
-            for batch in batches { _ = try store.write(batch) }
-        }
-        store.close()
-        let rate = Double(total) / seconds
-        ceiling = max(ceiling, rate)
-        rows.append(
-            BenchmarkRow(
-                metric: "direct SQLite, \(rowsPerTransaction) rows/transaction", value: Measure.rate(rate),
-                note: "\(total) rows"))
+        let run = try httpIngestRun(path: directory + "/http-\(round).sqlite")
+        if run.rate > bestHTTP?.rate ?? 0 { bestHTTP = run }
     }
-    rows.append(BenchmarkRow(metric: "ceiling (best direct rate)", value: Measure.rate(ceiling)))
+    let ceiling = bestDirect.values.max() ?? 1
+    guard let http = bestHTTP else { return [] }
 
-    // Ingest over HTTP from the load generator process.
-    var configuration = AnalyticsServer.Configuration(databasePath: directory + "/http.sqlite")
+    var rows = transactionSizes.map { size in
+        BenchmarkRow(
+            metric: "direct SQLite, \(size) rows/transaction", value: Measure.rate(bestDirect[size] ?? 0),
+            note: "50,000 rows, best of 3")
+    }
+    rows += [
+        BenchmarkRow(metric: "ceiling (best direct rate)", value: Measure.rate(ceiling)),
+        BenchmarkRow(
+            metric: "HTTP ingest, batches of 100", value: Measure.rate(http.rate),
+            note:
+                "16 connections, \(Measure.grouped(http.events)) events, \(Measure.grouped(http.stored)) stored, \(http.failures) failed requests; best of 3"
+        ),
+        BenchmarkRow(metric: "request latency p50", value: Measure.duration(http.p50)),
+        BenchmarkRow(metric: "request latency p99", value: Measure.duration(http.p99)),
+        BenchmarkRow(
+            metric: "CPU per 1,000 events",
+            value: "\(Measure.fixed(http.serverCPU / Double(http.events) * 1e6, 1)) ms",
+            note:
+                "server process; load generator \(Measure.fixed(http.loadCPU / Double(http.events) * 1e6, 1)) ms (incl. building its bodies)"
+        ),
+        BenchmarkRow(
+            metric: "HTTP ingest / ceiling", value: "\(Measure.fixed(http.rate / ceiling * 100, 1)) %",
+            note: "target ≥ 50 %"),
+    ]
+    return rows
+}
+
+/// One HTTP ingest measurement.
+private struct IngestRun {
+    var rate: Double
+    var events: Int
+    var stored: Int
+    var failures: Int
+    var p50: Double
+    var p99: Double
+    var serverCPU: Double
+    var loadCPU: Double
+}
+
+/// Rows per second written by one process straight through the store's writer, `rowsPerTransaction`
+/// rows per commit.
+private func directInsertRate(path: String, rowsPerTransaction: Int) throws -> Double {
+    let store = try SQLiteEventStore(path: path)
+    defer { store.close() }
+    let project = try store.createProject(named: "bench")
+    let total = 50_000
+    let received = Timestamp(millisecondsSince1970: 1_795_981_800_000)
+    var generator = SystemRandomNumberGenerator()
+    let batches = (0..<(total / rowsPerTransaction)).map { batch in
+        IngestBatch(
+            projectId: project.id,
+            events: (0..<rowsPerTransaction).map { index in
+                let message = LoadGenerator.sampleMessage(
+                    messageId: UUIDv7.make(at: received, using: &generator), visitor: "device-\(batch % 50)",
+                    index: index, time: received)
+                return EventRecord(message: message, time: received, receivedAt: received)
+            }, receivedAt: received)
+    }
+    let seconds = try Measure.seconds {
+        for batch in batches { _ = try store.write(batch) }
+    }
+    return Double(total) / seconds
+}
+
+/// Starts a server and drives it from a load generator process: 16 connections × 40 batches of 100.
+private func httpIngestRun(path: String) throws -> IngestRun {
+    var configuration = AnalyticsServer.Configuration(databasePath: path)
     configuration.http.port = 0
     let server = try AnalyticsServer(configuration: configuration)
     defer { server.stop() }
-    let connections = 16
-    let batchesPerConnection = 40
     let process = Process()
     process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = [
-        "loadgen", String(server.port), server.defaultProject!.writeKey, String(connections),
-        String(batchesPerConnection),
-    ]
+    process.arguments = ["loadgen", String(server.port), server.defaultProject!.writeKey, "16", "40"]
     let output = Pipe()
     process.standardOutput = output
     let serverCPUBefore = cpuSeconds(RUSAGE_SELF.rawValue)
+    let loadCPUBefore = cpuSeconds(RUSAGE_CHILDREN.rawValue)
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let serverCPU = cpuSeconds(RUSAGE_SELF.rawValue) - serverCPUBefore
-    let loadCPU = cpuSeconds(RUSAGE_CHILDREN.rawValue)
+    let loadCPU = cpuSeconds(RUSAGE_CHILDREN.rawValue) - loadCPUBefore
     let summary = try JSONParser().parse(Array(data))
-    let events = Double(summary["events"]?.int64Value ?? 0)
-    let seconds = summary["seconds"]?.doubleValue ?? 1
-    let rate = events / seconds
-    let stored = try server.store.eventCount(projectId: server.defaultProject!.id)
-    rows.append(
-        BenchmarkRow(
-            metric: "HTTP ingest, batches of 100", value: Measure.rate(rate),
-            note:
-                "\(connections) connections, \(Int(events)) events, \(stored) stored, \(summary["failures"]?.int64Value ?? -1) failed requests"
-        ))
-    rows.append(
-        BenchmarkRow(metric: "request latency p50", value: Measure.duration(summary["p50"]?.doubleValue ?? 0))
-    )
-    rows.append(
-        BenchmarkRow(metric: "request latency p99", value: Measure.duration(summary["p99"]?.doubleValue ?? 0))
-    )
-    rows.append(
-        BenchmarkRow(
-            metric: "CPU per 1,000 events", value: "\(Measure.fixed(serverCPU / events * 1e6, 1)) ms",
-            note: "server process; load generator: \(Measure.fixed(loadCPU / events * 1e6, 1)) ms"))
-    rows.append(
-        BenchmarkRow(
-            metric: "HTTP ingest / ceiling", value: "\(Measure.fixed(rate / ceiling * 100, 1)) %",
-            note: "target ≥ 50 %"))
-    return rows
+    let events = Int(summary["events"]?.int64Value ?? 0)
+    return IngestRun(
+        rate: Double(events) / (summary["seconds"]?.doubleValue ?? 1), events: events,
+        stored: try server.store.eventCount(projectId: server.defaultProject!.id),
+        failures: Int(summary["failures"]?.int64Value ?? -1), p50: summary["p50"]?.doubleValue ?? 0,
+        p99: summary["p99"]?.doubleValue ?? 0, serverCPU: serverCPU, loadCPU: loadCPU)
 }
 
 /// User + system CPU seconds of this process (`RUSAGE_SELF`) or its finished children.

@@ -214,6 +214,8 @@ private final class HeaderBox {
 private func send(_ response: ServerResponse, on connection: OpaquePointer, close: Bool = false) -> MHD_Result
 {
     var body = response.body
+    // MHD_RESPMEM_MUST_COPY (2): libmicrohttpd copies the body; Swift does not import the
+    // constant's name from this closed C enum.
     let created = body.withUnsafeMutableBytes { bytes in
         MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)
     }
