@@ -1,4 +1,3 @@
-import Dispatch
 import FootprintServer
 import Foundation
 
@@ -14,6 +13,14 @@ enum ServeCommand {
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
+        // SIGINT and SIGTERM are blocked in every thread (threads inherit the mask, so this comes
+        // first) and taken by sigwait below: no handler races with the server's threads.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
         let parsed = try CommandLineArguments(
             arguments, options: ["host", "port", "db", "connection-limit", "rate-limit"], flags: [])
         var configuration = AnalyticsServer.Configuration(
@@ -41,18 +48,11 @@ enum ServeCommand {
         print("Press Ctrl-C to stop.")
         fflush(nil)
 
-        let sources = [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler {
-                print("Stopping: finishing requests in flight and closing the database...")
-                server.stop()
-                print("Stopped.")
-                exit(0)
-            }
-            source.resume()
-            return source
-        }
-        withExtendedLifetime(sources) { dispatchMain() }
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        print("Stopping: finishing requests in flight and closing the database...")
+        fflush(nil)
+        server.stop()
+        print("Stopped.")
     }
 }

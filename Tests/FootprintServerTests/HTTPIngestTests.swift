@@ -324,4 +324,14 @@ struct HTTPIngestTests {
         usleep(100_000)
         #expect(try fixture.client.send("GET", "/health").status == 200)
     }
+
+    @Test func aStoreThatCannotCommitGives503WithRetryAfter() throws {
+        let fixture = try TestServer()
+        defer { fixture.shutDown() }
+        fixture.server.store.close()
+        let response = try fixture.client.post(
+            "/v1/batch", json: Payloads.batch([Payloads.track("c-1")]), writeKey: fixture.writeKey)
+        #expect(response.status == 503)
+        #expect(response.headers["retry-after"] == "5")
+    }
 }

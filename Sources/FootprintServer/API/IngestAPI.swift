@@ -27,17 +27,18 @@ public final class IngestAPI: Sendable {
         self.limiter = configuration.rateLimit.map { LockedValue(RateLimiter(rate: $0)) }
     }
 
+    /// The ingest paths and the message type each implies (`nil`: a batch).
+    private static let ingestTypes: [String: MessageType?] = [
+        "/v1/batch": nil, "/v1/import": nil, "/v1/track": .track, "/v1/screen": .screen, "/v1/page": .page,
+        "/v1/identify": .identify, "/v1/alias": .alias, "/v1/group": .group,
+    ]
+
     /// Answers one request.
     public func handle(_ request: ServerRequest) -> ServerResponse {
-        let ingestTypes: [String: MessageType?] = [
-            "/v1/batch": nil, "/v1/import": nil, "/v1/track": .track, "/v1/screen": .screen,
-            "/v1/page": .page,
-            "/v1/identify": .identify, "/v1/alias": .alias, "/v1/group": .group,
-        ]
         let path =
             request.path.count > 1 && request.path.hasSuffix("/")
             ? String(request.path.dropLast()) : request.path
-        if let impliedType = ingestTypes[path] {
+        if let impliedType = Self.ingestTypes[path] {
             guard request.method == "POST" else { return methodNotAllowed("POST") }
             return ingest(request, impliedType: impliedType)
         }

@@ -1,6 +1,7 @@
 import FootprintServer
 import FootprintWire
 import Foundation
+import Testing
 
 /// A real server on a free loopback port with a fresh database file, stopped and deleted by
 /// ``shutDown()``.
@@ -28,7 +29,13 @@ final class TestServer {
         try server.store.eventCount(projectId: projectId)
     }
 
-    func shutDown() {
+    /// Stops the server and deletes the database; records an issue when a finished request is
+    /// still counted as in flight (stop() would then wait for it).
+    func shutDown(sourceLocation: SourceLocation = #_sourceLocation) {
+        let deadline = Date().addingTimeInterval(2)
+        while server.requestsInFlight > 0, Date() < deadline { usleep(1000) }
+        #expect(
+            server.requestsInFlight == 0, "requests still counted in flight", sourceLocation: sourceLocation)
         server.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
