@@ -85,7 +85,8 @@ public final class AnalyticsServer: Sendable {
 }
 
 extension Report {
-    /// Builds the overview report of a project from any Footprint database file.
+    /// Builds the overview report of a project from any Footprint database file, opened
+    /// read-only (a running server may be writing it).
     /// - Parameters:
     ///   - databasePath: the SQLite database.
     ///   - project: the project's name; `nil` for the first project.
@@ -93,7 +94,9 @@ extension Report {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw ServerError(code: .storage, message: "no database at \(databasePath)")
         }
-        let store = try SQLiteEventStore(path: databasePath)
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = true
+        let store = try SQLiteEventStore(path: databasePath, configuration: configuration)
         defer { store.close() }
         let name: String
         if let project {

@@ -15,9 +15,9 @@ enum ConfigCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandLineArguments.UsageError(description: "cannot read \(file)")
         }
-        let store = try SQLiteEventStore(path: parsed.options["db"] ?? "footprint.sqlite")
+        let store = try StoreAccess.open(parsed.options["db"], existing: true)
         defer { store.close() }
-        let project = try ProjectSelection.project(named: parsed.options["project"], in: store)
+        let project = try StoreAccess.project(named: parsed.options["project"], in: store)
         let version = try store.publishConfig(
             document: Array(data), projectId: project.id,
             at: Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)))
@@ -28,23 +28,5 @@ enum ConfigCommand {
                 "Published config version \(version.version) for project \(project.name) (ETag \(version.etag))"
             )
         }
-    }
-}
-
-/// Picks the project a command works on.
-enum ProjectSelection {
-    /// The project called `name`, or the first project when `name` is `nil`.
-    static func project(named name: String?, in store: any EventStore) throws -> Project {
-        if let name {
-            guard let project = try store.project(named: name) else {
-                throw CommandLineArguments.UsageError(description: "no project named \(name)")
-            }
-            return project
-        }
-        guard let first = try store.projects().first else {
-            throw CommandLineArguments.UsageError(
-                description: "the database has no project; run footprint serve or footprint projects create")
-        }
-        return first
     }
 }

@@ -10,10 +10,10 @@ enum ProjectsCommand {
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(arguments, options: ["db"], flags: ["json"])
-        let store = try SQLiteEventStore(path: parsed.options["db"] ?? "footprint.sqlite")
-        defer { store.close() }
         switch parsed.positional.first {
         case "create":
+            let store = try StoreAccess.open(parsed.options["db"], existing: false)
+            defer { store.close() }
             guard parsed.positional.count == 2 else {
                 throw CommandLineArguments.UsageError(description: "usage: footprint projects create NAME")
             }
@@ -25,6 +25,8 @@ enum ProjectsCommand {
                 print("  write key: \(project.writeKey)")
             }
         case "list":
+            let store = try StoreAccess.open(parsed.options["db"], existing: true, readOnly: true)
+            defer { store.close() }
             let projects = try store.projects()
             if parsed.flags.contains("json") {
                 try Output.json(projects)

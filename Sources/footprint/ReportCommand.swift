@@ -7,7 +7,7 @@ enum ReportCommand {
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(arguments, options: ["db", "project"], flags: ["json"])
         let report = try Report.load(
-            databasePath: parsed.options["db"] ?? "footprint.sqlite", project: parsed.options["project"])
+            databasePath: parsed.options["db"] ?? StoreAccess.defaultPath, project: parsed.options["project"])
         if parsed.flags.contains("json") {
             try Output.json(report)
         } else {

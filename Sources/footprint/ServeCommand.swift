@@ -24,7 +24,7 @@ enum ServeCommand {
         let parsed = try CommandLineArguments(
             arguments, options: ["host", "port", "db", "connection-limit", "rate-limit"], flags: [])
         var configuration = AnalyticsServer.Configuration(
-            databasePath: parsed.options["db"] ?? "footprint.sqlite")
+            databasePath: parsed.options["db"] ?? StoreAccess.defaultPath)
         configuration.http.host = parsed.options["host"] ?? "127.0.0.1"
         configuration.http.port = UInt16(try parsed.integer("port", default: 8080, in: 0...65535))
         configuration.http.connectionLimit = try parsed.integer(

@@ -159,4 +159,19 @@ struct SQLiteEventStoreTests {
         #expect(report.project == "shop")
         #expect(report.totalEvents == 1)
     }
+
+    @Test func aReadOnlyStoreReadsBesideTheWriterAndRefusesWrites() throws {
+        _ = try store.write(batch([event("m", .screen, name: "Home", visitor: "a")]))
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = true
+        let reader = try SQLiteEventStore(path: directory + "/store.sqlite", configuration: configuration)
+        #expect(try reader.report(ReportQuery(project: "shop")).totalEvents == 1)
+        #expect(throws: ServerError.self) { try reader.write(batch([])) }
+        #expect(throws: ServerError.self) { try reader.createProject(named: "x") }
+        // The writer keeps committing while the reader is open, and the reader sees it.
+        _ = try store.write(batch([event("n", .screen, name: "Home", visitor: "b")]))
+        #expect(try reader.eventCount(projectId: project.id) == 2)
+        reader.close()
+        store.close()
+    }
 }

@@ -13,6 +13,9 @@ public final class SQLiteEventStore: EventStore {
         public var synchronous = "FULL"
         /// The most idle read connections kept open. Default 4.
         public var readerPoolSize = 4
+        /// Open for reading only (reports on a database another process writes): no writer, no
+        /// migrations, and writes fail with `closed`. Default `false`.
+        public var readOnly = false
         /// Creates the default configuration.
         public init() {}
     }
@@ -20,7 +23,8 @@ public final class SQLiteEventStore: EventStore {
     /// The database file.
     public let path: String
     private let configuration: Configuration
-    private let writer: GroupCommitWriter
+    /// `nil` when opened read-only.
+    private let writer: GroupCommitWriter?
     private let readers = LockedValue<[SQLiteDatabase]>([])
     private let projectsByKey = LockedValue<[String: Project]>([:])
 
@@ -29,22 +33,45 @@ public final class SQLiteEventStore: EventStore {
         self.path = path
         self.configuration = configuration
         do {
-            var options = SQLiteDatabase.Options()
-            options.synchronous = configuration.synchronous
-            let database = try SQLiteDatabase(path: path, options: options)
-            try database.migrate(SQLiteSchema.migrations)
-            writer = try GroupCommitWriter(database: database)
+            if configuration.readOnly {
+                var options = SQLiteDatabase.Options()
+                options.readOnly = true
+                let database = try SQLiteDatabase(path: path, options: options)
+                let version = try database.userVersion
+                guard version == SQLiteSchema.migrations.count else {
+                    throw ServerError(
+                        code: .storage,
+                        message:
+                            "schema version \(version), this build reads \(SQLiteSchema.migrations.count)")
+                }
+                readers.withLock { $0.append(database) }
+                writer = nil
+            } else {
+                var options = SQLiteDatabase.Options()
+                options.synchronous = configuration.synchronous
+                let database = try SQLiteDatabase(path: path, options: options)
+                try database.migrate(SQLiteSchema.migrations)
+                writer = try GroupCommitWriter(database: database)
+            }
+        } catch let error as ServerError {
+            throw ServerError(code: error.code, message: "cannot open the database \(path): \(error.message)")
         } catch {
             throw ServerError(code: .storage, message: "cannot open the database \(path): \(error)")
         }
     }
 
     deinit {
-        writer.close()
+        writer?.close()
+    }
+
+    /// The writer, or a `closed` error for a read-only store.
+    private func requireWriter() throws(ServerError) -> GroupCommitWriter {
+        guard let writer else { throw ServerError(code: .closed, message: "the store is open read-only") }
+        return writer
     }
 
     public func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
-        try writer.write(batch)
+        try requireWriter().write(batch)
     }
 
     public func project(writeKey: String) throws(ServerError) -> Project? {
@@ -77,7 +104,7 @@ public final class SQLiteEventStore: EventStore {
         }
         let now = currentTimestamp()
         let key = Project.makeWriteKey()
-        return try writer.perform { database in
+        return try requireWriter().perform { database in
             try database.transaction {
                 let existing = try database.prepare("SELECT 1 FROM projects WHERE name = ?1").rows([
                     .text(trimmed)
@@ -108,7 +135,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func publishConfig(projectId: Int64, _ config: RemoteConfigVersion) throws(ServerError) {
-        try writer.perform { database in
+        try requireWriter().perform { database in
             try database.transaction {
                 let latest =
                     try database.prepare(
@@ -156,7 +183,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func close() {
-        writer.close()
+        writer?.close()
         readers.withLock { $0.removeAll() }
     }
 
