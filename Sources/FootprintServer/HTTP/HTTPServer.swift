@@ -105,14 +105,16 @@ public final class HTTPServer: Sendable {
                 return value
             })
         else { return }
-        // Quiescing hands the listening socket back to us: close it so no one else connects.
+        // Quiescing hands the listening socket back to us. It is closed only once every
+        // libmicrohttpd thread has ended: a thread may still poll it for a moment, and a closed
+        // descriptor number can be reused by another socket.
         let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { close(listener) }
         let deadline = Date().addingTimeInterval(configuration.shutdownGraceSeconds)
         while core.requestsInFlight > 0, Date() < deadline {
             usleep(2000)
         }
         MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
         Unmanaged.passUnretained(core).release()
     }
 
