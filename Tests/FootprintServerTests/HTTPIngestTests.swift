@@ -187,7 +187,7 @@ struct HTTPIngestTests {
             "POST", "/v1/batch",
             headers: ["Authorization": LoopbackClient.basic(fixture.writeKey), "Content-Encoding": "br"],
             body: [1])
-        #expect(brotli.status == 415)
+        #expect(brotli.status == 415, "\(brotli.text)")
     }
 
     @Test func rateLimitGives429WithRetryAfter() throws {
@@ -314,12 +314,10 @@ struct HTTPIngestTests {
         defer { fixture.shutDown() }
         let first = try fixture.client.connect()
         let second = try fixture.client.connect()
-        defer {
-            close(first)
-            close(second)
-        }
+        defer { close(second) }
         // Both held connections are idle; a third is closed without an answer.
         #expect(throws: (any Error).self) { try fixture.client.send("GET", "/health") }
+        // Closed once, here: a descriptor closed twice may by then belong to another test's socket.
         close(first)
         usleep(100_000)
         #expect(try fixture.client.send("GET", "/health").status == 200)
