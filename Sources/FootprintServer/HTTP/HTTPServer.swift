@@ -194,13 +194,6 @@ extension HTTPServer {
     }
 }
 
-/// The current wall-clock time.
-func currentTimestamp() -> Timestamp {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Timestamp(millisecondsSince1970: Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000)
-}
-
 private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
     guard let context, let key else { return .YES }
     let box = Unmanaged<HeaderBox>.fromOpaque(context).takeUnretainedValue()
@@ -243,7 +236,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             connection, .HEADER_KIND, collectHeader, Unmanaged.passUnretained(box).toOpaque())
         let pending = HTTPServer.PendingRequest(
             method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-            headers: box.headers, receivedAt: currentTimestamp())
+            headers: box.headers, receivedAt: .now)
         requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
         core.began()
         if let declared = pending.headers["content-length"].flatMap({ Int($0) }) {
@@ -251,7 +244,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
                 pending.answered = true
                 return send(tooLarge(limits), on: connection, close: true)
             }
-            pending.body.reserveCapacity(declared)
+            // Room for a typical batch up front; a client cannot make us reserve its whole claim.
+            pending.body.reserveCapacity(min(declared, 1 << 20))
         }
         return .YES
     }

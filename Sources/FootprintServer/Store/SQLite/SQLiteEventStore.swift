@@ -102,7 +102,7 @@ public final class SQLiteEventStore: EventStore {
         guard !trimmed.isEmpty, trimmed.utf8.count <= 128 else {
             throw ServerError(code: .project, message: "a project name must have 1 to 128 characters")
         }
-        let now = currentTimestamp()
+        let now = Timestamp.now
         let key = Project.makeWriteKey()
         return try requireWriter().perform { database in
             try database.transaction {
