@@ -13,3 +13,9 @@ static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags, uint16_t 
     return MHD_start_daemon(flags, port, apc, apc_cls, dh, dh_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
+
+// MHD_get_daemon_info is variadic; this returns the port the daemon listens on (0 on failure).
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}

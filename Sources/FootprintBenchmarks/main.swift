@@ -1,5 +1,12 @@
+import Foundation
+
 // Benchmarks: `make bench` runs them all in a release build; `make bench BENCH="queue"` picks
 // suites by name. Each suite prints a table; docs/BENCHMARKS.md records the numbers.
+
+if CommandLine.arguments.dropFirst().first == "loadgen" {
+    LoadGenerator.main(Array(CommandLine.arguments.dropFirst(2)))
+    exit(0)
+}
 
 let suites: [BenchmarkSuite] = [
     wireSuite,
@@ -7,6 +14,8 @@ let suites: [BenchmarkSuite] = [
     captureSuite,
     exposureSuite,
     adapterSuite,
+    serverSuite,
+    ingestDecodeSuite,
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

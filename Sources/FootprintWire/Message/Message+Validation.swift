@@ -76,6 +76,18 @@ extension Message {
         validating value: JSONValue, impliedType: MessageType? = nil, receivedAt: Timestamp,
         makeMessageId: () -> String
     ) throws(MessageError) {
+        var encoded: [UInt8] = []
+        try self.init(
+            validating: value, impliedType: impliedType, receivedAt: receivedAt, makeMessageId: makeMessageId,
+            encoded: &encoded)
+    }
+
+    /// Reads and validates one event like ``init(validating:impliedType:receivedAt:makeMessageId:)``
+    /// and hands back its encoded bytes (``jsonBytes``), so that the caller need not encode again.
+    public init(
+        validating value: JSONValue, impliedType: MessageType? = nil, receivedAt: Timestamp,
+        makeMessageId: () -> String, encoded: inout [UInt8]
+    ) throws(MessageError) {
         guard case .object(let object) = value else {
             throw MessageError(code: .invalidField, message: "event is not a JSON object")
         }
@@ -154,6 +166,6 @@ extension Message {
             context: try optionalObject("context"),
             properties: try optionalObject("properties"),
             traits: try optionalObject("traits"))
-        _ = try validatedBytes()
+        encoded = try validatedBytes()
     }
 }

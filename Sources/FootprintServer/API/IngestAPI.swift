@@ -1,0 +1,207 @@
+import FootprintWire
+
+/// The HTTP API: routes each request, authenticates the write key, decodes, validates and
+/// stores events, and serves remote config. Blocking; one call per request.
+public final class IngestAPI: Sendable {
+    /// API settings.
+    public struct Configuration: Sendable {
+        /// Requests per write key, or `nil` for no limit (default).
+        public var rateLimit: RateLimiter.Rate?
+        /// The largest body after decompression. Default 5 MB.
+        public var maximumDecompressedBytes = MessageLimits.maximumRequestBytes
+        /// The largest decompressed/compressed ratio accepted (a gzip bomb goes past it).
+        /// Default 200 (JSON batches compress 5–20×).
+        public var maximumCompressionRatio = 200
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    private let store: any EventStore
+    private let configuration: Configuration
+    private let limiter: LockedValue<RateLimiter>?
+
+    /// Creates the API over `store`.
+    public init(store: any EventStore, configuration: Configuration = Configuration()) {
+        self.store = store
+        self.configuration = configuration
+        self.limiter = configuration.rateLimit.map { LockedValue(RateLimiter(rate: $0)) }
+    }
+
+    /// The ingest paths and the message type each implies (`nil`: a batch).
+    private static let ingestTypes: [String: MessageType?] = [
+        "/v1/batch": nil, "/v1/import": nil, "/v1/track": .track, "/v1/screen": .screen, "/v1/page": .page,
+        "/v1/identify": .identify, "/v1/alias": .alias, "/v1/group": .group,
+    ]
+
+    /// Answers one request.
+    public func handle(_ request: ServerRequest) -> ServerResponse {
+        let path =
+            request.path.count > 1 && request.path.hasSuffix("/")
+            ? String(request.path.dropLast()) : request.path
+        if let impliedType = Self.ingestTypes[path] {
+            guard request.method == "POST" else { return methodNotAllowed("POST") }
+            return ingest(request, impliedType: impliedType)
+        }
+        switch path {
+        case "/health":
+            guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed("GET") }
+            return .json(200, ["status": "ok"])
+        case "/v1/config":
+            guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed("GET") }
+            return remoteConfig(request)
+        default:
+            return .error(
+                404, code: "not_found", message: "no endpoint \(request.method) \(path.prefix(200))")
+        }
+    }
+
+    private func methodNotAllowed(_ allowed: String) -> ServerResponse {
+        .error(405, code: "method_not_allowed", message: "use \(allowed)", headers: ["Allow": allowed])
+    }
+
+    private func ingest(_ request: ServerRequest, impliedType: MessageType?) -> ServerResponse {
+        do {
+            let headerKey = WriteKeyCredentials.writeKey(authorization: request.headers["authorization"])
+            var project: Project?
+            if let headerKey {
+                project = try authenticate(headerKey, at: request.receivedAt)
+            }
+            let body = try decompressedBody(request)
+            let json: JSONValue
+            do {
+                json = try JSONParser().parse(body)
+            } catch {
+                throw Refusal(400, "invalid_json", "the body is not valid JSON: \(error)")
+            }
+            let decoded: IngestDecoder.Decoded
+            do {
+                decoded = try IngestDecoder.decode(
+                    json, impliedType: impliedType, receivedAt: request.receivedAt)
+            } catch {
+                throw Refusal(400, "invalid_body", error.message)
+            }
+            if project == nil {
+                guard let bodyKey = decoded.writeKey, !bodyKey.isEmpty else {
+                    throw Refusal(
+                        401, "missing_write_key",
+                        "send the write key as the HTTP Basic username or as \"writeKey\" in the body")
+                }
+                project = try authenticate(bodyKey, at: request.receivedAt)
+            }
+            guard let project else { throw Refusal(401, "unknown_write_key", "the write key is not known") }
+            let outcome = try store.write(
+                IngestBatch(
+                    projectId: project.id, events: decoded.events, identityLinks: decoded.identityLinks,
+                    evictedCount: decoded.evictedCount, batchKey: decoded.batchKey,
+                    receivedAt: request.receivedAt))
+            let rejected: [JSONValue] = decoded.rejections.map { rejection in
+                var item: JSONObject = [
+                    "index": .int(Int64(rejection.index)), "code": .string(rejection.code),
+                    "reason": .string(rejection.reason),
+                ]
+                if let messageId = rejection.messageId { item["messageId"] = .string(messageId) }
+                return .object(item)
+            }
+            return .json(
+                200,
+                [
+                    "success": .bool(decoded.rejections.isEmpty),
+                    "accepted": .int(Int64(decoded.events.count)),
+                    "stored": .int(Int64(outcome.stored)),
+                    "duplicates": .int(Int64(outcome.duplicates)),
+                    "rejected": .array(rejected),
+                ])
+        } catch let refusal as Refusal {
+            return refusal.response
+        } catch let error as ServerError {
+            return .error(503, code: "unavailable", message: error.message, headers: ["Retry-After": "5"])
+        } catch {
+            return .error(500, code: "internal", message: "\(error)")
+        }
+    }
+
+    private func remoteConfig(_ request: ServerRequest) -> ServerResponse {
+        do {
+            guard let key = WriteKeyCredentials.writeKey(authorization: request.headers["authorization"])
+            else {
+                throw Refusal(401, "missing_write_key", "send the write key as the HTTP Basic username")
+            }
+            let project = try authenticate(key, at: request.receivedAt)
+            guard let config = try store.latestConfig(projectId: project.id) else {
+                return .error(404, code: "no_config", message: "the project has no published config")
+            }
+            let headers = ["ETag": config.etag, "Cache-Control": "no-cache"]
+            let tags = (request.headers["if-none-match"] ?? "").split(separator: ",").map { part in
+                let tag = String(part).trimmingSpaces
+                return tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+            }
+            if tags.contains(config.etag) || tags.contains("*") {
+                return ServerResponse(status: 304, headers: headers)
+            }
+            var response = ServerResponse(status: 200, headers: headers, body: Array(config.document.utf8))
+            response.headers["Content-Type"] = "application/json"
+            return response
+        } catch let refusal as Refusal {
+            return refusal.response
+        } catch {
+            return .error(503, code: "unavailable", message: "\(error)", headers: ["Retry-After": "5"])
+        }
+    }
+
+    /// The project of `key`, after the rate limit; throws a 401 or 429 refusal.
+    private func authenticate(_ key: String, at now: Timestamp) throws -> Project {
+        guard let project = try store.project(writeKey: key) else {
+            throw Refusal(401, "unknown_write_key", "the write key is not known")
+        }
+        if let limiter, case .deny(let seconds) = limiter.withLock({ $0.admit(key: key, now: now) }) {
+            throw Refusal(
+                429, "rate_limited", "too many requests for this write key; retry after \(seconds) s",
+                headers: ["Retry-After": String(seconds)])
+        }
+        return project
+    }
+
+    private func decompressedBody(_ request: ServerRequest) throws -> [UInt8] {
+        let encoding = (request.headers["content-encoding"] ?? "identity").lowercased()
+        switch encoding {
+        case "identity", "":
+            if request.body.count > configuration.maximumDecompressedBytes {
+                throw Refusal(
+                    413, "request_too_large",
+                    "the body is over \(configuration.maximumDecompressedBytes) bytes")
+            }
+            return request.body
+        case "gzip", "x-gzip", "deflate":
+            do {
+                return try Gzip.decompress(
+                    request.body, limit: configuration.maximumDecompressedBytes,
+                    maximumRatio: configuration.maximumCompressionRatio)
+            } catch {
+                switch error.code {
+                case .tooLarge:
+                    throw Refusal(
+                        413, "request_too_large",
+                        "the body inflates to more than \(configuration.maximumDecompressedBytes) bytes")
+                case .suspiciousRatio:
+                    throw Refusal(
+                        413, "suspicious_compression", "the body inflates suspiciously: \(error.message)")
+                default:
+                    throw Refusal(400, "invalid_gzip", "the body is not valid gzip: \(error.message)")
+                }
+            }
+        default:
+            throw Refusal(
+                415, "unsupported_encoding",
+                "Content-Encoding \(encoding.prefix(40)) is not supported; use gzip")
+        }
+    }
+}
+
+/// A request refused with a status and a reason.
+private struct Refusal: Error {
+    var response: ServerResponse
+
+    init(_ status: Int, _ code: String, _ message: String, headers: [String: String] = [:]) {
+        response = .error(status, code: code, message: message, headers: headers)
+    }
+}

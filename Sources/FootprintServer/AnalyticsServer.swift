@@ -1,0 +1,111 @@
+import FootprintWire
+import Foundation
+
+/// The whole server in one object: the SQLite store, the API and the HTTP listener. Embed it
+/// in tests and tools; `footprint serve` runs one.
+///
+/// ```swift
+/// var configuration = AnalyticsServer.Configuration(databasePath: "/tmp/fp.sqlite")
+/// configuration.http.port = 0  // any free port
+/// let server = try AnalyticsServer(configuration: configuration)
+/// print(server.baseURL, server.defaultProject?.writeKey ?? "")
+/// server.stop()
+/// ```
+public final class AnalyticsServer: Sendable {
+    /// Server settings.
+    public struct Configuration: Sendable {
+        /// The SQLite database file; created with its schema when missing.
+        public var databasePath: String
+        /// Where to listen and the connection limits (default `127.0.0.1`, port 0 = any free port).
+        public var http = HTTPServer.Configuration()
+        /// Rate limit and body limits of the API.
+        public var api = IngestAPI.Configuration()
+        /// Durability and reader pool of the store.
+        public var store = SQLiteEventStore.Configuration()
+        /// A project created when the database has none, so a new server can take events at once.
+        /// Default `"default"`; `nil` creates none.
+        public var defaultProjectName: String? = "default"
+
+        /// Creates a configuration for the database at `databasePath`.
+        public init(databasePath: String) {
+            self.databasePath = databasePath
+        }
+    }
+
+    /// The store the server writes to; reports and tools read it through the same protocol.
+    public let store: any EventStore
+    /// The project created for a new database, or the first project of an existing one.
+    public let defaultProject: Project?
+    /// Whether this start created ``defaultProject``.
+    public let createdDefaultProject: Bool
+    /// The port the server listens on.
+    public var port: UInt16 { http.port }
+    /// `http://HOST:PORT`, to send events to.
+    public var baseURL: String {
+        let host =
+            http.configuration.host.contains(":") ? "[\(http.configuration.host)]" : http.configuration.host
+        return "http://\(host):\(port)"
+    }
+    /// How many requests are being handled right now.
+    public var requestsInFlight: Int { http.requestsInFlight }
+    private let http: HTTPServer
+
+    /// Opens the database and starts listening.
+    public init(configuration: Configuration) throws(ServerError) {
+        let store = try SQLiteEventStore(path: configuration.databasePath, configuration: configuration.store)
+        var created = false
+        var project = try store.projects().first
+        if project == nil, let name = configuration.defaultProjectName {
+            project = try store.createProject(named: name)
+            created = true
+        }
+        let api = IngestAPI(store: store, configuration: configuration.api)
+        do {
+            self.http = try HTTPServer(configuration: configuration.http) { api.handle($0) }
+        } catch {
+            store.close()
+            throw error
+        }
+        self.store = store
+        self.defaultProject = project
+        self.createdDefaultProject = created
+    }
+
+    /// Stops accepting connections, answers the requests in flight, commits and closes the
+    /// database. Safe to call twice.
+    public func stop() {
+        http.stop()
+        store.close()
+    }
+
+    /// The overview report of a project of this server's store.
+    public func report(project: String) throws(ServerError) -> Report {
+        try store.report(ReportQuery(project: project))
+    }
+}
+
+extension Report {
+    /// Builds the overview report of a project from any Footprint database file, opened
+    /// read-only (a running server may be writing it).
+    /// - Parameters:
+    ///   - databasePath: the SQLite database.
+    ///   - project: the project's name; `nil` for the first project.
+    public static func load(databasePath: String, project: String? = nil) throws(ServerError) -> Report {
+        guard FileManager.default.fileExists(atPath: databasePath) else {
+            throw ServerError(code: .storage, message: "no database at \(databasePath)")
+        }
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = true
+        let store = try SQLiteEventStore(path: databasePath, configuration: configuration)
+        defer { store.close() }
+        let name: String
+        if let project {
+            name = project
+        } else if let first = try store.projects().first {
+            name = first.name
+        } else {
+            throw ServerError(code: .project, message: "the database \(databasePath) has no project")
+        }
+        return try store.report(ReportQuery(project: name))
+    }
+}

@@ -1,0 +1,38 @@
+/// Where the server keeps projects, events, identities and remote config. Every read and write
+/// goes through this protocol, so that another database (ClickHouse) can take SQLite's place.
+///
+/// Implementations are safe to call from many threads; ``write(_:)`` returns only once the batch
+/// is durably committed.
+public protocol EventStore: Sendable {
+    /// Stores a batch; events whose `messageId` the project already has are skipped.
+    /// Blocks until the batch is durably committed.
+    func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome
+
+    /// The project a write key belongs to, or `nil`.
+    func project(writeKey: String) throws(ServerError) -> Project?
+
+    /// The project called `name`, or `nil`.
+    func project(named name: String) throws(ServerError) -> Project?
+
+    /// Creates a project with a new write key. Fails if the name is empty or taken.
+    func createProject(named name: String) throws(ServerError) -> Project
+
+    /// All projects, oldest first.
+    func projects() throws(ServerError) -> [Project]
+
+    /// Stores a new remote config version for a project. Fails unless `version` is greater
+    /// than the latest one.
+    func publishConfig(projectId: Int64, _ config: RemoteConfigVersion) throws(ServerError)
+
+    /// The latest remote config of a project, or `nil`.
+    func latestConfig(projectId: Int64) throws(ServerError) -> RemoteConfigVersion?
+
+    /// The number of events stored for a project.
+    func eventCount(projectId: Int64) throws(ServerError) -> Int
+
+    /// The overview report of a project.
+    func report(_ query: ReportQuery) throws(ServerError) -> Report
+
+    /// Finishes pending writes and closes the database. Later calls fail with `closed`.
+    func close()
+}

@@ -1,0 +1,234 @@
+import FootprintSQLite
+import FootprintWire
+
+/// The embedded store: one SQLite file in WAL mode.
+///
+/// Writes go through one ``GroupCommitWriter`` (one connection, many requests per
+/// transaction); reads use a small pool of other connections, so they never block the writer.
+public final class SQLiteEventStore: EventStore {
+    /// Store settings.
+    public struct Configuration: Sendable {
+        /// `PRAGMA synchronous` of the writer: `FULL` (default; each commit is fsynced, so an
+        /// answered request survives a power loss) or `NORMAL` (survives a crash of the process).
+        public var synchronous = "FULL"
+        /// The most idle read connections kept open. Default 4.
+        public var readerPoolSize = 4
+        /// Open for reading only (reports on a database another process writes): no writer, no
+        /// migrations, and writes fail with `closed`. Default `false`.
+        public var readOnly = false
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// The database file.
+    public let path: String
+    private let configuration: Configuration
+    /// `nil` when opened read-only.
+    private let writer: GroupCommitWriter?
+    private let readers = LockedValue<[SQLiteDatabase]>([])
+    private let projectsByKey = LockedValue<[String: Project]>([:])
+
+    /// Opens (creating and migrating when needed) the database at `path`.
+    public init(path: String, configuration: Configuration = Configuration()) throws(ServerError) {
+        self.path = path
+        self.configuration = configuration
+        do {
+            if configuration.readOnly {
+                var options = SQLiteDatabase.Options()
+                options.readOnly = true
+                let database = try SQLiteDatabase(path: path, options: options)
+                let version = try database.userVersion
+                guard version == SQLiteSchema.migrations.count else {
+                    throw ServerError(
+                        code: .storage,
+                        message:
+                            "schema version \(version), this build reads \(SQLiteSchema.migrations.count)")
+                }
+                readers.withLock { $0.append(database) }
+                writer = nil
+            } else {
+                var options = SQLiteDatabase.Options()
+                options.synchronous = configuration.synchronous
+                let database = try SQLiteDatabase(path: path, options: options)
+                try database.migrate(SQLiteSchema.migrations)
+                writer = try GroupCommitWriter(database: database)
+            }
+        } catch let error as ServerError {
+            throw ServerError(code: error.code, message: "cannot open the database \(path): \(error.message)")
+        } catch {
+            throw ServerError(code: .storage, message: "cannot open the database \(path): \(error)")
+        }
+    }
+
+    deinit {
+        writer?.close()
+    }
+
+    /// The writer, or a `closed` error for a read-only store.
+    private func requireWriter() throws(ServerError) -> GroupCommitWriter {
+        guard let writer else { throw ServerError(code: .closed, message: "the store is open read-only") }
+        return writer
+    }
+
+    public func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
+        try requireWriter().write(batch)
+    }
+
+    public func project(writeKey: String) throws(ServerError) -> Project? {
+        if let cached = projectsByKey.withLock({ $0[writeKey] }) { return cached }
+        let found = try read { database in
+            try database.prepare(
+                """
+                SELECT p.id, p.name, k.key, p.created_at FROM write_keys k JOIN projects p ON p.id = k.project_id
+                WHERE k.key = ?1
+                """
+            ).rows([.text(writeKey)], Self.readProject).first
+        }
+        if let found { projectsByKey.withLock { $0[writeKey] = found } }
+        return found
+    }
+
+    public func project(named name: String) throws(ServerError) -> Project? {
+        try read { database in
+            try database.prepare(Self.selectProjects + " WHERE p.name = ?1").rows(
+                [.text(name)], Self.readProject
+            )
+            .first
+        }
+    }
+
+    public func createProject(named name: String) throws(ServerError) -> Project {
+        let trimmed = name.trimmingSpaces
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 128 else {
+            throw ServerError(code: .project, message: "a project name must have 1 to 128 characters")
+        }
+        let now = Timestamp.now
+        let key = Project.makeWriteKey()
+        return try requireWriter().perform { database in
+            try database.transaction {
+                let existing = try database.prepare("SELECT 1 FROM projects WHERE name = ?1").rows([
+                    .text(trimmed)
+                ]) {
+                    _ in true
+                }
+                if !existing.isEmpty {
+                    throw ServerError(code: .project, message: "a project named \(trimmed) already exists")
+                }
+                try database.prepare("INSERT INTO projects(name, created_at) VALUES (?1, ?2)").run([
+                    .text(trimmed), .integer(now.millisecondsSince1970),
+                ])
+                let id = database.lastInsertRowID
+                try database.prepare(
+                    "INSERT INTO write_keys(key, project_id, created_at) VALUES (?1, ?2, ?3)"
+                ).run([
+                    .text(key), .integer(id), .integer(now.millisecondsSince1970),
+                ])
+                return Project(id: id, name: trimmed, writeKey: key, createdAt: now)
+            }
+        }
+    }
+
+    public func projects() throws(ServerError) -> [Project] {
+        try read { database in
+            try database.prepare(Self.selectProjects + " ORDER BY p.id").rows([], Self.readProject)
+        }
+    }
+
+    public func publishConfig(projectId: Int64, _ config: RemoteConfigVersion) throws(ServerError) {
+        try requireWriter().perform { database in
+            try database.transaction {
+                let latest =
+                    try database.prepare(
+                        "SELECT max(version) FROM config_versions WHERE project_id = ?1"
+                    ).rows([.integer(projectId)]) { $0.isNull(at: 0) ? nil : $0.int64(at: 0) }.first ?? nil
+                if let latest, config.version <= latest {
+                    throw ServerError(
+                        code: .invalidConfig,
+                        message: "version \(config.version) is not newer than the published version \(latest)"
+                    )
+                }
+                try database.prepare(
+                    "INSERT INTO config_versions(project_id, version, document, published_at) VALUES (?1, ?2, ?3, ?4)"
+                ).run([
+                    .integer(projectId), .integer(config.version), .text(config.document),
+                    .integer(config.publishedAt.millisecondsSince1970),
+                ])
+            }
+        }
+    }
+
+    public func latestConfig(projectId: Int64) throws(ServerError) -> RemoteConfigVersion? {
+        try read { database in
+            try database.prepare(
+                """
+                SELECT version, document, published_at FROM config_versions WHERE project_id = ?1
+                ORDER BY version DESC LIMIT 1
+                """
+            ).rows([.integer(projectId)]) { row in
+                RemoteConfigVersion(
+                    version: row.int64(at: 0), document: row.text(at: 1) ?? "{}",
+                    publishedAt: Timestamp(millisecondsSince1970: row.int64(at: 2)))
+            }.first
+        }
+    }
+
+    public func eventCount(projectId: Int64) throws(ServerError) -> Int {
+        try read { database in
+            try database.prepare("SELECT count(*) FROM events WHERE project_id = ?1").rows([
+                .integer(projectId)
+            ]) {
+                Int($0.int64(at: 0))
+            }.first ?? 0
+        }
+    }
+
+    public func close() {
+        writer?.close()
+        readers.withLock { $0.removeAll() }
+    }
+
+    /// Runs `body` with a read connection from the pool (opening one when none is idle).
+    func read<T>(_ body: (SQLiteDatabase) throws -> T) throws(ServerError) -> T {
+        do {
+            let database = try readers.withLock { $0.popLast() } ?? openReader()
+            let result = try body(database)
+            readers.withLock { pool in
+                if pool.count < configuration.readerPoolSize { pool.append(database) }
+            }
+            return result
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw ServerError(code: .storage, message: "cannot read \(path): \(error)")
+        }
+    }
+
+    private func openReader() throws(SQLiteError) -> SQLiteDatabase {
+        var options = SQLiteDatabase.Options()
+        options.readOnly = true
+        return try SQLiteDatabase(path: path, options: options)
+    }
+
+    private static let selectProjects = """
+        SELECT p.id, p.name, (SELECT min(k.key) FROM write_keys k WHERE k.project_id = p.id), p.created_at
+        FROM projects p
+        """
+
+    private static func readProject(_ row: SQLiteStatement) -> Project {
+        Project(
+            id: row.int64(at: 0), name: row.text(at: 1) ?? "", writeKey: row.text(at: 2) ?? "",
+            createdAt: Timestamp(millisecondsSince1970: row.int64(at: 3)))
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and newlines.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) })
+        else {
+            return ""
+        }
+        return String(self[start...end])
+    }
+}

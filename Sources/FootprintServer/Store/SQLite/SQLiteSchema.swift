@@ -1,0 +1,79 @@
+/// The SQLite store's schema, as versioned migrations (`PRAGMA user_version` counts them).
+enum SQLiteSchema {
+    /// Migration `i` brings the schema to version `i + 1`. Append; never edit a shipped one.
+    ///
+    /// Events carry one index, the dedupe key: the reports group whole projects, which a scan
+    /// does faster than an index that does not cover them, and each index slows every insert.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE projects(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE write_keys(
+            key TEXT PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES projects(id),
+            created_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE events(
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL,
+            message_id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            name TEXT,
+            time INTEGER NOT NULL,
+            client_timestamp INTEGER NOT NULL,
+            sent_at INTEGER,
+            received_at INTEGER NOT NULL,
+            anonymous_id TEXT,
+            user_id TEXT,
+            session_id TEXT,
+            page TEXT,
+            element_path TEXT,
+            app_version TEXT,
+            os TEXT,
+            payload TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX events_by_message ON events(project_id, message_id);
+        CREATE TABLE identities(
+            project_id INTEGER NOT NULL,
+            anonymous_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            first_seen INTEGER NOT NULL,
+            PRIMARY KEY(project_id, anonymous_id, user_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE lost_events(
+            project_id INTEGER NOT NULL,
+            batch_key TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            received_at INTEGER NOT NULL,
+            PRIMARY KEY(project_id, batch_key)
+        ) WITHOUT ROWID;
+        CREATE TABLE config_versions(
+            project_id INTEGER NOT NULL REFERENCES projects(id),
+            version INTEGER NOT NULL,
+            document TEXT NOT NULL,
+            published_at INTEGER NOT NULL,
+            PRIMARY KEY(project_id, version)
+        ) WITHOUT ROWID;
+        """
+    ]
+
+    /// Inserts one event, skipping it when the project already has its `messageId`.
+    static let insertEvent = """
+        INSERT OR IGNORE INTO events(project_id, message_id, type, name, time, client_timestamp, sent_at,
+            received_at, anonymous_id, user_id, session_id, page, element_path, app_version, os, payload)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+        """
+
+    /// Records an anonymousId ↔ userId link once.
+    static let insertIdentity = """
+        INSERT OR IGNORE INTO identities(project_id, anonymous_id, user_id, first_seen) VALUES (?1, ?2, ?3, ?4)
+        """
+
+    /// Records a batch's evicted-event count once per batch.
+    static let insertLostEvents = """
+        INSERT OR IGNORE INTO lost_events(project_id, batch_key, count, received_at) VALUES (?1, ?2, ?3, ?4)
+        """
+}

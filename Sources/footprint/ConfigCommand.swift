@@ -1,0 +1,32 @@
+import FootprintServer
+import FootprintWire
+import Foundation
+
+/// `footprint config publish FILE`: validates a remote config and stores it as a new version.
+enum ConfigCommand {
+    static let usage = "footprint config publish FILE [--project NAME] [--db PATH] [--json]"
+
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandLineArguments(arguments, options: ["db", "project"], flags: ["json"])
+        guard parsed.positional.first == "publish", parsed.positional.count == 2 else {
+            throw CommandLineArguments.UsageError(description: usage)
+        }
+        let file = parsed.positional[1]
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CommandLineArguments.UsageError(description: "cannot read \(file)")
+        }
+        let store = try StoreAccess.open(parsed.options["db"], existing: true)
+        defer { store.close() }
+        let project = try StoreAccess.project(named: parsed.options["project"], in: store)
+        let version = try store.publishConfig(
+            document: Array(data), projectId: project.id,
+            at: Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)))
+        if parsed.flags.contains("json") {
+            try Output.json(version)
+        } else {
+            print(
+                "Published config version \(version.version) for project \(project.name) (ETag \(version.etag))"
+            )
+        }
+    }
+}

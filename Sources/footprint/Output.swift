@@ -1,0 +1,32 @@
+import Foundation
+
+/// Printing for people and for scripts (`--json`).
+enum Output {
+    /// Prints `value` as pretty, key-sorted JSON.
+    static func json(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Prints rows as an aligned table under `headers`.
+    static func table(_ headers: [String], _ rows: [[String]]) {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+        print(line(headers))
+        print(line(widths.map { String(repeating: "-", count: $0) }))
+        for row in rows { print(line(row)) }
+    }
+
+    /// Writes `message` to standard error.
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

@@ -1,0 +1,58 @@
+import FootprintServer
+import Foundation
+
+/// `footprint serve`: runs the server until SIGINT or SIGTERM.
+enum ServeCommand {
+    static let usage = """
+        footprint serve [--host HOST] [--port PORT] [--db PATH] [--connection-limit N] [--rate-limit N]
+          --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+          --port              TCP port (default 8080; 0 = any free port)
+          --db                SQLite database file (default footprint.sqlite; created when missing)
+          --connection-limit  most connections at once (default 256)
+          --rate-limit        requests per second per write key (default: no limit)
+        """
+
+    static func run(_ arguments: ArraySlice<String>) throws {
+        // SIGINT and SIGTERM are blocked in every thread (threads inherit the mask, so this comes
+        // first) and taken by sigwait below: no handler races with the server's threads.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let parsed = try CommandLineArguments(
+            arguments, options: ["host", "port", "db", "connection-limit", "rate-limit"], flags: [])
+        var configuration = AnalyticsServer.Configuration(
+            databasePath: parsed.options["db"] ?? StoreAccess.defaultPath)
+        configuration.http.host = parsed.options["host"] ?? "127.0.0.1"
+        configuration.http.port = UInt16(try parsed.integer("port", default: 8080, in: 0...65535))
+        configuration.http.connectionLimit = try parsed.integer(
+            "connection-limit", default: 256, in: 1...100_000)
+        if let rate = try parsed.positiveNumber("rate-limit") {
+            configuration.api.rateLimit = RateLimiter.Rate(requestsPerSecond: rate, burst: max(1, rate * 2))
+        }
+        let server = try AnalyticsServer(configuration: configuration)
+        let base = server.baseURL
+        print("Footprint is listening on \(base)")
+        print("  database:  \(configuration.databasePath)")
+        if let project = server.defaultProject {
+            print("  project:   \(project.name)\(server.createdDefaultProject ? " (created)" : "")")
+            print("  write key: \(project.writeKey)")
+        }
+        print(
+            "  ingest:    POST \(base)/v1/batch  (and /v1/track, /v1/screen, /v1/page, /v1/identify, /v1/alias, /v1/group)"
+        )
+        print("  config:    GET  \(base)/v1/config")
+        print("  health:    GET  \(base)/health")
+        print("Press Ctrl-C to stop.")
+        fflush(nil)
+
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        print("Stopping: finishing requests in flight and closing the database...")
+        fflush(nil)
+        server.stop()
+        print("Stopped.")
+    }
+}

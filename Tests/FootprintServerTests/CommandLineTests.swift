@@ -1,0 +1,97 @@
+import FootprintServer
+import FootprintWire
+import Foundation
+import Testing
+
+/// The `footprint` executable, run as a child process the way scripts run it.
+struct CommandLineTests {
+    let directory: String
+    let executable: URL
+
+    init() throws {
+        directory =
+            NSTemporaryDirectory() + "footprint-cli-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0)))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Built next to the test bundle by `swift build --build-tests`.
+        executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("footprint")
+    }
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    func run(_ arguments: [String], signalAfterStart signalNumber: Int32? = nil) throws -> Run {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        if let signalNumber {
+            // Wait for the server to be listening (it prints its URL), then signal it.
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: directory + "/serve.sqlite"), Date() < deadline {
+                usleep(10_000)
+            }
+            usleep(300_000)
+            kill(process.processIdentifier, signalNumber)
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+            error: String(decoding: errorData, as: UTF8.self))
+    }
+
+    @Test func projectsConfigAndReportAreScriptable() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(FileManager.default.isExecutableFile(atPath: executable.path), "build footprint first")
+        let database = directory + "/cli.sqlite"
+
+        let missing = try run(["report", "--db", database])
+        #expect(missing.status != 0)
+        #expect(missing.error.contains("no database"))
+
+        let created = try run(["projects", "create", "shop", "--db", database, "--json"])
+        #expect(created.status == 0)
+        let project = try JSONDecoder().decode(Project.self, from: Data(created.output.utf8))
+        #expect(project.name == "shop")
+        #expect(project.writeKey.hasPrefix("fp_"))
+
+        let listed = try run(["projects", "list", "--db", database, "--json"])
+        #expect(try JSONDecoder().decode([Project].self, from: Data(listed.output.utf8)) == [project])
+
+        try Data(#"{"version": 3}"#.utf8).write(to: URL(fileURLWithPath: directory + "/plan.json"))
+        let published = try run(["config", "publish", directory + "/plan.json", "--db", database, "--json"])
+        #expect(published.status == 0)
+        #expect(try JSONParser().parse(published.output)["version"] == 3)
+        try Data(#"{"pages": []}"#.utf8).write(to: URL(fileURLWithPath: directory + "/bad.json"))
+        let refused = try run(["config", "publish", directory + "/bad.json", "--db", database])
+        #expect(refused.status != 0)
+        #expect(refused.error.contains("version"))
+
+        let report = try run(["report", "--db", database, "--project", "shop", "--json"])
+        #expect(report.status == 0)
+        #expect(try JSONDecoder().decode(Report.self, from: Data(report.output.utf8)).totalEvents == 0)
+
+        let unknown = try run(["projects", "list", "--db", database, "--colour"])
+        #expect(unknown.status == 64)
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func serveCreatesTheDatabasePrintsTheKeyAndStopsOnASignal(_ signalNumber: Int32) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let served = try run(
+            ["serve", "--db", directory + "/serve.sqlite", "--port", "0"], signalAfterStart: signalNumber)
+        #expect(served.status == 0, "\(served.error)")
+        #expect(served.output.contains("write key: fp_"))
+        #expect(served.output.contains("/v1/batch"))
+        #expect(served.output.contains("Stopped."))
+    }
+}

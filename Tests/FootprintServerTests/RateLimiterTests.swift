@@ -1,0 +1,30 @@
+import FootprintWire
+import Testing
+
+@testable import FootprintServer
+
+struct RateLimiterTests {
+    @Test func burstThenRefillAtTheRate() {
+        var limiter = RateLimiter(rate: RateLimiter.Rate(requestsPerSecond: 2, burst: 3))
+        let start = Timestamp(millisecondsSince1970: 1_000_000)
+        for _ in 0..<3 { #expect(limiter.admit(key: "k", now: start) == .allow) }
+        #expect(limiter.admit(key: "k", now: start) == .deny(retryAfterSeconds: 1))
+        #expect(limiter.admit(key: "other", now: start) == .allow)
+        #expect(limiter.admit(key: "k", now: start.adding(milliseconds: 500)) == .allow)
+        #expect(limiter.admit(key: "k", now: start.adding(milliseconds: 500)) == .deny(retryAfterSeconds: 1))
+    }
+
+    @Test(arguments: [0.5, 1, 10, 100])
+    func neverAdmitsMoreThanBurstPlusRate(_ rate: Double) {
+        var limiter = RateLimiter(rate: RateLimiter.Rate(requestsPerSecond: rate, burst: 5))
+        var admitted = 0
+        for step in 0..<1000 {
+            // 10 seconds, one attempt every 10 ms.
+            if limiter.admit(key: "k", now: Timestamp(millisecondsSince1970: Int64(step) * 10)) == .allow {
+                admitted += 1
+            }
+        }
+        #expect(Double(admitted) <= 5 + rate * 10 + 1)
+        #expect(admitted >= min(1000, Int(rate * 10)))
+    }
+}

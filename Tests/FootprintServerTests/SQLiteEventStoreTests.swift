@@ -1,0 +1,177 @@
+import Dispatch
+import FootprintWire
+import Foundation
+import Testing
+
+@testable import FootprintServer
+
+struct SQLiteEventStoreTests {
+    let directory: String
+    let store: SQLiteEventStore
+    let project: Project
+    let day = Timestamp(iso8601: "2026-11-29T08:00:00.000Z")!
+
+    init() throws {
+        directory =
+            NSTemporaryDirectory() + "footprint-store-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0)))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.synchronous = "NORMAL"
+        store = try SQLiteEventStore(path: directory + "/store.sqlite", configuration: configuration)
+        project = try store.createProject(named: "shop")
+    }
+
+    func event(
+        _ id: String, _ type: MessageType, name: String, visitor: String, at offset: Int64 = 0,
+        properties: JSONObject = [:]
+    ) -> EventRecord {
+        let message = Message(
+            type: type, messageId: id, anonymousId: visitor, event: type == .track ? name : nil,
+            name: type == .track ? nil : name, timestamp: day.adding(milliseconds: offset),
+            properties: properties)
+        return EventRecord(message: message, time: message.timestamp, receivedAt: day)
+    }
+
+    func batch(_ events: [EventRecord]) -> IngestBatch {
+        IngestBatch(projectId: project.id, events: events, receivedAt: day)
+    }
+
+    @Test func aResentBatchStoresNothingTwice() throws {
+        let events = (0..<10).map { event("m\($0)", .track, name: "Tap", visitor: "a") }
+        #expect(try store.write(batch(events)) == WriteOutcome(stored: 10, duplicates: 0))
+        #expect(try store.write(batch(events)) == WriteOutcome(stored: 0, duplicates: 10))
+        #expect(
+            try store.write(
+                batch(Array(events.prefix(3)) + [event("m10", .track, name: "Tap", visitor: "a")]))
+                == WriteOutcome(stored: 1, duplicates: 3))
+        #expect(try store.eventCount(projectId: project.id) == 11)
+        store.close()
+    }
+
+    @Test func sameMessageIdInAnotherProjectIsStored() throws {
+        let other = try store.createProject(named: "other")
+        _ = try store.write(batch([event("m", .track, name: "Tap", visitor: "a")]))
+        _ = try store.write(
+            IngestBatch(
+                projectId: other.id, events: [event("m", .track, name: "Tap", visitor: "a")], receivedAt: day)
+        )
+        #expect(try store.eventCount(projectId: other.id) == 1)
+        #expect(try store.eventCount(projectId: project.id) == 1)
+        store.close()
+    }
+
+    @Test func concurrentWritersAreAllCommittedExactlyOnce() throws {
+        let store = self.store
+        let project = self.project
+        let day = self.day
+        DispatchQueue.concurrentPerform(iterations: 16) { worker in
+            let events = (0..<50).map { index in
+                EventRecord(
+                    message: Message(
+                        type: .track, messageId: "w\(worker)-\(index % 40)", anonymousId: "a", event: "E",
+                        timestamp: day),
+                    time: day, receivedAt: day)
+            }
+            _ = try? store.write(IngestBatch(projectId: project.id, events: events, receivedAt: day))
+        }
+        #expect(try store.eventCount(projectId: project.id) == 16 * 40)
+        store.close()
+    }
+
+    @Test func reportCountsPagesDwellEventsAndDays() throws {
+        let nextDay: Int64 = 86_400_000
+        _ = try store.write(
+            IngestBatch(
+                projectId: project.id,
+                events: [
+                    event("1", .screen, name: "Home", visitor: "a"),
+                    event("2", .screen, name: "Home", visitor: "a", at: 1000),
+                    event("3", .screen, name: "Home", visitor: "b", at: nextDay),
+                    event("4", .screen, name: "Cart", visitor: "b", at: nextDay + 5),
+                    event(
+                        "5", .track, name: "$screen_leave", visitor: "a", at: 900,
+                        properties: ["$page_name": "Home", "duration_ms": 900]),
+                    event(
+                        "6", .track, name: "$screen_leave", visitor: "b", at: nextDay + 4,
+                        properties: ["$page_name": "Home", "duration_ms": 4]),
+                    event("7", .track, name: "Add To Cart", visitor: "b", at: nextDay + 6),
+                ], evictedCount: 3, batchKey: "k", receivedAt: day))
+        let report = try store.report(ReportQuery(project: "shop"))
+        #expect(report.totalEvents == 7)
+        #expect(report.uniqueVisitors == 2)
+        #expect(report.lostEvents == 3)
+        #expect(
+            report.pages == [
+                PageStatistics(
+                    page: "Home", pageViews: 3, uniqueVisitors: 2, averageDwellMilliseconds: 452, leaves: 2),
+                PageStatistics(
+                    page: "Cart", pageViews: 1, uniqueVisitors: 1, averageDwellMilliseconds: nil, leaves: 0),
+            ])
+        #expect(
+            report.topEvents == [
+                EventStatistics(event: "$screen_leave", count: 2, uniqueVisitors: 2),
+                EventStatistics(event: "Add To Cart", count: 1, uniqueVisitors: 1),
+            ])
+        #expect(
+            report.usersPerDay == [
+                DailyUsers(day: "2026-11-29", users: 1), DailyUsers(day: "2026-11-30", users: 1),
+            ])
+        store.close()
+    }
+
+    @Test func evictedCountOfAResentBatchIsCountedOnce() throws {
+        let resent = IngestBatch(
+            projectId: project.id, events: [], evictedCount: 5, batchKey: "same", receivedAt: day)
+        _ = try store.write(resent)
+        _ = try store.write(resent)
+        #expect(try store.report(ReportQuery(project: "shop")).lostEvents == 5)
+        store.close()
+    }
+
+    @Test func projectsHaveUniqueNamesAndKeys() throws {
+        #expect(throws: ServerError.self) { try store.createProject(named: "shop") }
+        #expect(throws: ServerError.self) { try store.createProject(named: "  ") }
+        let second = try store.createProject(named: "second")
+        #expect(second.writeKey != project.writeKey)
+        #expect(try store.projects().map(\.name) == ["shop", "second"])
+        #expect(try store.project(writeKey: second.writeKey)?.name == "second")
+        #expect(try store.project(writeKey: "fp_nope") == nil)
+        store.close()
+    }
+
+    @Test func configVersionsOnlyIncrease() throws {
+        #expect(try store.latestConfig(projectId: project.id) == nil)
+        let first = RemoteConfigVersion(version: 1, document: #"{"version":1}"#, publishedAt: day)
+        try store.publishConfig(projectId: project.id, first)
+        #expect(throws: ServerError.self) { try store.publishConfig(projectId: project.id, first) }
+        let second = RemoteConfigVersion(version: 2, document: #"{"version":2}"#, publishedAt: day)
+        try store.publishConfig(projectId: project.id, second)
+        #expect(try store.latestConfig(projectId: project.id) == second)
+        #expect(first.etag != second.etag)
+        store.close()
+    }
+
+    @Test func dataSurvivesReopening() throws {
+        _ = try store.write(batch([event("m", .screen, name: "Home", visitor: "a")]))
+        store.close()
+        #expect(throws: ServerError.self) { try store.write(batch([])) }
+        let report = try Report.load(databasePath: directory + "/store.sqlite")
+        #expect(report.project == "shop")
+        #expect(report.totalEvents == 1)
+    }
+
+    @Test func aReadOnlyStoreReadsBesideTheWriterAndRefusesWrites() throws {
+        _ = try store.write(batch([event("m", .screen, name: "Home", visitor: "a")]))
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = true
+        let reader = try SQLiteEventStore(path: directory + "/store.sqlite", configuration: configuration)
+        #expect(try reader.report(ReportQuery(project: "shop")).totalEvents == 1)
+        #expect(throws: ServerError.self) { try reader.write(batch([])) }
+        #expect(throws: ServerError.self) { try reader.createProject(named: "x") }
+        // The writer keeps committing while the reader is open, and the reader sees it.
+        _ = try store.write(batch([event("n", .screen, name: "Home", visitor: "b")]))
+        #expect(try reader.eventCount(projectId: project.id) == 2)
+        reader.close()
+        store.close()
+    }
+}
