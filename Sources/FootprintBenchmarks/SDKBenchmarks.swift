@@ -101,6 +101,7 @@ let sdkSuite = BenchmarkSuite(name: "sdk") {
 /// A tracker configuration for benchmarks: no automatic uploads, room for millions of events.
 func benchmarkConfiguration(_ folder: String) -> Tracker.Configuration {
     var configuration = Tracker.Configuration(writeKey: "bench", serverURL: "http://127.0.0.1:1")
+    configuration.remoteConfigRefreshSeconds = nil
     configuration.storageDirectory = folder
     configuration.flushAt = Int.max
     configuration.flushIntervalSeconds = 86_400

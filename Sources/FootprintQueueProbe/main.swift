@@ -10,6 +10,7 @@ guard arguments.count == 3, let total = Int(arguments[2]) else {
     exit(2)
 }
 var configuration = Tracker.Configuration(writeKey: "probe", serverURL: "http://127.0.0.1:1")
+configuration.remoteConfigRefreshSeconds = nil
 configuration.storageDirectory = arguments[1]
 configuration.flushAt = Int.max
 configuration.flushIntervalSeconds = 86_400

@@ -67,14 +67,18 @@ struct CommandLineTests {
         let listed = try run(["projects", "list", "--db", database, "--json"])
         #expect(try JSONDecoder().decode([Project].self, from: Data(listed.output.utf8)) == [project])
 
-        try Data(#"{"version": 3}"#.utf8).write(to: URL(fileURLWithPath: directory + "/plan.json"))
+        try Data(#"{"version": 1, "pageMode": "all"}"#.utf8).write(
+            to: URL(fileURLWithPath: directory + "/plan.json"))
         let published = try run(["config", "publish", directory + "/plan.json", "--db", database, "--json"])
         #expect(published.status == 0)
-        #expect(try JSONParser().parse(published.output)["version"] == 3)
-        try Data(#"{"pages": []}"#.utf8).write(to: URL(fileURLWithPath: directory + "/bad.json"))
+        #expect(try JSONParser().parse(published.output)["version"] == 1)
+        let republished = try run(["config", "publish", directory + "/plan.json", "--db", database, "--json"])
+        #expect(try JSONParser().parse(republished.output)["version"] == 2)
+        try Data(#"{"version": 1, "pages": []}"#.utf8).write(
+            to: URL(fileURLWithPath: directory + "/bad.json"))
         let refused = try run(["config", "publish", directory + "/bad.json", "--db", database])
         #expect(refused.status != 0)
-        #expect(refused.error.contains("version"))
+        #expect(refused.error.contains("pages"))
 
         let report = try run(["report", "--db", database, "--project", "shop", "--json"])
         #expect(report.status == 0)

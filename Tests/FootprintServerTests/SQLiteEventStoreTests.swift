@@ -139,15 +139,19 @@ struct SQLiteEventStoreTests {
         store.close()
     }
 
-    @Test func configVersionsOnlyIncrease() throws {
+    @Test func eachPublicationIsANewRevision() throws {
         #expect(try store.latestConfig(projectId: project.id) == nil)
-        let first = RemoteConfigVersion(version: 1, document: #"{"version":1}"#, publishedAt: day)
-        try store.publishConfig(projectId: project.id, first)
-        #expect(throws: ServerError.self) { try store.publishConfig(projectId: project.id, first) }
-        let second = RemoteConfigVersion(version: 2, document: #"{"version":2}"#, publishedAt: day)
-        try store.publishConfig(projectId: project.id, second)
+        let first = try store.storeConfig(projectId: project.id, document: #"{"version":1}"#, at: day)
+        #expect(first.version == 1)
+        let second = try store.storeConfig(
+            projectId: project.id, document: #"{"version":1,"pageMode":"all"}"#, at: day)
+        #expect(second.version == 2)
         #expect(try store.latestConfig(projectId: project.id) == second)
         #expect(first.etag != second.etag)
+        // Rolling back publishes the earlier document again, as a newer revision.
+        let rolledBack = try store.storeConfig(projectId: project.id, document: first.document, at: day)
+        #expect(rolledBack.version == 3)
+        #expect(rolledBack.etag != first.etag)
         store.close()
     }
 

@@ -87,7 +87,7 @@ struct StandardClientTests {
         let fixture = try TestServer()
         defer { fixture.shutDown() }
         let published = try fixture.server.store.publishConfig(
-            document: Array(#"{"version": 1, "pages": ["Home"]}"#.utf8), projectId: fixture.projectId,
+            document: Array(#"{"version": 1, "pageMode": "all"}"#.utf8), projectId: fixture.projectId,
             at: Timestamp(millisecondsSince1970: 0))
         let transport = URLSessionTestTransport()
         let auth = ["Authorization": LoopbackClient.basic(fixture.writeKey)]

@@ -13,6 +13,7 @@ struct DeliveryTests {
     func configuration(_ receiver: LoopbackReceiver) -> Tracker.Configuration {
         var configuration = Tracker.Configuration(writeKey: "key", serverURL: receiver.url)
         configuration.storageDirectory = directory.path
+        configuration.remoteConfigRefreshSeconds = nil
         configuration.flushAt = 1_000_000
         configuration.flushIntervalSeconds = 3600
         configuration.minimumRetryDelaySeconds = 0.02

@@ -13,6 +13,7 @@ struct TrackerTests {
     func configuration() -> Tracker.Configuration {
         var configuration = Tracker.Configuration(writeKey: "key", serverURL: "http://127.0.0.1:1")
         configuration.storageDirectory = directory.path
+        configuration.remoteConfigRefreshSeconds = nil
         configuration.flushAt = 1_000_000
         configuration.flushIntervalSeconds = 3600
         configuration.clock = clock

@@ -32,7 +32,8 @@ public final class Tracker: CaptureSink {
         clock = configuration.clock
         inbox = CommandInbox(eventCapacity: configuration.maximumPendingEvents)
         uploader = Uploader(configuration: configuration, storage: inbox)
-        plans = PlanStore(bundled: configuration.plan)
+        let plans = PlanStore(bundled: configuration.plan)
+        self.plans = plans
         remoteConfig = configuration.remoteConfigRefreshSeconds.map { seconds in
             RemoteConfigUpdater(
                 plans: plans,
@@ -58,7 +59,8 @@ public final class Tracker: CaptureSink {
     {
         // Sampling is decided per device: the persisted anonymous id, loaded at start.
         let deviceID = identity(timeoutSeconds: 2)?.anonymousId ?? ""
-        return AutoCapture(configuration: configuration, plans: plans, deviceID: deviceID, sink: self, clock: clock)
+        return AutoCapture(
+            configuration: configuration, plans: plans, deviceID: deviceID, sink: self, clock: clock)
     }
 
     /// Asks the server for a newer plan now, whatever the refresh interval (for tests and

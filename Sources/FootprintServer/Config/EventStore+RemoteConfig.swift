@@ -13,10 +13,7 @@ extension EventStore {
         throws(ServerError)
         -> RemoteConfigVersion
     {
-        let (document, version) = try RemoteConfigValidator.validate(bytes)
-        let config = RemoteConfigVersion(
-            version: version, document: JSONWriter.string(document), publishedAt: now)
-        try publishConfig(projectId: projectId, config)
-        return config
+        let (_, document) = try RemoteConfigValidator.validate(bytes)
+        return try storeConfig(projectId: projectId, document: document, at: now)
     }
 }

@@ -1,29 +1,28 @@
 import FootprintWire
 
-/// The one place a remote config document is checked before it is stored and served.
+/// The one place a remote config document is checked before it is stored and served: it must
+/// be a valid tracking plan (`TrackingPlan`, the format the SDK reads), so an SDK never
+/// receives a plan it would refuse.
 public enum RemoteConfigValidator {
     /// Parses and checks a remote config document.
-    ///
-    /// For now: a JSON object with an integer `version` of at least 1.
     /// - Parameter bytes: the document as UTF-8 JSON.
-    /// - Returns: the document and its version.
-    public static func validate(_ bytes: [UInt8]) throws(ServerError) -> (document: JSONValue, version: Int64)
-    {
+    /// - Returns: the plan and the document as compact JSON.
+    /// - Throws: ``ServerError`` with code `invalidConfig`, naming the line (for JSON errors) or
+    ///   the key at fault (for plan errors, e.g. `events[3].triggers[0].path`).
+    public static func validate(_ bytes: [UInt8]) throws(ServerError) -> (
+        plan: TrackingPlan, document: String
+    ) {
         let document: JSONValue
         do {
             document = try JSONParser().parse(bytes)
         } catch {
             throw ServerError(code: .invalidConfig, message: "the config is not JSON: \(error)")
         }
-        guard case .object(let members) = document else {
-            throw ServerError(code: .invalidConfig, message: "the config must be a JSON object")
+        do {
+            return (try TrackingPlan(json: document), JSONWriter.string(document))
+        } catch {
+            throw ServerError(
+                code: .invalidConfig, message: "the config is not a valid tracking plan: \(error)")
         }
-        guard case .int(let version)? = members["version"] else {
-            throw ServerError(code: .invalidConfig, message: "the config needs an integer \"version\"")
-        }
-        guard version >= 1 else {
-            throw ServerError(code: .invalidConfig, message: "\"version\" must be 1 or more, not \(version)")
-        }
-        return (document, version)
     }
 }

@@ -2,7 +2,8 @@ import FootprintWire
 
 /// One published remote config of a project, as SDKs fetch it from `GET /v1/config`.
 public struct RemoteConfigVersion: Sendable, Hashable, Codable {
-    /// The document's own integer `version`; increases with each publication.
+    /// The revision: 1 for a project's first publication, one more for each later one (a
+    /// roll-back publishes an earlier document again as a new revision).
     public var version: Int64
     /// The document, as compact JSON.
     public var document: String

@@ -31,6 +31,8 @@ public final class HTTPServer: Sendable {
         public var maximumBodyBytes = MessageLimits.maximumRequestBytes
         /// Seconds ``HTTPServer/stop()`` waits for requests in flight. Default 30.
         public var shutdownGraceSeconds = 30.0
+        /// Where the time a request arrives (its `receivedAt`) is read. Default: the system clock.
+        public var clock: any Clock = SystemClock()
         /// Creates the default configuration.
         public init() {}
     }
@@ -236,7 +238,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             connection, .HEADER_KIND, collectHeader, Unmanaged.passUnretained(box).toOpaque())
         let pending = HTTPServer.PendingRequest(
             method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-            headers: box.headers, receivedAt: .now)
+            headers: box.headers, receivedAt: limits.clock.now())
         requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
         core.began()
         if let declared = pending.headers["content-length"].flatMap({ Int($0) }) {

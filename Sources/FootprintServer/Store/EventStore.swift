@@ -1,3 +1,5 @@
+import FootprintWire
+
 /// Where the server keeps projects, events, identities and remote config. Every read and write
 /// goes through this protocol, so that another database (ClickHouse) can take SQLite's place.
 ///
@@ -20,9 +22,11 @@ public protocol EventStore: Sendable {
     /// All projects, oldest first.
     func projects() throws(ServerError) -> [Project]
 
-    /// Stores a new remote config version for a project. Fails unless `version` is greater
-    /// than the latest one.
-    func publishConfig(projectId: Int64, _ config: RemoteConfigVersion) throws(ServerError)
+    /// Stores `document` (already validated) as a project's newest remote config; its version is
+    /// one more than the latest.
+    /// - Returns: the stored version.
+    func storeConfig(projectId: Int64, document: String, at time: Timestamp) throws(ServerError)
+        -> RemoteConfigVersion
 
     /// The latest remote config of a project, or `nil`.
     func latestConfig(projectId: Int64) throws(ServerError) -> RemoteConfigVersion?

@@ -102,7 +102,7 @@ public final class SQLiteEventStore: EventStore {
         guard !trimmed.isEmpty, trimmed.utf8.count <= 128 else {
             throw ServerError(code: .project, message: "a project name must have 1 to 128 characters")
         }
-        let now = Timestamp.now
+        let now = SystemClock().now()
         let key = Project.makeWriteKey()
         return try requireWriter().perform { database in
             try database.transaction {
@@ -134,25 +134,24 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
-    public func publishConfig(projectId: Int64, _ config: RemoteConfigVersion) throws(ServerError) {
+    public func storeConfig(projectId: Int64, document: String, at time: Timestamp) throws(ServerError)
+        -> RemoteConfigVersion
+    {
         try requireWriter().perform { database in
             try database.transaction {
                 let latest =
                     try database.prepare(
                         "SELECT max(version) FROM config_versions WHERE project_id = ?1"
                     ).rows([.integer(projectId)]) { $0.isNull(at: 0) ? nil : $0.int64(at: 0) }.first ?? nil
-                if let latest, config.version <= latest {
-                    throw ServerError(
-                        code: .invalidConfig,
-                        message: "version \(config.version) is not newer than the published version \(latest)"
-                    )
-                }
+                let config = RemoteConfigVersion(
+                    version: (latest ?? 0) + 1, document: document, publishedAt: time)
                 try database.prepare(
                     "INSERT INTO config_versions(project_id, version, document, published_at) VALUES (?1, ?2, ?3, ?4)"
                 ).run([
                     .integer(projectId), .integer(config.version), .text(config.document),
                     .integer(config.publishedAt.millisecondsSince1970),
                 ])
+                return config
             }
         }
     }

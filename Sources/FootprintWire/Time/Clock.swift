@@ -1,7 +1,12 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where drivers read the time. State machines never read a clock: they take the time as an
-/// argument, and their drivers read it from a `Clock`, so tests can inject one.
+/// argument, and their drivers (the SDK tracker, the server) read it from a `Clock`, so tests
+/// and the demo's simulated days can inject one.
 public protocol Clock: Sendable {
     /// The current wall-clock time.
     func now() -> Timestamp
