@@ -119,6 +119,48 @@ struct SQLiteEventStoreTests {
         store.close()
     }
 
+    @Test func reportCountsNamedEventsElementsAndItems() throws {
+        let click: (String, String, String?, String?) -> EventRecord = { id, path, item, named in
+            var properties: JSONObject = [
+                "$element_path": .string(path), "$page_name": "List", "$element_text": "Buy",
+            ]
+            if let item { properties["$item_id"] = .string(item) }
+            if let named { properties["$event_name"] = .string(named) }
+            return self.event(id, .track, name: "$element_click", visitor: id, properties: properties)
+        }
+        let item: (String, String, String) -> EventRecord = { id, name, item in
+            self.event(id, .track, name: name, visitor: "a", properties: ["$item_id": .string(item)])
+        }
+        _ = try store.write(
+            batch([
+                click("c1", "#buy#UIButton#Cell[0:*]", "sku-1", "add_to_cart"),
+                click("c2", "#buy#UIButton#Cell[0:*]", "sku-2", "add_to_cart"),
+                click("c3", "#share#UIButton", nil, nil),
+                item("e1", "$item_exposure", "sku-1"), item("e2", "$item_exposure", "sku-1"),
+                item("e3", "$item_exposure", "sku-2"), item("e4", "$item_exposure", "sku-3"),
+                item("s1", "$item_skip", "sku-3"), item("s2", "$item_skip", "sku-4"),
+            ]))
+        let report = try store.report(ReportQuery(project: "shop"))
+        #expect(report.namedEvents == [EventStatistics(event: "add_to_cart", count: 2, uniqueVisitors: 2)])
+        #expect(
+            report.topElements == [
+                ElementStatistics(
+                    path: "#buy#UIButton#Cell[0:*]", page: "List", text: "Buy", clicks: 2, uniqueVisitors: 2),
+                ElementStatistics(
+                    path: "#share#UIButton", page: "List", text: "Buy", clicks: 1, uniqueVisitors: 1),
+            ])
+        #expect(
+            report.items == [
+                ItemStatistics(itemId: "sku-1", exposures: 2, skips: 0, clicks: 1),
+                ItemStatistics(itemId: "sku-2", exposures: 1, skips: 0, clicks: 1),
+                ItemStatistics(itemId: "sku-3", exposures: 1, skips: 1, clicks: 0),
+                ItemStatistics(itemId: "sku-4", exposures: 0, skips: 1, clicks: 0),
+            ])
+        #expect(report.items[0].clickThroughRate == 0.5)
+        #expect(report.items[3].clickThroughRate == nil)
+        store.close()
+    }
+
     @Test func evictedCountOfAResentBatchIsCountedOnce() throws {
         let resent = IngestBatch(
             projectId: project.id, events: [], evictedCount: 5, batchKey: "same", receivedAt: day)

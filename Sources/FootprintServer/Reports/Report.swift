@@ -16,11 +16,21 @@ public struct Report: Sendable, Hashable, Codable {
     public var topEvents: [EventStatistics]
     /// Distinct visitors per UTC day of the event time, oldest first.
     public var usersPerDay: [DailyUsers]
+    /// Automatically captured actions the tracking plan names (`$event_name`), most frequent
+    /// first.
+    public var namedEvents: [EventStatistics]
+    /// The most clicked element paths (`$element_click`), most frequent first (at most
+    /// ``ReportQuery/topElementLimit``).
+    public var topElements: [ElementStatistics]
+    /// List items by `$item_id`: exposures, skips, clicks and exposure→click rate, most exposed
+    /// first (at most ``ReportQuery/itemLimit``).
+    public var items: [ItemStatistics]
 
     /// Creates a report.
     public init(
         project: String, totalEvents: Int, uniqueVisitors: Int, lostEvents: Int, pages: [PageStatistics],
-        topEvents: [EventStatistics], usersPerDay: [DailyUsers]
+        topEvents: [EventStatistics], usersPerDay: [DailyUsers], namedEvents: [EventStatistics] = [],
+        topElements: [ElementStatistics] = [], items: [ItemStatistics] = []
     ) {
         self.project = project
         self.totalEvents = totalEvents
@@ -29,6 +39,55 @@ public struct Report: Sendable, Hashable, Codable {
         self.pages = pages
         self.topEvents = topEvents
         self.usersPerDay = usersPerDay
+        self.namedEvents = namedEvents
+        self.topElements = topElements
+        self.items = items
+    }
+}
+
+/// Clicks on one element path.
+public struct ElementStatistics: Sendable, Hashable, Codable {
+    /// The exact `$element_path`.
+    public var path: String
+    /// The page it was on (`$page_name`), when known.
+    public var page: String?
+    /// The element's text (`$element_text`) in the most recent click, when captured.
+    public var text: String?
+    /// `$element_click` events with this path.
+    public var clicks: Int
+    /// Distinct visitors who clicked it.
+    public var uniqueVisitors: Int
+
+    /// Creates element statistics.
+    public init(path: String, page: String?, text: String?, clicks: Int, uniqueVisitors: Int) {
+        self.path = path
+        self.page = page
+        self.text = text
+        self.clicks = clicks
+        self.uniqueVisitors = uniqueVisitors
+    }
+}
+
+/// Exposure, skips and clicks of one list item (`$item_id`).
+public struct ItemStatistics: Sendable, Hashable, Codable {
+    /// The item's business id (or `section:row` when the app gave none).
+    public var itemId: String
+    /// `$item_exposure` events: times the item was seen at rest (or for its dwell).
+    public var exposures: Int
+    /// `$item_skip` events: times it was flung past unseen.
+    public var skips: Int
+    /// `$element_click` events on it.
+    public var clicks: Int
+    /// `clicks / exposures`, `nil` without exposures.
+    public var clickThroughRate: Double?
+
+    /// Creates item statistics; the rate is derived.
+    public init(itemId: String, exposures: Int, skips: Int, clicks: Int) {
+        self.itemId = itemId
+        self.exposures = exposures
+        self.skips = skips
+        self.clicks = clicks
+        clickThroughRate = exposures > 0 ? Double(clicks) / Double(exposures) : nil
     }
 }
 
@@ -94,10 +153,16 @@ public struct ReportQuery: Sendable, Hashable {
     public var project: String
     /// The most event names in ``Report/topEvents``. Default 20.
     public var topEventLimit = 20
+    /// The most paths in ``Report/topElements``. Default 20.
+    public var topElementLimit = 20
+    /// The most items in ``Report/items``. Default 100.
+    public var itemLimit = 100
 
     /// Creates a query for `project`.
-    public init(project: String, topEventLimit: Int = 20) {
+    public init(project: String, topEventLimit: Int = 20, topElementLimit: Int = 20, itemLimit: Int = 100) {
         self.project = project
         self.topEventLimit = topEventLimit
+        self.topElementLimit = topElementLimit
+        self.itemLimit = itemLimit
     }
 }

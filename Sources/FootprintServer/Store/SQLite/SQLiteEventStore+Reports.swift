@@ -58,6 +58,47 @@ extension SQLiteEventStore {
                     day: Timestamp(millisecondsSince1970: row.int64(at: 0) * 86_400_000).dayString,
                     users: Int(row.int64(at: 1)))
             }
+            let namedEvents = try database.prepare(
+                """
+                SELECT json_extract(payload, '$.properties."$event_name"') AS named, count(*),
+                    count(DISTINCT \(visitor))
+                FROM events WHERE project_id = ?1 AND type = 'track' AND named IS NOT NULL
+                GROUP BY named ORDER BY 2 DESC, 1 LIMIT ?2
+                """
+            ).rows(id + [.integer(Int64(query.topEventLimit))]) { row in
+                EventStatistics(
+                    event: row.text(at: 0) ?? "", count: Int(row.int64(at: 1)),
+                    uniqueVisitors: Int(row.int64(at: 2)))
+            }
+            // Bare columns beside max(time) come from the most recent click (SQLite's rule).
+            let topElements = try database.prepare(
+                """
+                SELECT element_path, page, json_extract(payload, '$.properties."$element_text"'), max(time),
+                    count(*), count(DISTINCT \(visitor))
+                FROM events
+                WHERE project_id = ?1 AND type = 'track' AND name = '$element_click' AND element_path IS NOT NULL
+                GROUP BY element_path ORDER BY 5 DESC, 1 LIMIT ?2
+                """
+            ).rows(id + [.integer(Int64(query.topElementLimit))]) { row in
+                ElementStatistics(
+                    path: row.text(at: 0) ?? "", page: row.text(at: 1), text: row.text(at: 2),
+                    clicks: Int(row.int64(at: 4)), uniqueVisitors: Int(row.int64(at: 5)))
+            }
+            let items = try database.prepare(
+                """
+                SELECT json_extract(payload, '$.properties."$item_id"') AS item, sum(name = '$item_exposure'),
+                    sum(name = '$item_skip'), sum(name = '$element_click')
+                FROM events
+                WHERE project_id = ?1 AND type = 'track'
+                    AND name IN ('$item_exposure', '$item_skip', '$element_click') AND item IS NOT NULL
+                GROUP BY item ORDER BY 2 DESC, 4 DESC, 1 LIMIT ?2
+                """
+            ).rows(id + [.integer(Int64(query.itemLimit))]) { row in
+                ItemStatistics(
+                    itemId: row.text(at: 0) ?? "", exposures: Int(row.int64(at: 1)),
+                    skips: Int(row.int64(at: 2)),
+                    clicks: Int(row.int64(at: 3)))
+            }
             return Report(
                 project: project.name,
                 totalEvents: try count("SELECT count(*) FROM events WHERE project_id = ?1"),
@@ -65,7 +106,8 @@ extension SQLiteEventStore {
                     "SELECT count(DISTINCT \(visitor)) FROM events WHERE project_id = ?1"),
                 lostEvents: try count(
                     "SELECT coalesce(sum(count), 0) FROM lost_events WHERE project_id = ?1"),
-                pages: pages, topEvents: topEvents, usersPerDay: usersPerDay)
+                pages: pages, topEvents: topEvents, usersPerDay: usersPerDay, namedEvents: namedEvents,
+                topElements: topElements, items: items)
         }
     }
 }
