@@ -3,20 +3,28 @@ import UIKit
 
 @main
 final class AppDelegate: UIResponder, UIApplicationDelegate {
-    /// Prints what Footprint captures; an app passes the SDK's tracker instead (see README).
-    let console = ConsoleSink()
+    /// The SDK client, kept for the app's life.
+    private(set) var tracker: Tracker!
 
     func application(
         _ application: UIApplication,
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
+        // `footprint serve` prints the write key and the URL of a local server.
+        var configuration = Tracker.Configuration(writeKey: "<write key>", serverURL: "http://127.0.0.1:8080")
         // The bundled plan names the pages and the purpose method; the server's plan replaces it.
-        let plan = (try? TrackingPlan.bundled(named: "footprint-plan")) ?? TrackingPlan()
-        let capture = AutoCapture(plans: PlanStore(bundled: plan), deviceID: console.deviceID, sink: console)
-        var configuration = UIKitCaptureConfiguration()
-        configuration.diagnostics = { print("Footprint: \($0)") }
-        UIKitCapture.install(
-            capture: capture, sink: console, lifecycle: console, configuration: configuration)
+        configuration.plan = (try? TrackingPlan.bundled(named: "footprint-plan")) ?? TrackingPlan()
+        // Prints each event as it is queued (the debugging hook).
+        configuration.observer = { activity in
+            if case .captured(let message) = activity {
+                print("[footprint] \(message.type.rawValue) \(message.event ?? message.name ?? "") \(message.properties)")
+            }
+        }
+        tracker = Tracker(configuration: configuration)
+
+        var capture = UIKitCaptureConfiguration()
+        capture.diagnostics = { print("Footprint: \($0)") }
+        UIKitCapture.install(tracker: tracker, configuration: capture)
         return true
     }
 
@@ -27,29 +35,5 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         let configuration = UISceneConfiguration(name: nil, sessionRole: connectingSceneSession.role)
         configuration.delegateClass = SceneDelegate.self
         return configuration
-    }
-}
-
-/// Stands in for the SDK's tracker: prints each captured event, and "flushes" at once.
-final class ConsoleSink: CaptureSink, AppLifecycleHandler {
-    let deviceID = UUID().uuidString
-
-    func record(_ event: CapturedEvent) {
-        let name: String
-        switch event.kind {
-        case .screen(let page): name = "screen \(page)"
-        case .track(let event): name = event
-        }
-        let properties = event.properties.keys.sorted().map { "\($0)=\(event.properties[$0]!)" }
-        print("[footprint] \(name) \(properties.joined(separator: " "))")
-    }
-
-    func didEnterBackground(completion: @escaping @Sendable () -> Void) {
-        print("[footprint] background: flush")
-        completion()
-    }
-
-    func willEnterForeground() {
-        print("[footprint] foreground")
     }
 }

@@ -1,0 +1,36 @@
+#if canImport(UIKit) && !os(watchOS)
+    import UIKit
+
+    extension Tracker: AppLifecycleHandler {
+        /// Flushes inside the adapter's background task (see
+        /// ``Tracker/applicationDidEnterBackground(completion:)``).
+        public func didEnterBackground(completion: @escaping @Sendable () -> Void) {
+            applicationDidEnterBackground(completion: completion)
+        }
+
+        /// Applies the session rules and refreshes the remote plan when due (see
+        /// ``Tracker/applicationWillEnterForeground()``).
+        public func willEnterForeground() {
+            applicationWillEnterForeground()
+        }
+    }
+
+    extension UIKitCapture {
+        /// Installs automatic capture for `tracker`: its plan, its clock, its lifecycle
+        /// (flush on background). Call once, in `application(_:didFinishLaunchingWithOptions:)`,
+        /// on the main thread, before any window is shown.
+        /// - Parameters:
+        ///   - tracker: the SDK client that records what is captured.
+        ///   - capture: the app's capture choices (ignored types, text length). Default: none.
+        ///   - configuration: which hooks to install. Default: all.
+        @discardableResult
+        public static func install(
+            tracker: Tracker, capture: AutoCaptureConfiguration = AutoCaptureConfiguration(),
+            configuration: UIKitCaptureConfiguration = UIKitCaptureConfiguration()
+        ) -> UIKitCapture {
+            install(
+                capture: tracker.makeAutoCapture(configuration: capture), sink: tracker,
+                clock: tracker.configuration.clock, lifecycle: tracker, configuration: configuration)
+        }
+    }
+#endif
