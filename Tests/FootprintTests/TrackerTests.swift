@@ -295,8 +295,15 @@ struct TrackerTests {
         let tracker = Tracker(configuration: configuration)
         #expect(tracker.waitUntilStored())
         // Hold the storage thread so the burst piles up in memory.
+        // Wait until it runs the barrier: commands it already took would not count as pending.
+        let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        tracker.inbox.submit(.barrier { gate.wait() })
+        tracker.inbox.submit(
+            .barrier {
+                entered.signal()
+                gate.wait()
+            })
+        entered.wait()
         for index in 0..<50 { tracker.track("burst", properties: ["i": .int(Int64(index))]) }
         gate.signal()
         #expect(tracker.waitUntilStored())
