@@ -6,7 +6,7 @@ import Testing
 /// The capture façade end to end: adapter calls in, captured events out.
 struct AutoCaptureTests {
     let sink = CollectingCaptureSink()
-    let clock = CaptureTestClock()
+    let clock = SteppingClock()
     let plans: PlanStore
     let fixture: TrackingPlan
 

@@ -69,8 +69,8 @@ struct ExposureEventTests {
     }
 
     @Test func recorderStampsPageAndFlingAndFeedsTheSink() throws {
-        let clock = ExposureManualClock(ExposureHarness.start)
-        let sink = ExposureCollectingSink()
+        let clock = SteppingClock(ExposureHarness.start)
+        let sink = CollectingCaptureSink()
         let recorder = ListExposureRecorder(pageName: "Feed", listId: "feed", clock: clock, sink: sink)
         recorder.handle(.dataReloaded(items: F.table(rows: 100, ids: true)))
         recorder.handle(.appeared(viewport: F.phone, offset: .zero))
@@ -98,8 +98,8 @@ struct ExposureEventTests {
     }
 
     @Test func recorderExposesOnTickAtTheDeadline() {
-        let clock = ExposureManualClock(ExposureHarness.start)
-        let sink = ExposureCollectingSink()
+        let clock = SteppingClock(ExposureHarness.start)
+        let sink = CollectingCaptureSink()
         let recorder = ListExposureRecorder(
             pageName: "Feed", configuration: ExposurePolicyTests.viewability, clock: clock, sink: sink)
         recorder.handle(.dataReloaded(items: F.table()))

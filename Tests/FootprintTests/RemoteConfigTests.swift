@@ -194,7 +194,7 @@ struct RemoteConfigUpdaterTests {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
         "footprint-updater-\(UUID().uuidString)")
-    let clock = CaptureTestClock()
+    let clock = SteppingClock()
     let remotePlan = Array(#"{"version": 1, "uploadMode": "matched", "sampleRate": 0.5}"#.utf8)
 
     func updater(_ transport: ScriptedTransport, plans: PlanStore) -> RemoteConfigUpdater {

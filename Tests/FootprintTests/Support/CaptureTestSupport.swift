@@ -37,28 +37,6 @@ final class CollectingCaptureSink: CaptureSink, @unchecked Sendable {
     }
 }
 
-/// A clock the test moves by hand.
-final class CaptureTestClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Timestamp
-
-    init(_ milliseconds: Int64 = 1_795_981_800_000) {
-        current = Timestamp(millisecondsSince1970: milliseconds)
-    }
-
-    func now() -> Timestamp {
-        lock.lock()
-        defer { lock.unlock() }
-        return current
-    }
-
-    func advance(milliseconds: Int64) {
-        lock.lock()
-        current = current.adding(milliseconds: milliseconds)
-        lock.unlock()
-    }
-}
-
 /// The fixtures folder next to this file.
 enum CaptureFixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
