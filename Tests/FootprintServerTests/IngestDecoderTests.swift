@@ -181,7 +181,7 @@ struct IngestDecoderTests {
     /// Random damage to a valid batch never crashes the decoder, and every event it reads is
     /// either accepted or rejected.
     @Test func fuzzedBatchesNeverCrashAndAccountForEveryEvent() throws {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let base = Array(
             Payloads.batch(
                 (0..<5).map { Payloads.track("m-\($0)") },

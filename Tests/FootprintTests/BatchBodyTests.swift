@@ -36,7 +36,7 @@ struct BatchBodyTests {
 
     /// Property: for random events, the body parses back to exactly the events, stamped.
     @Test(arguments: 0..<25) func randomEventsRoundTrip(seed: Int) throws {
-        var random = SplitMixRandom(seed: UInt64(seed))
+        var random = SeededRandom(seed: UInt64(seed))
         let messages = (0..<Int.random(in: 1...30, using: &random)).map { index in
             var properties: JSONObject = [:]
             for key in 0..<Int.random(in: 0...6, using: &random) {

@@ -4,7 +4,7 @@ import Testing
 
 struct DeliveryPolicyTests {
     let now = Timestamp(millisecondsSince1970: 1_795_981_800_000)
-    var random = SplitMixRandom(seed: 7)
+    var random = SeededRandom(seed: 7)
     var policy = DeliveryPolicy(
         batchLimit: 100, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)
 
@@ -111,7 +111,7 @@ struct DeliveryPolicyTests {
         for seed in 0..<50 {
             var local = DeliveryPolicy(
                 batchLimit: 100, minimumDelayMilliseconds: 1000, maximumDelayMilliseconds: 300_000)
-            var generator = SplitMixRandom(seed: UInt64(seed))
+            var generator = SeededRandom(seed: UInt64(seed))
             for _ in 0..<5 {
                 _ = local.record(
                     .retryable(status: 500, retryAfterMilliseconds: nil), for: [1], now: now,
@@ -148,7 +148,7 @@ struct DeliveryPolicyTests {
     /// Property: whatever the responses, no event is both deleted and dead-lettered, and an event
     /// leaves the queue only through a 2xx or as a single-event dead letter.
     @Test(arguments: 0..<30) func randomResponsesNeverLoseEventsSilently(seed: Int) {
-        var generator = SplitMixRandom(seed: UInt64(seed))
+        var generator = SeededRandom(seed: UInt64(seed))
         var policy = DeliveryPolicy(
             batchLimit: 16, minimumDelayMilliseconds: 10, maximumDelayMilliseconds: 1000)
         var queue = Array(Int64(1)...64)

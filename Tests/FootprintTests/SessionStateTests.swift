@@ -79,7 +79,7 @@ struct SessionStateTests {
     /// Property: over random event gaps, a new session starts exactly when a gap exceeds the
     /// timeout.
     @Test(arguments: 0..<20) func newSessionExactlyWhenAGapExceedsTheTimeout(seed: Int) {
-        var random = SplitMixRandom(seed: UInt64(seed))
+        var random = SeededRandom(seed: UInt64(seed))
         var session = SessionState(timeoutMilliseconds: timeout)
         var time = start
         var counter = 0
@@ -95,18 +95,5 @@ struct SessionStateTests {
             #expect((id != previous) == (gap > timeout))
             previous = id
         }
-    }
-}
-
-/// A small deterministic random source for property tests.
-struct SplitMixRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

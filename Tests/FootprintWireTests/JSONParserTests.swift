@@ -56,7 +56,7 @@ struct JSONParserTests {
     }
 
     @Test func survivesRandomBytes() throws {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let alphabet = Array("{}[]\",:0123456789.eE-+tfnrul \\abc".utf8)
         for _ in 0..<20_000 {
             let length = Int(generator.next() % 24)
@@ -65,18 +65,5 @@ struct JSONParserTests {
                 #expect(try parser.parse(JSONWriter.bytes(value)) == value)
             }
         }
-    }
-}
-
-/// A small deterministic generator for property tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

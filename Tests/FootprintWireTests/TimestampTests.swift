@@ -26,7 +26,7 @@ struct TimestampTests {
     }
 
     @Test func formatsAndParsesBackOverCenturies() {
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededRandom(seed: 7)
         for _ in 0..<10_000 {
             let milliseconds = Int64(bitPattern: generator.next() % 8_000_000_000_000) - 2_000_000_000_000
             let time = Timestamp(millisecondsSince1970: milliseconds)

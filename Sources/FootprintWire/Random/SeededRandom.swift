@@ -1,0 +1,17 @@
+/// A small, fast, deterministic random generator (SplitMix64): the same seed gives the same
+/// numbers on every machine. For reproducible simulations (the demo's virtual users) and
+/// property tests; not for ids or anything secret.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator; equal seeds give equal sequences.
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
