@@ -34,12 +34,7 @@ enum DemoCommand {
             "Footprint demo: \(configuration.users) virtual users of a sample shop over "
                 + "\(configuration.days) simulated days (seed \(configuration.seed))")
         let outcome = try await ShopDemo(configuration: configuration).run { progress in
-            switch progress {
-            case .serverStarted(let url):
-                print("Embedded server listening on \(url)")
-            case .dayFinished(let day, let days, let date, let activeUsers, let events):
-                print("  day \(day)/\(days)  \(date)  \(activeUsers) users  \(events) events tracked so far")
-            }
+            print(DemoText.progress(progress))
             fflush(nil)
         }
         print("")

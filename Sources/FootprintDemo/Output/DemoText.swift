@@ -3,6 +3,16 @@ import Foundation
 
 /// The demo's printed output: the report as tables, and the comparison.
 public enum DemoText {
+    /// One line for a step of the run.
+    public static func progress(_ progress: ShopDemo.Progress) -> String {
+        switch progress {
+        case .serverStarted(let url):
+            "Embedded server listening on \(url)"
+        case .dayFinished(let day, let days, let date, let activeUsers, let events):
+            "  day \(day)/\(days)  \(date)  \(grouped(activeUsers)) users  \(grouped(events)) events tracked so far"
+        }
+    }
+
     /// The report: pages, top events, users per day, named events, top element paths and the
     /// product feed's items.
     public static func report(_ report: Report) -> String {

@@ -1,0 +1,41 @@
+import FootprintDemo
+import FootprintServer
+import Foundation
+import Testing
+
+/// `footprint demo` with a small population: the server's report equals the demo's own tally.
+struct EndToEndDemoTests {
+    func play(seed: UInt64) async throws -> DemoOutcome {
+        var configuration = DemoConfiguration()
+        configuration.users = 20
+        configuration.days = 2
+        configuration.seed = seed
+        return try await ShopDemo(configuration: configuration).run()
+    }
+
+    @Test func theReportEqualsWhatTheDemoGenerated() async throws {
+        let outcome = try await play(seed: 7)
+        defer { outcome.shutDown() }
+        let failures = outcome.comparison.rows.filter { !$0.matches }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(outcome.comparison.allMatch)
+        // Every part of the shop was exercised.
+        let tally = outcome.tally
+        #expect(ShopScreen.allCases.allSatisfy { (tally.pageViews[$0.pageName] ?? 0) > 0 })
+        #expect(tally.purchases > 0)
+        #expect(tally.itemExposures.values.reduce(0, +) > 0)
+        #expect(tally.itemSkips.values.reduce(0, +) > 0)
+        #expect(outcome.report.usersPerDay.count == 2)
+        #expect(outcome.report.namedEvents.map(\.event).contains("add_to_cart"))
+        #expect(DemoText.comparison(outcome.comparison).contains("figures match"))
+    }
+
+    @Test func theSameSeedPlaysTheSameDemo() async throws {
+        let first = try await play(seed: 11)
+        first.shutDown()
+        let second = try await play(seed: 11)
+        second.shutDown()
+        #expect(first.tally == second.tally)
+        #expect(first.report.totalEvents == second.report.totalEvents)
+    }
+}
