@@ -5,10 +5,10 @@ import Testing
 
 /// `footprint demo` with a small population: the server's report equals the demo's own tally.
 struct EndToEndDemoTests {
-    func play(seed: UInt64) async throws -> DemoOutcome {
+    func play(seed: UInt64, users: Int = 20, days: Int = 2) async throws -> DemoOutcome {
         var configuration = DemoConfiguration()
-        configuration.users = 20
-        configuration.days = 2
+        configuration.users = users
+        configuration.days = days
         configuration.seed = seed
         return try await ShopDemo(configuration: configuration).run()
     }
@@ -31,9 +31,9 @@ struct EndToEndDemoTests {
     }
 
     @Test func theSameSeedPlaysTheSameDemo() async throws {
-        let first = try await play(seed: 11)
+        let first = try await play(seed: 11, users: 6)
         first.shutDown()
-        let second = try await play(seed: 11)
+        let second = try await play(seed: 11, users: 6)
         second.shutDown()
         #expect(first.tally == second.tally)
         #expect(first.report.totalEvents == second.report.totalEvents)

@@ -50,7 +50,7 @@ struct EndToEndStatusTests {
 
         let statuses = transport.batches.compactMap(\.status)
         #expect(statuses.contains(413))
-        #expect(statuses.last == 200)
+        #expect(statuses.contains(200))
         let stored = try harness.storedMessageIds()
         #expect(stored.count == 40)
         #expect(Set(stored).count == 40)

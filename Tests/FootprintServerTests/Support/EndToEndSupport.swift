@@ -87,13 +87,19 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let response = try await transport.send(request)
-        lock.lock()
-        let loses = request.url.hasSuffix("/v1/batch") && batchAnswersToLose > 0
-        if loses { batchAnswersToLose -= 1 }
-        lock.unlock()
+        let loses = takeLoss(for: request)
         exchanges.append(Exchange(request: request, status: loses ? nil : response.status))
         if loses { throw TransportError(code: .network, message: "the connection dropped before the answer") }
         return response
+    }
+
+    /// Whether to lose this request's answer (counts it when so).
+    private func takeLoss(for request: HTTPRequest) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard request.url.hasSuffix("/v1/batch"), batchAnswersToLose > 0 else { return false }
+        batchAnswersToLose -= 1
+        return true
     }
 
     /// The batch requests sent.
