@@ -21,6 +21,8 @@ public struct DemoError: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The embedded server did not start as expected.
         public static let server = Code("server")
+        /// A virtual device's flush did not finish.
+        public static let delivery = Code("delivery")
         public var description: String { name }
     }
 

@@ -23,11 +23,24 @@ public struct ShopDemo: Sendable {
         self.configuration = configuration
     }
 
-    /// Plays the demo. The server keeps running on the demo data: call
+    /// Plays the demo on a thread of its own (the virtual users' "main thread": automatic
+    /// capture is driven synchronously, as UIKit drives it, and never holds up Swift's shared
+    /// task threads). The server keeps running on the demo data: call
     /// ``DemoOutcome/shutDown()`` when done.
-    /// - Parameter progress: told of each step, on the calling task.
+    /// - Parameter progress: told of each step, on the demo's thread.
     /// - Returns: the report, the tally and their comparison.
-    public func run(progress: (Progress) -> Void = { _ in }) async throws -> DemoOutcome {
+    public func run(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> DemoOutcome {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try self.play(progress: progress) })
+            }
+            thread.name = "footprint-demo"
+            thread.start()
+        }
+    }
+
+    /// Plays the demo on the calling thread, blocking it until the report is read.
+    private func play(progress: (Progress) -> Void) throws -> DemoOutcome {
         let started = Date()
         let directory =
             configuration.directory
@@ -70,7 +83,7 @@ public struct ShopDemo: Sendable {
                 trackerConfiguration.remoteConfigRefreshSeconds = nil
                 trackerConfiguration.context = users[index].deviceContext(onDay: day)
                 trackerConfiguration.transport = transport
-                let visitTally = await Self.visit(
+                let visitTally = try Self.visit(
                     user: users[index], day: day, configuration: trackerConfiguration, clock: clock,
                     generator: SeededGenerator(seed: generator.next()))
                 if visitTally.signIns > 0 { users[index].isSignedIn = true }
@@ -96,7 +109,7 @@ public struct ShopDemo: Sendable {
     private static func visit(
         user: VirtualUser, day: Int, configuration: Tracker.Configuration, clock: SimulatedClock,
         generator: SeededGenerator
-    ) async -> DemoTally {
+    ) throws(DemoError) -> DemoTally {
         let tracker = Tracker(configuration: configuration)
         let counter = CountingSink(passingTo: tracker)
         let capture = AutoCapture(
@@ -106,8 +119,11 @@ public struct ShopDemo: Sendable {
             user: user, day: day, capture: capture, sink: counter, clock: clock, generator: generator,
             signIn: { tracker.identify(userId: $0, traits: ["signed_up_with": "email"]) })
         visit.play()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            tracker.applicationDidEnterBackground { done.resume() }
+        let flushed = DispatchSemaphore(value: 0)
+        tracker.applicationDidEnterBackground { flushed.signal() }
+        guard flushed.wait(timeout: .now() + 60) == .success else {
+            throw DemoError(
+                code: .delivery, message: "user \(user.index + 1)'s events were not delivered within 60 s")
         }
         var tally = visit.tally
         tally.merge(counter.counts)
