@@ -32,15 +32,19 @@ public struct ShopDemo: Sendable {
     public func run(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> DemoOutcome {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result { try self.play(progress: progress) })
+                continuation.resume(with: Result { try self.runOnThisThread(progress: progress) })
             }
             thread.name = "footprint-demo"
             thread.start()
         }
     }
 
-    /// Plays the demo on the calling thread, blocking it until the report is read.
-    private func play(progress: (Progress) -> Void) throws -> DemoOutcome {
+    /// Plays the demo on the calling thread, blocking it until the report is read: for a
+    /// command line's main thread. Never call it from a Swift task (it would hold one of the
+    /// shared task threads that delivery needs); use ``run(progress:)`` there.
+    /// - Parameter progress: told of each step, on the calling thread.
+    /// - Returns: the report, the tally and their comparison.
+    public func runOnThisThread(progress: (Progress) -> Void = { _ in }) throws -> DemoOutcome {
         let started = Date()
         let directory =
             configuration.directory

@@ -3,7 +3,7 @@ import FootprintServer
 import Foundation
 
 /// `footprint demo`: plays the sample shop through the real SDK and an embedded server, prints
-/// the report and checks it against what was generated.
+/// the report and checks it against what was generated; exits 1 when they differ.
 enum DemoCommand {
     static let usage = """
         footprint demo [--users N] [--days N] [--seed N] [--serve]
@@ -13,7 +13,9 @@ enum DemoCommand {
           --serve  keep the server running on the demo data until Ctrl-C
         """
 
-    static func run(_ arguments: ArraySlice<String>) async throws {
+    /// Runs on the main thread, synchronously: an asynchronous main would park the main thread
+    /// with every signal unblocked, and Ctrl-C would kill the server instead of stopping it.
+    static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
             arguments, options: ["users", "days", "seed"], flags: ["serve"])
         var configuration = DemoConfiguration()
@@ -22,7 +24,7 @@ enum DemoCommand {
         configuration.seed = UInt64(
             try parsed.integer("seed", default: Int(configuration.seed), in: 0...Int.max))
         let serves = parsed.flags.contains("serve")
-        // For --serve, SIGINT and SIGTERM are blocked before any thread starts (threads inherit
+        // With --serve, SIGINT and SIGTERM are blocked before any thread starts (threads inherit
         // the mask) and taken by sigwait at the end, as `footprint serve` does.
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
@@ -33,7 +35,7 @@ enum DemoCommand {
         print(
             "Footprint demo: \(configuration.users) virtual users of a sample shop over "
                 + "\(configuration.days) simulated days (seed \(configuration.seed))")
-        let outcome = try await ShopDemo(configuration: configuration).run { progress in
+        let outcome = try ShopDemo(configuration: configuration).runOnThisThread { progress in
             print(DemoText.progress(progress))
             fflush(nil)
         }

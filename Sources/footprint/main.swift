@@ -18,7 +18,7 @@ do {
     case "projects": try ProjectsCommand.run(arguments.dropFirst())
     case "config": try ConfigCommand.run(arguments.dropFirst())
     case "report": try ReportCommand.run(arguments.dropFirst())
-    case "demo": try await DemoCommand.run(arguments.dropFirst())
+    case "demo": try DemoCommand.run(arguments.dropFirst())
     case "help", "--help", "-h", nil: print(usage)
     default:
         Output.error("unknown command \(arguments.first!)\n\n\(usage)")
