@@ -1,4 +1,5 @@
 import FootprintDemo
+import FootprintSQLite
 import FootprintServer
 import Foundation
 import Testing
@@ -28,6 +29,26 @@ struct EndToEndDemoTests {
         #expect(outcome.report.usersPerDay.count == 2)
         #expect(outcome.report.namedEvents.map(\.event).contains("add_to_cart"))
         #expect(DemoText.comparison(outcome.comparison).contains("figures match"))
+
+        // What the server stored carries the plan's key-path values and the devices' context.
+        var options = SQLiteDatabase.Options()
+        options.readOnly = true
+        let database = try SQLiteDatabase(path: outcome.directory + "/footprint.sqlite", options: options)
+        let revenues = try database.prepare(
+            "SELECT json_extract(payload, '$.properties.revenue') FROM events WHERE name = 'order_completed'"
+        ).rows { $0.double(at: 0) }
+        #expect(revenues.count == tally.purchases)
+        #expect(revenues.allSatisfy { $0 > 0 })
+        let versions = try database.prepare("SELECT DISTINCT app_version FROM events ORDER BY 1").rows {
+            $0.text(at: 0) ?? ""
+        }
+        #expect(Set(versions).isSubset(of: Set(ShopInterface.appVersions)))
+        #expect(versions.count > 1)
+        let signedIn = try database.prepare(
+            "SELECT count(DISTINCT user_id) FROM events WHERE user_id IS NOT NULL"
+        )
+        .rows { Int($0.int64(at: 0)) }
+        #expect(signedIn.first == tally.signIns)
     }
 
     @Test func theSameSeedPlaysTheSameDemo() async throws {
