@@ -8,6 +8,8 @@ public struct Product: Sendable, Hashable {
     public var price: Double
     /// The category it is listed under.
     public var category: String
+    /// How strongly it draws taps when on screen, 1...10: products differ in exposure→click rate.
+    public var appeal: Int
 }
 
 /// The sample shop's catalogue: a fixed list, the same in every run.
@@ -30,7 +32,7 @@ public enum ShopCatalog {
                     Product(
                         id: "sku-" + String(number).leftPadded(to: 3),
                         name: "\(model) \(category.dropLast())",
-                        price: price, category: category))
+                        price: price, category: category, appeal: 1 + (number * 37) % 10))
             }
         }
         return products

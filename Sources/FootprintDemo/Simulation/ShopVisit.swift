@@ -90,7 +90,7 @@ final class ShopVisit {
                 itemId: "category-" + ShopCatalog.categories[tile].lowercased())
         }
         push(.productList)
-        scrollFeed(steps: Int.random(in: 3...8, using: &generator))
+        scrollFeed(steps: Int.random(in: 0...8, using: &generator))
         for _ in 0..<4 {
             guard generator.chance(0.65) else { break }
             openVisibleProduct()
@@ -233,11 +233,19 @@ final class ShopVisit {
         feedOffset = simulator.offset
     }
 
-    /// A row fully visible at the feed's offset (the user taps what they see).
+    /// A row fully visible at the feed's offset (the user taps what they see), more likely the
+    /// more appealing its product is.
     private func visibleRow() -> Int {
         let visible = ShopInterface.feedViewport.visibleRect(at: feedOffset)
         let rows = ShopInterface.feedItems.filter { $0.visibleRatio(in: visible) >= 1 }.map(\.indexPath.row)
-        return rows.randomElement(using: &generator) ?? 0
+        let total = rows.reduce(0) { $0 + ShopCatalog.products[$1].appeal }
+        guard total > 0 else { return rows.first ?? 0 }
+        var pick = Int.random(in: 0..<total, using: &generator)
+        for row in rows {
+            pick -= ShopCatalog.products[row].appeal
+            if pick < 0 { return row }
+        }
+        return rows[rows.count - 1]
     }
 
     /// The user reads or hesitates for a while.
