@@ -42,7 +42,10 @@ let package = Package(
             name: "FootprintServer",
             dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD"]
         ),
-        .executableTarget(name: "footprint", dependencies: ["Footprint", "FootprintServer"]),
+        .executableTarget(
+            name: "footprint", dependencies: ["Footprint", "FootprintServer", "FootprintDemo"]),
+        // `footprint demo`: virtual users of a sample shop app, through the real SDK and server.
+        .target(name: "FootprintDemo", dependencies: ["Footprint", "FootprintServer"]),
         // A minimal HTTP/1.1 receiver on a loopback socket, for delivery tests and benchmarks
         // (not shipped in any product).
         .target(name: "FootprintLoopback", dependencies: ["Footprint"]),
@@ -63,7 +66,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FootprintServerTests",
-            dependencies: ["FootprintServer", "Footprint", "FootprintWire", "FootprintSQLite"]
+            dependencies: [
+                "FootprintServer", "Footprint", "FootprintWire", "FootprintSQLite", "FootprintDemo",
+            ]
         ),
         // The UIKit and SwiftUI adapter's tests: they run on an iOS simulator (empty elsewhere).
         .testTarget(name: "FootprintUIKitTests", dependencies: ["Footprint"]),
@@ -74,7 +79,8 @@ let package = Package(
 // libmicrohttpd, so that the SDK and its tests build for iOS (the simulator job in CI).
 if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     let serverTargets: Set<String> = [
-        "CMicroHTTPD", "FootprintServer", "footprint", "FootprintBenchmarks", "FootprintServerTests",
+        "CMicroHTTPD", "FootprintServer", "FootprintDemo", "footprint", "FootprintBenchmarks",
+        "FootprintServerTests",
     ]
     package.targets.removeAll { serverTargets.contains($0.name) }
     package.products.removeAll { $0.name == "footprint" }

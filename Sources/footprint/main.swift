@@ -8,7 +8,7 @@ let usage = """
     \(ProjectsCommand.usage)
     \(ConfigCommand.usage)
     \(ReportCommand.usage)
-    footprint demo
+    \(DemoCommand.usage)
     """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -18,7 +18,7 @@ do {
     case "projects": try ProjectsCommand.run(arguments.dropFirst())
     case "config": try ConfigCommand.run(arguments.dropFirst())
     case "report": try ReportCommand.run(arguments.dropFirst())
-    case "demo": print("footprint demo is not yet available.")
+    case "demo": try DemoCommand.run(arguments.dropFirst())
     case "help", "--help", "-h", nil: print(usage)
     default:
         Output.error("unknown command \(arguments.first!)\n\n\(usage)")

@@ -1,0 +1,62 @@
+import FootprintDemo
+import FootprintServer
+import Foundation
+
+/// `footprint demo`: plays the sample shop through the real SDK and an embedded server, prints
+/// the report and checks it against what was generated; exits 1 when they differ.
+enum DemoCommand {
+    static let usage = """
+        footprint demo [--users N] [--days N] [--seed N] [--serve]
+          --users  virtual users (default 300)
+          --days   simulated days (default 7)
+          --seed   random seed; the same seed plays the same demo (default 2026)
+          --serve  keep the server running on the demo data until Ctrl-C
+        """
+
+    /// Runs on the main thread, synchronously: an asynchronous main would park the main thread
+    /// with every signal unblocked, and Ctrl-C would kill the server instead of stopping it.
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandLineArguments(
+            arguments, options: ["users", "days", "seed"], flags: ["serve"])
+        var configuration = DemoConfiguration()
+        configuration.users = try parsed.integer("users", default: configuration.users, in: 1...100_000)
+        configuration.days = try parsed.integer("days", default: configuration.days, in: 1...366)
+        configuration.seed = UInt64(
+            try parsed.integer("seed", default: Int(configuration.seed), in: 0...Int.max))
+        let serves = parsed.flags.contains("serve")
+        // With --serve, SIGINT and SIGTERM are blocked before any thread starts (threads inherit
+        // the mask) and taken by sigwait at the end, as `footprint serve` does.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        if serves { pthread_sigmask(SIG_BLOCK, &stopSignals, nil) }
+
+        print(
+            "Footprint demo: \(configuration.users) virtual users of a sample shop over "
+                + "\(configuration.days) simulated days (seed \(configuration.seed))")
+        let outcome = try ShopDemo(configuration: configuration).runOnThisThread { progress in
+            print(DemoText.progress(progress))
+            fflush(nil)
+        }
+        print("")
+        print(DemoText.report(outcome.report))
+        print("")
+        print(DemoText.comparison(outcome.comparison))
+        print("")
+        print(String(format: "Elapsed: %.1f s", outcome.elapsedSeconds))
+        fflush(nil)
+
+        if serves {
+            print("")
+            print("Serving the demo data at \(outcome.server.baseURL)  (database \(outcome.directory))")
+            print("Press Ctrl-C to stop.")
+            fflush(nil)
+            var received: Int32 = 0
+            sigwait(&stopSignals, &received)
+            print("Stopping...")
+        }
+        outcome.shutDown()
+        if !outcome.comparison.allMatch { exit(1) }
+    }
+}
