@@ -66,7 +66,7 @@ public struct ShopDemo: Sendable {
         }
         progress(.serverStarted(url: server.baseURL))
 
-        var generator = SeededGenerator(seed: configuration.seed)
+        var generator = SeededRandom(seed: configuration.seed)
         var users = (0..<max(0, configuration.users)).map {
             VirtualUser(index: $0, days: configuration.days, using: &generator)
         }
@@ -89,7 +89,7 @@ public struct ShopDemo: Sendable {
                 trackerConfiguration.transport = transport
                 let visitTally = try Self.visit(
                     user: users[index], day: day, configuration: trackerConfiguration, clock: clock,
-                    generator: SeededGenerator(seed: generator.next()))
+                    generator: SeededRandom(seed: generator.next()))
                 if visitTally.signIns > 0 { users[index].isSignedIn = true }
                 tally.add(visitTally)
                 activeUsers += 1
@@ -112,7 +112,7 @@ public struct ShopDemo: Sendable {
     /// delivers everything before the next user.
     private static func visit(
         user: VirtualUser, day: Int, configuration: Tracker.Configuration, clock: SimulatedClock,
-        generator: SeededGenerator
+        generator: SeededRandom
     ) throws(DemoError) -> DemoTally {
         let tracker = Tracker(configuration: configuration)
         let counter = CountingSink(passingTo: tracker)

@@ -25,7 +25,7 @@ struct EndToEndExposureTests {
         recorder.handle(.dataReloaded(items: items))
         recorder.handle(.appeared(viewport: viewport, offset: CGPoint(x: 0, y: -103)))
         var simulator = ScrollSimulator(axis: .vertical, viewport: viewport, items: items, time: clock.now())
-        var generator = SeededGenerator(seed: 3)
+        var generator = SeededRandom(seed: 3)
         for timed in simulator.perform(
             style.gestures(steps: 6, pageLength: simulator.pageLength, using: &generator))
         {

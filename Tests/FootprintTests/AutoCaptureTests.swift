@@ -6,7 +6,7 @@ import Testing
 /// The capture façade end to end: adapter calls in, captured events out.
 struct AutoCaptureTests {
     let sink = CollectingCaptureSink()
-    let clock = SteppingClock()
+    let clock = SimulatedClock(start: Timestamp(millisecondsSince1970: 1_795_981_800_000))
     let plans: PlanStore
     let fixture: TrackingPlan
 

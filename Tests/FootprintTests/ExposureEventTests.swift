@@ -69,7 +69,7 @@ struct ExposureEventTests {
     }
 
     @Test func recorderStampsPageAndFlingAndFeedsTheSink() throws {
-        let clock = SteppingClock(ExposureHarness.start)
+        let clock = SimulatedClock(start: ExposureHarness.start)
         let sink = CollectingCaptureSink()
         let recorder = ListExposureRecorder(pageName: "Feed", listId: "feed", clock: clock, sink: sink)
         recorder.handle(.dataReloaded(items: F.table(rows: 100, ids: true)))
@@ -98,7 +98,7 @@ struct ExposureEventTests {
     }
 
     @Test func recorderExposesOnTickAtTheDeadline() {
-        let clock = SteppingClock(ExposureHarness.start)
+        let clock = SimulatedClock(start: ExposureHarness.start)
         let sink = CollectingCaptureSink()
         let recorder = ListExposureRecorder(
             pageName: "Feed", configuration: ExposurePolicyTests.viewability, clock: clock, sink: sink)

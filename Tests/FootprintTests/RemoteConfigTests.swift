@@ -194,7 +194,7 @@ struct RemoteConfigUpdaterTests {
 
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
         "footprint-updater-\(UUID().uuidString)")
-    let clock = SteppingClock()
+    let clock = SimulatedClock(start: Timestamp(millisecondsSince1970: 1_795_981_800_000))
     let remotePlan = Array(#"{"version": 1, "uploadMode": "matched", "sampleRate": 0.5}"#.utf8)
 
     func updater(_ transport: ScriptedTransport, plans: PlanStore) -> RemoteConfigUpdater {

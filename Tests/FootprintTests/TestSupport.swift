@@ -56,23 +56,3 @@ extension Tracker {
         }
     }
 }
-
-/// A clock the test moves by hand.
-final class SteppingClock: Clock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var time: Timestamp
-
-    init(_ start: Timestamp = Timestamp(millisecondsSince1970: 1_795_981_800_000)) { time = start }
-
-    func now() -> Timestamp {
-        lock.lock()
-        defer { lock.unlock() }
-        return time
-    }
-
-    func advance(milliseconds: Int64) {
-        lock.lock()
-        time = time.adding(milliseconds: milliseconds)
-        lock.unlock()
-    }
-}

@@ -6,7 +6,7 @@ import Testing
 
 struct TrackerTests {
     let directory = ScratchFolder()
-    let clock = SteppingClock()
+    let clock = SimulatedClock(start: Timestamp(millisecondsSince1970: 1_795_981_800_000))
     let captured = LockedBox<[Message]>([])
     let activity = LockedBox<[TrackerActivity]>([])
 

@@ -22,7 +22,7 @@ final class ShopVisit {
     private let capture: AutoCapture
     private let clock: SimulatedClock
     private let sink: any CaptureSink
-    private var generator: SeededGenerator
+    private var generator: SeededRandom
     private(set) var tally = DemoTally()
     /// Whether the user signed in during this visit.
     private(set) var signedIn: Bool
@@ -48,7 +48,7 @@ final class ShopVisit {
     ///   - signIn: identifies the user with the tracker.
     init(
         user: VirtualUser, day: Int, capture: AutoCapture, sink: any CaptureSink, clock: SimulatedClock,
-        generator: SeededGenerator, signIn: @escaping (String) -> Void
+        generator: SeededRandom, signIn: @escaping (String) -> Void
     ) {
         userIndex = user.index
         appVersion = user.appVersion(onDay: day)

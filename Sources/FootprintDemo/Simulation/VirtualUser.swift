@@ -23,7 +23,7 @@ struct VirtualUser: Sendable {
     /// Whether they signed in already (the tracker remembers the user id across launches).
     var isSignedIn = false
 
-    init(index: Int, days: Int, using generator: inout SeededGenerator) {
+    init(index: Int, days: Int, using generator: inout SeededRandom) {
         self.index = index
         readingStyle = ReadingStyle.allCases.randomElement(using: &generator) ?? .slowReader
         dailyVisitProbability = Double.random(in: 0.25...0.9, using: &generator)

@@ -1,9 +1,8 @@
-import Footprint
 import Foundation
 
-/// The demo's time: it moves only when the demo moves it. One instance is shared by every
-/// virtual user's tracker and by the server, so that the simulated days are the days of the
-/// report.
+/// A clock that moves only when its owner moves it: for simulations (the demo shares one
+/// between every virtual user's tracker and the server, so simulated days are the report's days)
+/// and for tests. Never goes back.
 public final class SimulatedClock: Clock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Timestamp
