@@ -26,9 +26,7 @@ struct QueueTests {
 
     func append(_ queue: EventQueue, _ range: Range<Int>, padding: Int = 0) throws {
         try queue.write {
-            for index in range {
-                try queue.append(messageId: "m\(index)", body: body(index, padding: padding))
-            }
+            try queue.append(range.map { ("m\($0)", body($0, padding: padding)) })
             try queue.evictOverflow()
         }
     }
@@ -43,6 +41,17 @@ struct QueueTests {
         let batch = try reopened.read(.oldest(limit: 10), maximumBytes: 1 << 20)
         #expect(batch.messageIds == ["m0", "m1", "m2", "m3", "m4"])
         #expect(batch.bodies[2] == body(2))
+    }
+
+    @Test(arguments: [1, 31, 32, 33, 64, 100])
+    func keepsTheOrderAndBodiesOfAnyNumberAppendedAtOnce(count: Int) throws {
+        let queue = try openQueue()
+        try append(queue, 0..<count, padding: 7)
+        #expect(queue.count == count)
+        #expect(queue.bytes == (0..<count).reduce(0) { $0 + body($1, padding: 7).count })
+        let batch = try queue.read(.oldest(limit: 1000), maximumBytes: 1 << 20)
+        #expect(batch.messageIds == (0..<count).map { "m\($0)" })
+        #expect(batch.bodies == (0..<count).map { body($0, padding: 7) })
     }
 
     @Test func evictsTheOldestPastTheCountBoundAndReportsHowMany() throws {

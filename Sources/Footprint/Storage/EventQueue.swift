@@ -26,6 +26,11 @@ final class EventQueue {
     /// Rows up to this id were handed to the uploader and are not evicted.
     var protectedUpTo: Int64 = 0
     private var insertStatement: SQLiteStatement
+    /// Inserts ``rowsPerInsert`` events in one statement; prepared on first use per file.
+    private var chunkInsertStatement: SQLiteStatement?
+    /// Events per multi-row `INSERT`: one statement (and one AUTOINCREMENT bookkeeping update)
+    /// for many rows.
+    static let rowsPerInsert = 32
     private var deleteStatement: SQLiteStatement
 
     static let migrations = [
@@ -97,6 +102,7 @@ final class EventQueue {
         let movedTo = Self.moveAside(path)
         replaced(movedTo, reason)
         (database, insertStatement, deleteStatement) = try Self.open(path)
+        chunkInsertStatement = nil
         protectedUpTo = 0
         try loadTotals()
         try addUnreportedEvictions(Int64(lost))
@@ -114,11 +120,45 @@ final class EventQueue {
         try database.transaction(body)
     }
 
-    /// Appends one encoded event (inside ``write(_:)``).
-    func append(messageId: String, body: [UInt8]) throws {
-        try insertStatement.run([.text(messageId), .integer(Int64(body.count)), .blob(body)])
-        count += 1
-        bytes += body.count
+    /// Appends encoded events in order (inside ``write(_:)``), many rows per statement.
+    func append(_ events: [(messageId: String, body: [UInt8])]) throws {
+        var start = 0
+        if events.count >= Self.rowsPerInsert {
+            let chunk = try chunkInsertStatement ?? prepareChunkInsert()
+            while events.count - start >= Self.rowsPerInsert {
+                chunk.reset()
+                for (offset, event) in events[start..<start + Self.rowsPerInsert].enumerated() {
+                    try bindRow(event, in: chunk, at: offset)
+                }
+                while try chunk.step() {}
+                start += Self.rowsPerInsert
+            }
+        }
+        for event in events[start...] {
+            insertStatement.reset()
+            try bindRow(event, in: insertStatement, at: 0)
+            while try insertStatement.step() {}
+        }
+        count += events.count
+        bytes += events.reduce(0) { $0 + $1.body.count }
+    }
+
+    private func bindRow(
+        _ event: (messageId: String, body: [UInt8]), in statement: SQLiteStatement, at row: Int
+    )
+        throws
+    {
+        let first = Int32(row * 3 + 1)
+        try statement.bind(.text(event.messageId), at: first)
+        try statement.bind(.integer(Int64(event.body.count)), at: first + 1)
+        try statement.bind(.blob(event.body), at: first + 2)
+    }
+
+    private func prepareChunkInsert() throws -> SQLiteStatement {
+        let rows = Array(repeating: "(?, ?, ?)", count: Self.rowsPerInsert).joined(separator: ", ")
+        let statement = try database.prepare("INSERT INTO events(message_id, size, body) VALUES \(rows)")
+        chunkInsertStatement = statement
+        return statement
     }
 
     /// Evicts the oldest events not in flight until the queue is within its bounds (inside

@@ -173,7 +173,7 @@ final class StorageWorker {
             try withRecovery { queue in
                 try queue.write {
                     if clearQueue { try queue.removeAllEvents() }
-                    for event in encoded { try queue.append(messageId: event.messageId, body: event.body) }
+                    try queue.append(encoded)
                     try queue.addUnreportedEvictions(dropped + lostEarlier)
                     let evicted = try queue.evictOverflow()
                     if evicted > 0 { configuration.observer?(.evicted(count: evicted)) }
