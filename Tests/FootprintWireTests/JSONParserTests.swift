@@ -38,6 +38,26 @@ struct JSONParserTests {
         #expect(throws: JSONParseError.self) { try parser.parse([0x22, 0xFF, 0xFE, 0x22]) }
     }
 
+    @Test func acceptsExactlyTheValidUTF8TheStandardLibraryAccepts() throws {
+        var generator = SeededRandom(seed: 3)
+        let interesting: [UInt8] = [
+            0x41, 0x7F, 0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0x9F,
+            0xA0, 0x8F, 0x90,
+        ]
+        for _ in 0..<50_000 {
+            let length = Int(generator.next() % 6)
+            let bytes = (0..<length).map { _ in interesting[Int(generator.next() % UInt64(interesting.count))]
+            }
+            let expected = String(validating: bytes, as: UTF8.self)
+            let parsed = try? parser.parse([0x22] + bytes + [0x22])
+            #expect(parsed == expected.map(JSONValue.string), "\(bytes)")
+        }
+        // Every scalar's own encoding round-trips, including 4-byte ones.
+        for text in ["é", "€", "😀", "\u{10FFFF}", "\u{D7FF}", "\u{E000}"] {
+            #expect(try parser.parse(Array("\"\(text)\"".utf8)) == .string(text))
+        }
+    }
+
     @Test func namesLineAndColumn() {
         do {
             _ = try parser.parse("{\n  \"a\": tru\n}")

@@ -233,7 +233,7 @@ extension JSONParser {
                 let byte = bytes[scan]
                 if byte == UInt8(ascii: "\"") {
                     let slice = UnsafeBufferPointer(rebasing: bytes[index..<scan])
-                    guard let text = String(validating: slice, as: UTF8.self) else {
+                    guard let text = Self.string(validatingUTF8: slice) else {
                         throw error("invalid UTF-8 in a string", at: quote)
                     }
                     index = scan + 1
@@ -250,7 +250,7 @@ extension JSONParser {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     index += 1
-                    guard let text = String(validating: buffer, as: UTF8.self) else {
+                    guard let text = buffer.withUnsafeBufferPointer(Self.string(validatingUTF8:)) else {
                         throw error("invalid UTF-8 in a string", at: quote)
                     }
                     return text
@@ -295,6 +295,51 @@ extension JSONParser {
                 }
             }
             throw error("unterminated string", at: quote)
+        }
+
+        /// The string of `bytes` if they are valid UTF-8 (RFC 3629: shortest forms, no
+        /// surrogates, at most U+10FFFF), else `nil`. Checked here by hand: the standard
+        /// library's generic validating initializer is not specialized across modules and costs
+        /// more than the parse itself.
+        static func string(validatingUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                let lead = bytes[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length: Int
+                var lower: UInt8 = 0x80
+                var upper: UInt8 = 0xBF
+                switch lead {
+                case 0xC2...0xDF: length = 2
+                case 0xE0:
+                    length = 3
+                    lower = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED:
+                    length = 3
+                    upper = 0x9F
+                case 0xF0:
+                    length = 4
+                    lower = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4:
+                    length = 4
+                    upper = 0x8F
+                default: return nil
+                }
+                guard index + length <= count else { return nil }
+                let second = bytes[index + 1]
+                guard second >= lower, second <= upper else { return nil }
+                for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 {
+                    return nil
+                }
+                index += length
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
 
         mutating func parseHex4() throws(JSONParseError) -> UInt32 {
