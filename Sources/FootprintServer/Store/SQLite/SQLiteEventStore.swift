@@ -65,7 +65,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     /// The writer, or a `closed` error for a read-only store.
-    private func requireWriter() throws(ServerError) -> GroupCommitWriter {
+    func requireWriter() throws(ServerError) -> GroupCommitWriter {
         guard let writer else { throw ServerError(code: .closed, message: "the store is open read-only") }
         return writer
     }

@@ -57,7 +57,18 @@ enum SQLiteSchema {
             published_at INTEGER NOT NULL,
             PRIMARY KEY(project_id, version)
         ) WITHOUT ROWID;
+        """,
+        // Reports over a time range, event definitions, and the live-events page.
         """
+        CREATE INDEX events_by_time ON events(project_id, time);
+        CREATE TABLE event_definitions(
+            project_id INTEGER NOT NULL REFERENCES projects(id),
+            id TEXT NOT NULL,
+            document TEXT NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY(project_id, id)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Inserts one event, skipping it when the project already has its `messageId`.
