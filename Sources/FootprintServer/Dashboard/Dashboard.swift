@@ -34,6 +34,12 @@ public final class Dashboard: Sendable {
         var now: Timestamp { request.receivedAt }
     }
 
+    /// Paths besides the navigation's pages: the live feed and the forms' targets.
+    static let otherPaths: Set<String> = [
+        "/live.json", "/signout", "/definitions/delete", "/definitions/publish", "/config/publish",
+        "/config/rollback", "/config/page-name",
+    ]
+
     /// Answers one request.
     public func handle(_ request: ServerRequest) -> ServerResponse {
         var response = route(request)
@@ -71,6 +77,11 @@ public final class Dashboard: Sendable {
             return signInPage(message: nil, status: 200)
         default:
             break
+        }
+        guard Self.navigation.contains(where: { $0.path == path }) || Self.otherPaths.contains(path) else {
+            return page(
+                status: 404, title: "Not found",
+                body: "<p>No page \(HTML.escape(String(path.prefix(200)))). <a href=\"/\">Overview</a></p>")
         }
         let cookies = FormBody.cookies(request.headers["cookie"])
         guard let session = sessions.session(id: cookies[Self.sessionCookie], now: request.receivedAt) else {

@@ -160,7 +160,11 @@ public struct SyntheticTraffic: Sendable {
             sentAt: nil,
             receivedAt: timestamp, anonymousId: anonymousId, userId: userId, sessionId: sessionId, page: page,
             elementPath: properties["$element_path"]?.stringValue, appVersion: version, os: system,
-            payload: JSONWriter.string(.object(message)))
+            payload: JSONWriter.string(.object(message)),
+            similarPath: properties["$element_similar_path"]?.stringValue,
+            elementText: properties["$element_text"]?.stringValue,
+            itemId: properties["$item_id"]?.stringValue,
+            durationMilliseconds: properties["duration_ms"]?.int64Value)
     }
 
     /// Writes about `count` events into a project, in batches of about `batchSize`.

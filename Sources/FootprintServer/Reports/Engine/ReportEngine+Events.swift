@@ -39,20 +39,27 @@ extension ReportEngine {
     /// `$element_click` events grouped by path, most clicked first, with the page and the text
     /// of the most recent click.
     public func elements(grouping: ElementGrouping = .exact, limit: Int = 50) -> [ElementStatistics] {
-        var groups: [String: (page: String?, text: String?, clicks: Int, people: Set<String>)] = [:]
+        var indexByKey: [String: Int] = [:]
+        var groups: [(path: String, page: String?, text: String?, clicks: Int, people: Set<String>)] = []
         for (index, event) in events.enumerated() where event.isTrack("$element_click") {
             guard let exact = event.elementPath else { continue }
             let key = grouping == .similar ? (event.similarPath ?? exact) : exact
-            var group = groups[key] ?? (nil, nil, 0, [])
-            group.clicks += 1
-            group.people.insert(people[index])
-            group.page = event.page ?? group.page
-            group.text = event.elementText ?? group.text
-            groups[key] = group
+            let group: Int
+            if let known = indexByKey[key] {
+                group = known
+            } else {
+                group = groups.count
+                indexByKey[key] = group
+                groups.append((key, nil, nil, 0, []))
+            }
+            groups[group].clicks += 1
+            groups[group].people.insert(people[index])
+            if let page = event.page { groups[group].page = page }
+            if let text = event.elementText { groups[group].text = text }
         }
-        return groups.map { path, group in
+        return groups.map { group in
             ElementStatistics(
-                path: path, page: group.page, text: group.text, clicks: group.clicks,
+                path: group.path, page: group.page, text: group.text, clicks: group.clicks,
                 uniqueVisitors: group.people.count)
         }.sorted { ($0.clicks, $1.path) > ($1.clicks, $0.path) }.prefix(max(0, limit)).map { $0 }
     }

@@ -146,7 +146,8 @@ final class GroupCommitWriter: @unchecked Sendable {
                 .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId),
                 .text(event.userId),
                 .text(event.sessionId), .text(event.page), .text(event.elementPath), .text(event.appVersion),
-                .text(event.os), .text(event.payload),
+                .text(event.os), .text(event.payload), .text(event.similarPath), .text(event.elementText),
+                .text(event.itemId), event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
             ])
             stored += statements.insertEvent.database.changes
         }

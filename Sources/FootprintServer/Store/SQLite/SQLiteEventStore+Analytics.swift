@@ -16,13 +16,9 @@ extension SQLiteEventStore {
         if let version = filter.appVersion { add("app_version = ?", .text(version)) }
         if let os = filter.os { add("os = ?", .text(os)) }
         if let page = filter.page { add("page = ?", .text(page)) }
-        let trackProperty = { (key: String) in
-            "CASE WHEN type = 'track' THEN json_extract(payload, '$.properties.\"\(key)\"') END"
-        }
         let sql = """
-            SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path,
-                \(trackProperty("$element_similar_path")), \(trackProperty("$element_text")),
-                \(trackProperty("$item_id")), \(trackProperty("duration_ms")), app_version, os,
+            SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
+                element_text, item_id, duration_ms, app_version, os,
                 \(properties ? "json_extract(payload, '$.properties')" : "NULL")
             FROM events WHERE \(conditions.joined(separator: " AND "))
             ORDER BY time

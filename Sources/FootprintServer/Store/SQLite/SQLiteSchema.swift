@@ -58,8 +58,19 @@ enum SQLiteSchema {
             PRIMARY KEY(project_id, version)
         ) WITHOUT ROWID;
         """,
-        // Reports over a time range, event definitions, and the live-events page.
+        // Reports over a time range (the properties they read become columns), event
+        // definitions, and the live-events page.
         """
+        ALTER TABLE events ADD COLUMN similar_path TEXT;
+        ALTER TABLE events ADD COLUMN element_text TEXT;
+        ALTER TABLE events ADD COLUMN item_id TEXT;
+        ALTER TABLE events ADD COLUMN duration_ms INTEGER;
+        UPDATE events SET
+            similar_path = json_extract(payload, '$.properties."$element_similar_path"'),
+            element_text = json_extract(payload, '$.properties."$element_text"'),
+            item_id = json_extract(payload, '$.properties."$item_id"'),
+            duration_ms = CAST(json_extract(payload, '$.properties.duration_ms') AS INTEGER)
+        WHERE type = 'track';
         CREATE INDEX events_by_time ON events(project_id, time);
         CREATE TABLE event_definitions(
             project_id INTEGER NOT NULL REFERENCES projects(id),
@@ -74,8 +85,9 @@ enum SQLiteSchema {
     /// Inserts one event, skipping it when the project already has its `messageId`.
     static let insertEvent = """
         INSERT OR IGNORE INTO events(project_id, message_id, type, name, time, client_timestamp, sent_at,
-            received_at, anonymous_id, user_id, session_id, page, element_path, app_version, os, payload)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+            received_at, anonymous_id, user_id, session_id, page, element_path, app_version, os, payload,
+            similar_path, element_text, item_id, duration_ms)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
         """
 
     /// Records an anonymousId ↔ userId link once.
