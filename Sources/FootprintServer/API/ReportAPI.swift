@@ -135,8 +135,7 @@ public final class ReportAPI: Sendable {
         let limit = try parameters.integer("limit", default: 50, in: 1...1000)
         switch name {
         case "traffic":
-            return try Self.encoded(
-                service.engine(project: project, parameters: parameters).traffic(days: parameters.filter))
+            return try Self.encoded(service.traffic(project: project, parameters: parameters))
         case "events":
             let engine = try service.engine(project: project, parameters: parameters)
             let definitions = try service.store.eventDefinitions(projectId: project.id)

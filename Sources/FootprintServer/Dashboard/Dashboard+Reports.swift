@@ -2,14 +2,12 @@ import FootprintWire
 
 extension Dashboard {
     func overviewPage(_ context: Context) throws(ServerError) -> ServerResponse {
-        let engine = try service.engine(project: context.project, parameters: context.parameters)
-        let traffic = engine.traffic(days: context.parameters.filter)
-        let sessions = engine.sessions()
+        // Only daily rollups: the page every morning starts with stays fast at any volume.
+        let traffic = try service.traffic(
+            project: context.project, parameters: context.parameters, dwell: false)
         let last = traffic.days.last
         let cards = Self.cards([
             ("Page views", HTML.number(traffic.pageViews)), ("Visitors (UV)", HTML.number(traffic.people)),
-            ("Sessions", HTML.number(sessions.sessions)),
-            ("Avg. session", HTML.duration(milliseconds: sessions.averageLengthMilliseconds)),
             ("DAU (last day)", HTML.number(last?.dailyActive ?? 0)),
             ("WAU", HTML.number(last?.weeklyActive ?? 0)),
             ("MAU", HTML.number(last?.monthlyActive ?? 0)), ("Events", HTML.number(traffic.events)),
@@ -28,19 +26,16 @@ extension Dashboard {
                 .init(name: "MAU", values: traffic.days.map(\.monthlyActive), style: "s3"),
             ], labels: labels, title: "Active people")
         let pages = HTML.table(
-            ["Page", "Views", "Visitors", "Avg. dwell"],
+            ["Page", "Views", "Visitors"],
             traffic.pages.prefix(8).map {
-                [
-                    HTML.escape($0.page), HTML.number($0.pageViews), HTML.number($0.visitors),
-                    HTML.duration(milliseconds: $0.averageDwellMilliseconds),
-                ]
-            }, numeric: [1, 2, 3], id: "top-pages")
-        let events = HTML.table(
-            ["Event", "Count", "People"],
-            engine.topEvents(limit: 8).map {
-                [HTML.escape($0.event), HTML.number($0.count), HTML.number($0.uniqueVisitors)]
+                [HTML.escape($0.page), HTML.number($0.pageViews), HTML.number($0.visitors)]
             },
-            numeric: [1, 2], id: "top-events")
+            numeric: [1, 2], id: "top-pages")
+        let events = HTML.table(
+            ["Event", "Count"],
+            try service.eventCounts(project: context.project, parameters: context.parameters, limit: 8).map {
+                [HTML.escape($0.event), HTML.number($0.count)]
+            }, numeric: [1], id: "top-events")
         return page(
             context, path: "/", title: "Overview",
             content: cards + chart + active

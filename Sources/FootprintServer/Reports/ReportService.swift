@@ -36,6 +36,42 @@ public struct ReportService: Sendable {
             needsProperties: definitions.contains(where: \.needsProperties))
     }
 
+    /// PV, UV and DAU/WAU/MAU per day and PV, UV per page: from the daily rollups when the range
+    /// is whole days (always, from the API and the dashboard), else from the events.
+    /// - Parameter dwell: add each page's dwell (reads the range's page views and leaves).
+    public func traffic(project: Project, parameters: ReportParameters, dwell: Bool = true)
+        throws(ServerError)
+        -> TrafficReport
+    {
+        let filter = parameters.filter
+        guard RollupTraffic.canAnswer(filter) else {
+            return try engine(project: project, parameters: parameters).traffic(days: filter)
+        }
+        let report = RollupTraffic.report(
+            counts: try store.rollupCounts(projectId: project.id, filter: filter),
+            people: try store.rollupPeople(projectId: project.id, filter: filter), filter: filter)
+        guard dwell else { return report }
+        let visits = ReportEngine(
+            events: try store.pageVisitEvents(projectId: project.id, filter: filter),
+            identityLinks: try store.identityLinks(projectId: project.id))
+        return report.with(dwell: visits.traffic(days: filter))
+    }
+
+    /// Track events by name with their counts from the daily rollups, most frequent first.
+    public func eventCounts(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
+        -> [(event: String, count: Int)]
+    {
+        var totals: [String: Int] = [:]
+        for count in try store.rollupCounts(projectId: project.id, filter: parameters.filter)
+        where count.kind == .trackEvents {
+            totals[count.key, default: 0] += count.count
+        }
+        return totals.map { (event: $0.key, count: $0.value) }.sorted {
+            ($0.count, $1.event) > ($1.count, $0.event)
+        }
+        .prefix(max(0, limit)).map { $0 }
+    }
+
     /// The funnel the parameters describe.
     public func funnel(project: Project, parameters: ReportParameters) throws(ServerError) -> FunnelReport {
         let definitions = try store.eventDefinitions(projectId: project.id)

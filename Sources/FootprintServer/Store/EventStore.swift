@@ -42,6 +42,17 @@ public protocol EventStore: Sendable {
     func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
         -> [AnalyticsEvent]
 
+    /// Like ``analyticsEvents(projectId:filter:properties:)``, only page views and
+    /// `$screen_leave` events (what dwell needs).
+    func pageVisitEvents(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [AnalyticsEvent]
+
+    /// The daily rollup counts of a project on the days of `filter` (whole UTC days), with its
+    /// other filters applied.
+    func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount]
+
+    /// The people active per day and page on the days of `filter`, identity links applied.
+    func rollupPeople(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupPerson]
+
     /// The `anonymousId` → `userId` links identify and alias made (the first user id of each).
     func identityLinks(projectId: Int64) throws(ServerError) -> [String: String]
 

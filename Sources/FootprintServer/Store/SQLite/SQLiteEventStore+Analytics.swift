@@ -5,7 +5,22 @@ extension SQLiteEventStore {
     public func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
         -> [AnalyticsEvent]
     {
+        try events(projectId: projectId, filter: filter, properties: properties, pageVisitsOnly: false)
+    }
+
+    public func pageVisitEvents(projectId: Int64, filter: ReportFilter) throws(ServerError)
+        -> [AnalyticsEvent]
+    {
+        try events(projectId: projectId, filter: filter, properties: false, pageVisitsOnly: true)
+    }
+
+    private func events(projectId: Int64, filter: ReportFilter, properties: Bool, pageVisitsOnly: Bool)
+        throws(ServerError) -> [AnalyticsEvent]
+    {
         var conditions = ["project_id = ?1"]
+        if pageVisitsOnly {
+            conditions.append("(type IN ('screen', 'page') OR (type = 'track' AND name = '$screen_leave'))")
+        }
         var values: [SQLiteValue] = [.integer(projectId)]
         func add(_ condition: String, _ value: SQLiteValue) {
             values.append(value)
