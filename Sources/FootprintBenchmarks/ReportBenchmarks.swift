@@ -51,19 +51,33 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     let note = "\(Measure.grouped(stored)) events stored, best of 3"
     rows.append(
         BenchmarkRow(
+            metric: "overview: traffic from rollups, 30 days",
+            value: try time { _ = try service.traffic(project: project, parameters: month, dwell: false) },
+            note: note))
+    rows.append(
+        BenchmarkRow(
+            metric: "overview: top events from rollups, 30 days",
+            value: try time { _ = try service.eventCounts(project: project, parameters: month, limit: 20) },
+            note: note))
+    rows.append(
+        BenchmarkRow(
+            metric: "traffic API: rollups + dwell from visits, 30 days",
+            value: try time { _ = try service.traffic(project: project, parameters: month) }, note: note))
+    rows.append(
+        BenchmarkRow(
             metric: "read events, 30 days",
             value: try time { _ = try service.engine(project: project, parameters: month) },
             note: note))
     rows.append(
         BenchmarkRow(
-            metric: "traffic (PV/UV/DAU/WAU/MAU, dwell), 30 days",
+            metric: "traffic from events (PV/UV/DAU/WAU/MAU, dwell), 30 days",
             value: try time {
                 _ = try service.engine(project: project, parameters: month).traffic(days: month.filter)
             },
             note: note))
     rows.append(
         BenchmarkRow(
-            metric: "traffic, 7 days",
+            metric: "traffic from events, 7 days",
             value: try time {
                 _ = try service.engine(project: project, parameters: week).traffic(days: week.filter)
             },
