@@ -160,3 +160,27 @@ struct ReportAPITests {
         #expect(none["events"]?.arrayValue?.isEmpty == true)
     }
 }
+
+extension ReportAPITests {
+    @Test func definitionAttributeConditionsReadTheStoredProperties() throws {
+        let fixture = try ReportFixture()
+        defer { fixture.shutDown() }
+        let admin = ["Authorization": "Bearer \(fixture.access.adminToken)"]
+        let matching =
+            ##"{"id":"buy","name":"Buy","matchers":[{"path":"#buy:#UIButton#**","match":"pattern","attributes":{"$element_text":"Buy"}}]}"##
+        let other =
+            ##"{"id":"buy2","name":"Buy later","matchers":[{"path":"#buy:#UIButton#**","match":"pattern","attributes":{"element_text":"Later"}}]}"##
+        for body in [matching, other] {
+            #expect(
+                try fixture.client.send("POST", "/v1/definitions", headers: admin, body: Array(body.utf8))
+                    .status == 200)
+        }
+        let defined = try #require(
+            fixture.json("/v1/reports/events?\(ReportFixture.range)")["defined"]?.arrayValue)
+        let counts = Dictionary(
+            uniqueKeysWithValues: defined.map {
+                ($0["event"]?.stringValue ?? "", $0["count"]?.int64Value ?? -1)
+            })
+        #expect(counts == ["Buy": 1, "Buy later": 0])
+    }
+}

@@ -137,8 +137,8 @@ public final class ReportAPI: Sendable {
         case "traffic":
             return try Self.encoded(service.traffic(project: project, parameters: parameters))
         case "events":
-            let engine = try service.engine(project: project, parameters: parameters)
             let definitions = try service.store.eventDefinitions(projectId: project.id)
+            let engine = try service.engine(project: project, parameters: parameters, definitions: definitions)
             return try Self.encoded(
                 EventsBody(events: engine.topEvents(limit: limit), defined: engine.definedEvents(definitions))
             )
