@@ -138,7 +138,8 @@ public final class ReportAPI: Sendable {
             return try Self.encoded(service.traffic(project: project, parameters: parameters))
         case "events":
             let definitions = try service.store.eventDefinitions(projectId: project.id)
-            let engine = try service.engine(project: project, parameters: parameters, definitions: definitions)
+            let engine = try service.engine(
+                project: project, parameters: parameters, definitions: definitions)
             return try Self.encoded(
                 EventsBody(events: engine.topEvents(limit: limit), defined: engine.definedEvents(definitions))
             )
