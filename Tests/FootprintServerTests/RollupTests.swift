@@ -6,12 +6,15 @@ import Testing
 
 /// The daily rollups kept on ingest give the same traffic numbers as reading the events.
 struct RollupTests {
-    static func withStore(_ body: (SQLiteEventStore, Project) throws -> Void) throws {
+    static func withStore(
+        maximumReportEvents: Int = 5_000_000, _ body: (SQLiteEventStore, Project) throws -> Void
+    ) throws {
         let path =
             NSTemporaryDirectory()
             + "footprint-rollup-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0))).sqlite"
         var configuration = SQLiteEventStore.Configuration()
         configuration.synchronous = "OFF"
+        configuration.maximumReportEvents = maximumReportEvents
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         defer {
             store.close()
@@ -73,6 +76,21 @@ struct RollupTests {
                 #expect(
                     rolledUp.with(dwell: visits.traffic(days: filter)) == scanned, "dwell from visits only")
             }
+        }
+    }
+
+    @Test func aRangeWithTooManyEventsIsRefusedButRollupsStillAnswer() throws {
+        try Self.withStore(maximumReportEvents: 100) { store, project in
+            var traffic = SyntheticTraffic()
+            try traffic.write(count: 300, into: store, projectId: project.id)
+            let filter = ReportFilter.lastDays(
+                30, now: SyntheticTraffic.Configuration().end.adding(milliseconds: -1))
+            let error = #expect(throws: ServerError.self) {
+                try store.analyticsEvents(projectId: project.id, filter: filter, properties: false)
+            }
+            #expect(error?.code == .invalidQuery)
+            let counts = try store.rollupCounts(projectId: project.id, filter: filter)
+            #expect(counts.reduce(0) { $0 + $1.count } >= 300)
         }
     }
 

@@ -36,9 +36,9 @@ extension SQLiteEventStore {
                 element_text, item_id, duration_ms, app_version, os,
                 \(properties ? "json_extract(payload, '$.properties')" : "NULL")
             FROM events WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY time
+            ORDER BY time LIMIT \(configuration.maximumReportEvents + 1)
             """
-        return try read { database in
+        let events = try read { database in
             try database.prepare(sql).rows(values) { row in
                 var event = AnalyticsEvent(
                     type: MessageType(rawValue: row.text(at: 0) ?? "") ?? .track, name: row.text(at: 1),
@@ -56,6 +56,14 @@ extension SQLiteEventStore {
                 return event
             }
         }
+        guard events.count <= configuration.maximumReportEvents else {
+            throw ServerError(
+                code: .invalidQuery,
+                message:
+                    "the range holds more than \(configuration.maximumReportEvents) events; choose fewer days or add a filter"
+            )
+        }
+        return events
     }
 
     public func identityLinks(projectId: Int64) throws(ServerError) -> [String: String] {
