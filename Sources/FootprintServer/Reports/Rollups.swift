@@ -88,24 +88,32 @@ public enum RollupTraffic {
                 break
             }
         }
-        var activePerDay = Array(repeating: Set<String>(), count: dayCount)
-        var visitorsPerDay = Array(repeating: Set<String>(), count: dayCount)
-        var pageVisitors: [String: [Set<String>]] = [:]
-        var pagePeople: [String: Set<String>] = [:]
+        // People as small integers: each name is hashed once, the sets hold integers.
+        var personIndex: [String: Int] = [:]
+        var activePerDay = Array(repeating: Set<Int>(), count: dayCount)
+        var visitorsPerDay = Array(repeating: Set<Int>(), count: dayCount)
+        var pageVisitors: [String: [Set<Int>]] = [:]
+        var pagePeople: [String: Set<Int>] = [:]
         for row in people {
             let day = Int(row.day - firstDay)
             guard day >= 0, day < dayCount else { continue }
-            activePerDay[day].insert(row.person)
+            let person: Int
+            if let known = personIndex[row.person] {
+                person = known
+            } else {
+                person = personIndex.count
+                personIndex[row.person] = person
+            }
+            activePerDay[day].insert(person)
             guard row.viewed, let page = row.page else { continue }
-            visitorsPerDay[day].insert(row.person)
-            pageVisitors[page, default: Array(repeating: Set<String>(), count: dayCount)][day].insert(
-                row.person)
-            pagePeople[page, default: []].insert(row.person)
+            visitorsPerDay[day].insert(person)
+            pageVisitors[page, default: Array(repeating: Set<Int>(), count: dayCount)][day].insert(person)
+            pagePeople[page, default: []].insert(person)
         }
         var days: [DayTraffic] = []
         for day in 0..<dayCount {
-            let weekly: Set<String> = Set(activePerDay[max(0, day - 6)...day].joined())
-            let monthly: Set<String> = Set(activePerDay[max(0, day - 29)...day].joined())
+            let weekly: Set<Int> = Set(activePerDay[max(0, day - 6)...day].joined())
+            let monthly: Set<Int> = Set(activePerDay[max(0, day - 29)...day].joined())
             let date = Timestamp(millisecondsSince1970: (firstDay + Int64(day)) * 86_400_000)
             days.append(
                 DayTraffic(

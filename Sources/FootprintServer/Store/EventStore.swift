@@ -50,7 +50,8 @@ public protocol EventStore: Sendable {
     /// other filters applied.
     func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount]
 
-    /// The people active per day and page on the days of `filter`, identity links applied.
+    /// The people active per day and page on the days of `filter`, identity links applied (a
+    /// person may appear more than once for a day and page).
     func rollupPeople(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupPerson]
 
     /// The `anonymousId` → `userId` links identify and alias made (the first user id of each).

@@ -38,13 +38,13 @@ extension SQLiteEventStore {
         return try read { database in
             try database.prepare(
                 """
-                SELECT r.day, CASE WHEN r.user_id != '' THEN r.user_id ELSE coalesce(i.user_id, r.anonymous_id) END
-                    AS person, r.page, max(r.viewed)
+                SELECT r.day, CASE WHEN r.user_id != '' THEN r.user_id ELSE coalesce(i.user_id, r.anonymous_id) END,
+                    r.page, r.viewed
                 FROM rollup_people r LEFT JOIN (
                     SELECT anonymous_id, min(user_id) AS user_id FROM identities WHERE project_id = ?1
                     GROUP BY anonymous_id
                 ) i ON i.anonymous_id = r.anonymous_id
-                WHERE \(conditions) GROUP BY r.day, person, r.page
+                WHERE \(conditions)
                 """
             ).rows(values) { row in
                 let page = row.text(at: 2) ?? ""
