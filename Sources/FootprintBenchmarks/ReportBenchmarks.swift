@@ -36,9 +36,14 @@ let reportSuite = BenchmarkSuite(name: "reports") {
         query: ["step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click"],
         now: end.adding(milliseconds: -1))
 
+    /// The best of 3 runs, or why the store refused (a range over its event limit).
     func time(_ body: () throws -> Void) throws -> String {
         var best = Double.infinity
-        for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
+        do {
+            for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
+        } catch let error as ServerError where error.code == .invalidQuery {
+            return "refused"
+        }
         return Measure.duration(best * 1e9)
     }
     var rows: [BenchmarkRow] = []
@@ -82,7 +87,14 @@ let reportSuite = BenchmarkSuite(name: "reports") {
                 _ = try service.engine(project: project, parameters: week).traffic(days: week.filter)
             },
             note: note))
-    let engine = try service.engine(project: project, parameters: month)
+    // Engine-only rows over the last 7 days when 30 days hold more events than a report reads.
+    let engine: ReportEngine
+    if let wholeMonth = try? service.engine(project: project, parameters: month) {
+        engine = wholeMonth
+    } else {
+        engine = try service.engine(project: project, parameters: week)
+    }
+    let engineNote = "\(note), \(Measure.grouped(engine.events.count)) events in range"
     let computed: [(String, () -> Void)] = [
         ("top events (engine only)", { _ = engine.topEvents() }),
         ("elements by similar path (engine only)", { _ = engine.elements(grouping: .similar) }),
@@ -92,7 +104,7 @@ let reportSuite = BenchmarkSuite(name: "reports") {
         ("retention, 7 days (engine only)", { _ = engine.retention(days: 7) }),
     ]
     for (name, body) in computed {
-        rows.append(BenchmarkRow(metric: name, value: try time(body), note: note))
+        rows.append(BenchmarkRow(metric: name, value: try time(body), note: engineNote))
     }
     rows.append(
         BenchmarkRow(
