@@ -67,7 +67,15 @@ struct RollupTests {
                 ).traffic(days: filter)
                 let rolledUp = RollupTraffic.report(
                     counts: try store.rollupCounts(projectId: project.id, filter: filter),
-                    people: try store.rollupPeople(projectId: project.id, filter: filter), filter: filter)
+                    people: try store.rollupPeople(projectId: project.id, filter: filter, byPage: true),
+                    filter: filter)
+                let daily = RollupTraffic.report(
+                    counts: try store.rollupCounts(projectId: project.id, filter: filter),
+                    people: try store.rollupPeople(projectId: project.id, filter: filter, byPage: false),
+                    filter: filter)
+                #expect(daily.days == scanned.days, "\(filter)")
+                #expect(daily.people == scanned.people)
+                #expect(daily.pages.map(\.pageViews) == scanned.pages.map(\.pageViews))
                 #expect(rolledUp == Self.withoutDwell(scanned), "\(filter)")
                 #expect(rolledUp.pageViews > 0)
                 let visits = ReportEngine(

@@ -4,7 +4,7 @@ extension Dashboard {
     func overviewPage(_ context: Context) throws(ServerError) -> ServerResponse {
         // Only daily rollups: the page every morning starts with stays fast at any volume.
         let traffic = try service.traffic(
-            project: context.project, parameters: context.parameters, dwell: false)
+            project: context.project, parameters: context.parameters, dwell: false, pageVisitors: false)
         let last = traffic.days.last
         let cards = Self.cards([
             ("Page views", HTML.number(traffic.pageViews)), ("Visitors (UV)", HTML.number(traffic.people)),
@@ -26,11 +26,9 @@ extension Dashboard {
                 .init(name: "MAU", values: traffic.days.map(\.monthlyActive), style: "s3"),
             ], labels: labels, title: "Active people")
         let pages = HTML.table(
-            ["Page", "Views", "Visitors"],
-            traffic.pages.prefix(8).map {
-                [HTML.escape($0.page), HTML.number($0.pageViews), HTML.number($0.visitors)]
-            },
-            numeric: [1, 2], id: "top-pages")
+            ["Page", "Views"],
+            traffic.pages.prefix(8).map { [HTML.escape($0.page), HTML.number($0.pageViews)] },
+            numeric: [1], id: "top-pages")
         let events = HTML.table(
             ["Event", "Count"],
             try service.eventCounts(project: context.project, parameters: context.parameters, limit: 8).map {

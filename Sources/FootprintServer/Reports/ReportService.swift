@@ -38,18 +38,20 @@ public struct ReportService: Sendable {
 
     /// PV, UV and DAU/WAU/MAU per day and PV, UV per page: from the daily rollups when the range
     /// is whole days (always, from the API and the dashboard), else from the events.
-    /// - Parameter dwell: add each page's dwell (reads the range's page views and leaves).
-    public func traffic(project: Project, parameters: ReportParameters, dwell: Bool = true)
-        throws(ServerError)
-        -> TrafficReport
-    {
+    /// - Parameters:
+    ///   - dwell: add each page's dwell (reads the range's page views and leaves).
+    ///   - pageVisitors: count each page's visitors (else 0; reads far fewer rollup rows).
+    public func traffic(
+        project: Project, parameters: ReportParameters, dwell: Bool = true, pageVisitors: Bool = true
+    ) throws(ServerError) -> TrafficReport {
         let filter = parameters.filter
         guard RollupTraffic.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).traffic(days: filter)
         }
         let report = RollupTraffic.report(
             counts: try store.rollupCounts(projectId: project.id, filter: filter),
-            people: try store.rollupPeople(projectId: project.id, filter: filter), filter: filter)
+            people: try store.rollupPeople(projectId: project.id, filter: filter, byPage: pageVisitors),
+            filter: filter)
         guard dwell else { return report }
         let visits = ReportEngine(
             events: try store.pageVisitEvents(projectId: project.id, filter: filter),

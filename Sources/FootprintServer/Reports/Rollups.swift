@@ -64,7 +64,8 @@ public enum RollupTraffic {
             && filter.from != nil && filter.to != nil
     }
 
-    /// The traffic report over the days of `filter` (which ``canAnswer(_:)``).
+    /// The traffic report over the days of `filter` (which ``canAnswer(_:)``). With people rows
+    /// without pages, each page's visitors are 0 (unknown).
     public static func report(
         counts: [RollupCount], people: [RollupPerson], filter: ReportFilter
     ) -> TrafficReport {
@@ -105,8 +106,9 @@ public enum RollupTraffic {
                 personIndex[row.person] = person
             }
             activePerDay[day].insert(person)
-            guard row.viewed, let page = row.page else { continue }
+            guard row.viewed else { continue }
             visitorsPerDay[day].insert(person)
+            guard let page = row.page else { continue }
             pageVisitors[page, default: Array(repeating: Set<Int>(), count: dayCount)][day].insert(person)
             pagePeople[page, default: []].insert(person)
         }

@@ -52,7 +52,10 @@ public protocol EventStore: Sendable {
 
     /// The people active per day and page on the days of `filter`, identity links applied (a
     /// person may appear more than once for a day and page).
-    func rollupPeople(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupPerson]
+    /// - Parameter byPage: `false`: rows without pages (`page` is `nil`, far fewer rows) when
+    ///   the filter has no app version, OS or page.
+    func rollupPeople(projectId: Int64, filter: ReportFilter, byPage: Bool) throws(ServerError)
+        -> [RollupPerson]
 
     /// The `anonymousId` → `userId` links identify and alias made (the first user id of each).
     func identityLinks(projectId: Int64) throws(ServerError) -> [String: String]

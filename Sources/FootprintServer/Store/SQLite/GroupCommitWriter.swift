@@ -33,6 +33,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         let insertLostEvents: SQLiteStatement
         let upsertRollupCount: SQLiteStatement
         let upsertRollupPerson: SQLiteStatement
+        let upsertRollupActive: SQLiteStatement
     }
 
     private let queue = DispatchQueue(label: "footprint.store.writer")
@@ -48,7 +49,8 @@ final class GroupCommitWriter: @unchecked Sendable {
             insertIdentity: try database.prepare(SQLiteSchema.insertIdentity),
             insertLostEvents: try database.prepare(SQLiteSchema.insertLostEvents),
             upsertRollupCount: try database.prepare(SQLiteSchema.upsertRollupCount),
-            upsertRollupPerson: try database.prepare(SQLiteSchema.upsertRollupPerson))
+            upsertRollupPerson: try database.prepare(SQLiteSchema.upsertRollupPerson),
+            upsertRollupActive: try database.prepare(SQLiteSchema.upsertRollupActive))
     }
 
     /// Queues `batch` and blocks until it is committed (or the commit failed).
@@ -191,6 +193,9 @@ final class GroupCommitWriter: @unchecked Sendable {
             try count(2, path, detail: event.elementText)
             try count(3, event.similarPath ?? path, detail: event.elementText)
         }
+        try statements.upsertRollupActive.run([
+            project, day, .text(event.anonymousId ?? ""), .text(event.userId ?? ""), .integer(isView ? 1 : 0),
+        ])
         try statements.upsertRollupPerson.run(
             [project, day, .text(event.anonymousId ?? ""), .text(event.userId ?? "")] + dimensions + [
                 .integer(isView ? 1 : 0)

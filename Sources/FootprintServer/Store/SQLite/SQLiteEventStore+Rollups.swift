@@ -33,14 +33,18 @@ extension SQLiteEventStore {
         }
     }
 
-    public func rollupPeople(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupPerson] {
+    public func rollupPeople(projectId: Int64, filter: ReportFilter, byPage: Bool) throws(ServerError)
+        -> [RollupPerson]
+    {
+        let dailyOnly = !byPage && filter.appVersion == nil && filter.os == nil && filter.page == nil
+        let table = dailyOnly ? "rollup_active" : "rollup_people"
         let (conditions, values) = rollupConditions(projectId: projectId, filter: filter, table: "r")
         return try read { database in
             try database.prepare(
                 """
                 SELECT r.day, CASE WHEN r.user_id != '' THEN r.user_id ELSE coalesce(i.user_id, r.anonymous_id) END,
-                    r.page, r.viewed
-                FROM rollup_people r LEFT JOIN (
+                    \(dailyOnly ? "''" : "r.page"), r.viewed
+                FROM \(table) r LEFT JOIN (
                     SELECT anonymous_id, min(user_id) AS user_id FROM identities WHERE project_id = ?1
                     GROUP BY anonymous_id
                 ) i ON i.anonymous_id = r.anonymous_id

@@ -95,6 +95,18 @@ enum SQLiteSchema {
             viewed INTEGER NOT NULL,
             PRIMARY KEY(project_id, day, anonymous_id, user_id, page, app_version, os)
         ) WITHOUT ROWID;
+        CREATE TABLE rollup_active(
+            project_id INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            anonymous_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            viewed INTEGER NOT NULL,
+            PRIMARY KEY(project_id, day, anonymous_id, user_id)
+        ) WITHOUT ROWID;
+        INSERT INTO rollup_active(project_id, day, anonymous_id, user_id, viewed)
+        SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), coalesce(anonymous_id, ''),
+            coalesce(user_id, ''), max(type IN ('screen', 'page'))
+        FROM events GROUP BY 1, 2, 3, 4;
         INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
         SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), 0, name, coalesce(page, ''),
             coalesce(app_version, ''), coalesce(os, ''), count(*), NULL
@@ -155,6 +167,12 @@ enum SQLiteSchema {
     static let upsertRollupPerson = """
         INSERT INTO rollup_people(project_id, day, anonymous_id, user_id, page, app_version, os, viewed)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        ON CONFLICT DO UPDATE SET viewed = max(viewed, excluded.viewed)
+        """
+
+    /// Records that a device (and user) was active on a day, and whether it viewed a page.
+    static let upsertRollupActive = """
+        INSERT INTO rollup_active(project_id, day, anonymous_id, user_id, viewed) VALUES (?1, ?2, ?3, ?4, ?5)
         ON CONFLICT DO UPDATE SET viewed = max(viewed, excluded.viewed)
         """
 
