@@ -5,7 +5,7 @@ import Testing
 @testable import FootprintServer
 
 /// The dashboard over HTTP: sign-in, every page on known data, CSRF and auth failures.
-struct DashboardTests {
+@Suite(.serialized) struct DashboardTests {
     /// A signed-in browser: the session cookie and the page's CSRF token.
     struct Browser {
         let fixture: ReportFixture

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `footprint generate` as scripts run it.
-struct GenerateCommandTests {
+@Suite(.serialized) struct GenerateCommandTests {
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -5,7 +5,7 @@ import Testing
 @testable import FootprintServer
 
 /// The report API over HTTP on a hand-made data set with known answers.
-struct ReportAPITests {
+@Suite(.serialized) struct ReportAPITests {
     @Test func trafficCountsViewsAndPeopleAcrossTheIdentifyMerge() throws {
         let fixture = try ReportFixture()
         defer { fixture.shutDown() }

@@ -5,7 +5,7 @@ import Testing
 @testable import FootprintServer
 
 /// The daily rollups kept on ingest give the same traffic numbers as reading the events.
-struct RollupTests {
+@Suite(.serialized) struct RollupTests {
     static func withStore(
         maximumReportEvents: Int = 5_000_000, _ body: (SQLiteEventStore, Project) throws -> Void
     ) throws {
