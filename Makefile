@@ -1,9 +1,9 @@
 # Footprint — build, test, benchmark and demo commands.
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config
+DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config chromium chromium-driver python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test lint format bench demo clean
+.PHONY: deps build test browser-test lint format bench demo clean
 
 ## Install the Debian packages the build needs, when missing.
 deps:
@@ -18,10 +18,16 @@ deps:
 build: deps
 	$(SWIFT) build
 
-## Run every test (Swift Testing).
+## Run every test (Swift Testing), then the headless-browser test of the dashboard.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) browser-test
+
+## Headless Chromium signs in to the dashboard and opens every page (screenshots in artifacts/browser/).
+browser-test:
+	$(SWIFT) build --product footprint
+	python3 Tests/Browser/dashboard_test.py .build/debug/footprint
 
 ## Check formatting with the toolchain's swift-format and the checked-in .swift-format.
 lint:

@@ -16,6 +16,7 @@ let suites: [BenchmarkSuite] = [
     adapterSuite,
     serverSuite,
     ingestDecodeSuite,
+    reportSuite,
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

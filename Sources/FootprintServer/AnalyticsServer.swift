@@ -22,6 +22,9 @@ public final class AnalyticsServer: Sendable {
         public var api = IngestAPI.Configuration()
         /// Durability and reader pool of the store.
         public var store = SQLiteEventStore.Configuration()
+        /// The dashboard's admin token and the report API's read token (default: random ones,
+        /// readable from ``AnalyticsServer/access``).
+        public var access = AccessConfiguration()
         /// A project created when the database has none, so a new server can take events at once.
         /// Default `"default"`; `nil` creates none.
         public var defaultProjectName: String? = "default"
@@ -38,6 +41,8 @@ public final class AnalyticsServer: Sendable {
     public let defaultProject: Project?
     /// Whether this start created ``defaultProject``.
     public let createdDefaultProject: Bool
+    /// The tokens of the dashboard and the report API.
+    public let access: AccessConfiguration
     /// The port the server listens on.
     public var port: UInt16 { http.port }
     /// `http://HOST:PORT`, to send events to.
@@ -60,13 +65,20 @@ public final class AnalyticsServer: Sendable {
             created = true
         }
         let api = IngestAPI(store: store, configuration: configuration.api)
+        let reports = ReportAPI(store: store, access: configuration.access)
+        let dashboard = Dashboard(store: store, access: configuration.access)
         do {
-            self.http = try HTTPServer(configuration: configuration.http) { api.handle($0) }
+            self.http = try HTTPServer(configuration: configuration.http) { request in
+                if ReportAPI.serves(request.path) { return reports.handle(request) }
+                if request.path.hasPrefix("/v1/") || request.path == "/health" { return api.handle(request) }
+                return dashboard.handle(request)
+            }
         } catch {
             store.close()
             throw error
         }
         self.store = store
+        self.access = configuration.access
         self.defaultProject = project
         self.createdDefaultProject = created
     }

@@ -5,11 +5,14 @@ import Foundation
 enum ServeCommand {
     static let usage = """
         footprint serve [--host HOST] [--port PORT] [--db PATH] [--connection-limit N] [--rate-limit N]
+                        [--admin-token TOKEN] [--read-token TOKEN]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (default footprint.sqlite; created when missing)
           --connection-limit  most connections at once (default 256)
           --rate-limit        requests per second per write key (default: no limit)
+          --admin-token       dashboard sign-in and API admin token (default: $FOOTPRINT_ADMIN_TOKEN, else random)
+          --read-token        report API read token (default: $FOOTPRINT_READ_TOKEN, else random)
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -22,7 +25,9 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
         let parsed = try CommandLineArguments(
-            arguments, options: ["host", "port", "db", "connection-limit", "rate-limit"], flags: [])
+            arguments,
+            options: ["host", "port", "db", "connection-limit", "rate-limit", "admin-token", "read-token"],
+            flags: [])
         var configuration = AnalyticsServer.Configuration(
             databasePath: parsed.options["db"] ?? StoreAccess.defaultPath)
         configuration.http.host = parsed.options["host"] ?? "127.0.0.1"
@@ -31,6 +36,19 @@ enum ServeCommand {
             "connection-limit", default: 256, in: 1...100_000)
         if let rate = try parsed.positiveNumber("rate-limit") {
             configuration.api.rateLimit = RateLimiter.Rate(requestsPerSecond: rate, burst: max(1, rate * 2))
+        }
+        let environment = ProcessInfo.processInfo.environment
+        if let token = parsed.options["admin-token"] ?? environment["FOOTPRINT_ADMIN_TOKEN"] {
+            guard token.count >= 16 else {
+                throw CommandLineArguments.UsageError(description: "--admin-token: at least 16 characters")
+            }
+            configuration.access.adminToken = token
+        }
+        if let token = parsed.options["read-token"] ?? environment["FOOTPRINT_READ_TOKEN"] {
+            guard token.count >= 16 else {
+                throw CommandLineArguments.UsageError(description: "--read-token: at least 16 characters")
+            }
+            configuration.access.readToken = token
         }
         let server = try AnalyticsServer(configuration: configuration)
         let base = server.baseURL
@@ -45,6 +63,10 @@ enum ServeCommand {
         )
         print("  config:    GET  \(base)/v1/config")
         print("  health:    GET  \(base)/health")
+        print("  dashboard: \(base)/  (sign in with the admin token: \(server.access.adminToken))")
+        print(
+            "  reports:   GET  \(base)/v1/reports/traffic  (Authorization: Bearer \(server.access.readToken))"
+        )
         print("Press Ctrl-C to stop.")
         fflush(nil)
 

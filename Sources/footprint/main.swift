@@ -8,6 +8,7 @@ let usage = """
     \(ProjectsCommand.usage)
     \(ConfigCommand.usage)
     \(ReportCommand.usage)
+    \(GenerateCommand.usage)
     \(DemoCommand.usage)
     """
 
@@ -18,6 +19,7 @@ do {
     case "projects": try ProjectsCommand.run(arguments.dropFirst())
     case "config": try ConfigCommand.run(arguments.dropFirst())
     case "report": try ReportCommand.run(arguments.dropFirst())
+    case "generate": try GenerateCommand.run(arguments.dropFirst())
     case "demo": try DemoCommand.run(arguments.dropFirst())
     case "help", "--help", "-h", nil: print(usage)
     default:

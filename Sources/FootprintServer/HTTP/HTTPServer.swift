@@ -174,6 +174,7 @@ extension HTTPServer {
     final class PendingRequest {
         let method: String
         let path: String
+        let query: [String: String]
         let headers: [String: String]
         let receivedAt: Timestamp
         let started = DispatchTime.now()
@@ -183,9 +184,13 @@ extension HTTPServer {
         /// The answer to give once the body has ended, when the request is refused mid-body.
         var refusal: ServerResponse?
 
-        init(method: String, path: String, headers: [String: String], receivedAt: Timestamp) {
+        init(
+            method: String, path: String, query: [String: String], headers: [String: String],
+            receivedAt: Timestamp
+        ) {
             self.method = method
             self.path = path
+            self.query = query
             self.headers = headers
             self.receivedAt = receivedAt
         }
@@ -200,6 +205,14 @@ private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
     guard let context, let key else { return .YES }
     let box = Unmanaged<HeaderBox>.fromOpaque(context).takeUnretainedValue()
     let name = String(cString: key).lowercased()
+    if box.headers[name] == nil { box.headers[name] = value.map { String(cString: $0) } ?? "" }
+    return .YES
+}
+
+private let collectArgument: MHD_KeyValueIterator = { context, _, key, value in
+    guard let context, let key else { return .YES }
+    let box = Unmanaged<HeaderBox>.fromOpaque(context).takeUnretainedValue()
+    let name = String(cString: key)
     if box.headers[name] == nil { box.headers[name] = value.map { String(cString: $0) } ?? "" }
     return .YES
 }
@@ -236,9 +249,12 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         let box = HeaderBox()
         _ = MHD_get_connection_values(
             connection, .HEADER_KIND, collectHeader, Unmanaged.passUnretained(box).toOpaque())
+        let arguments = HeaderBox()
+        _ = MHD_get_connection_values(
+            connection, .GET_ARGUMENT_KIND, collectArgument, Unmanaged.passUnretained(arguments).toOpaque())
         let pending = HTTPServer.PendingRequest(
             method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-            headers: box.headers, receivedAt: limits.clock.now())
+            query: arguments.headers, headers: box.headers, receivedAt: limits.clock.now())
         requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
         core.began()
         if let declared = pending.headers["content-length"].flatMap({ Int($0) }) {
@@ -276,7 +292,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     pending.answered = true
     if let refusal = pending.refusal { return send(refusal, on: connection, close: true) }
     let request = ServerRequest(
-        method: pending.method, path: pending.path, headers: pending.headers, body: pending.body,
+        method: pending.method, path: pending.path, query: pending.query, headers: pending.headers,
+        body: pending.body,
         receivedAt: pending.receivedAt)
     pending.body = []
     return send(core.handler(request), on: connection)

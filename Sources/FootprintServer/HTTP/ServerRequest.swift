@@ -7,6 +7,8 @@ public struct ServerRequest: Sendable {
     public var method: String
     /// The path, without the query string (`/v1/batch`).
     public var path: String
+    /// The query string's arguments, percent-decoded (the first of a repeated name).
+    public var query: [String: String]
     /// Header fields; names in lower case.
     public var headers: [String: String]
     /// The raw body, as sent (still compressed when `Content-Encoding` says so).
@@ -16,11 +18,12 @@ public struct ServerRequest: Sendable {
 
     /// Creates a request; header names are lower-cased.
     public init(
-        method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [],
-        receivedAt: Timestamp
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: [UInt8] = [], receivedAt: Timestamp
     ) {
         self.method = method
         self.path = path
+        self.query = query
         self.headers = Dictionary(
             headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body

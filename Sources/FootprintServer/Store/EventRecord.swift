@@ -33,13 +33,22 @@ public struct EventRecord: Sendable, Hashable {
     public var os: String?
     /// The whole message, as compact JSON.
     public var payload: String
+    /// `properties.$element_similar_path` (cells: row wildcarded).
+    public var similarPath: String?
+    /// `properties.$element_text`.
+    public var elementText: String?
+    /// `properties.$item_id`.
+    public var itemId: String?
+    /// `properties.duration_ms`, when an integer.
+    public var durationMilliseconds: Int64?
 
     /// Creates a record.
     public init(
         messageId: String, type: MessageType, name: String?, time: Timestamp, clientTimestamp: Timestamp,
         sentAt: Timestamp?, receivedAt: Timestamp, anonymousId: String?, userId: String?,
         sessionId: String?, page: String?, elementPath: String?, appVersion: String?, os: String?,
-        payload: String
+        payload: String, similarPath: String? = nil, elementText: String? = nil, itemId: String? = nil,
+        durationMilliseconds: Int64? = nil
     ) {
         self.messageId = messageId
         self.type = type
@@ -56,6 +65,10 @@ public struct EventRecord: Sendable, Hashable {
         self.appVersion = appVersion
         self.os = os
         self.payload = payload
+        self.similarPath = similarPath
+        self.elementText = elementText
+        self.itemId = itemId
+        self.durationMilliseconds = durationMilliseconds
     }
 }
 
@@ -81,6 +94,10 @@ extension EventRecord {
             page: isView ? message.name : message.properties["$page_name"]?.stringValue,
             elementPath: message.properties["$element_path"]?.stringValue,
             appVersion: message.context["app"]?["version"]?.stringValue, os: os,
-            payload: String(decoding: encoded ?? message.jsonBytes, as: UTF8.self))
+            payload: String(decoding: encoded ?? message.jsonBytes, as: UTF8.self),
+            similarPath: message.properties["$element_similar_path"]?.stringValue,
+            elementText: message.properties["$element_text"]?.stringValue,
+            itemId: message.properties["$item_id"]?.stringValue,
+            durationMilliseconds: message.properties["duration_ms"]?.int64Value)
     }
 }

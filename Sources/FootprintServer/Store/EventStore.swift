@@ -37,6 +37,49 @@ public protocol EventStore: Sendable {
     /// The overview report of a project.
     func report(_ query: ReportQuery) throws(ServerError) -> Report
 
+    /// The events of a project that pass `filter`, in any order, for ``ReportEngine``.
+    /// - Parameter properties: also read every property (for attribute conditions).
+    func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
+        -> [AnalyticsEvent]
+
+    /// Like ``analyticsEvents(projectId:filter:properties:)``, only page views and
+    /// `$screen_leave` events (what dwell needs).
+    func pageVisitEvents(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [AnalyticsEvent]
+
+    /// The daily rollup counts of a project on the days of `filter` (whole UTC days), with its
+    /// other filters applied.
+    func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount]
+
+    /// The people active per day and page on the days of `filter`, identity links applied (a
+    /// person may appear more than once for a day and page).
+    /// - Parameter byPage: `false`: rows without pages (`page` is `nil`, far fewer rows) when
+    ///   the filter has no app version, OS or page.
+    func rollupPeople(projectId: Int64, filter: ReportFilter, byPage: Bool) throws(ServerError)
+        -> [RollupPerson]
+
+    /// The `anonymousId` → `userId` links identify and alias made (the first user id of each).
+    func identityLinks(projectId: Int64) throws(ServerError) -> [String: String]
+
+    /// The newest events of a project, newest first.
+    /// - Parameters:
+    ///   - limit: the most returned.
+    ///   - after: only events stored after the one with this ``RecentEvent/sequence``.
+    func recentEvents(projectId: Int64, limit: Int, after: Int64?) throws(ServerError) -> [RecentEvent]
+
+    /// Every published remote config of a project, newest first.
+    func configVersions(projectId: Int64) throws(ServerError) -> [RemoteConfigVersion]
+
+    /// The event definitions of a project, by id.
+    func eventDefinitions(projectId: Int64) throws(ServerError) -> [EventDefinition]
+
+    /// Stores a definition, replacing the one with its id.
+    func saveEventDefinition(_ definition: EventDefinition, projectId: Int64, at time: Timestamp)
+        throws(ServerError)
+
+    /// Deletes a definition; returns whether it existed.
+    @discardableResult
+    func deleteEventDefinition(id: String, projectId: Int64) throws(ServerError) -> Bool
+
     /// Finishes pending writes and closes the database. Later calls fail with `closed`.
     func close()
 }

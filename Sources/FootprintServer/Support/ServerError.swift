@@ -25,6 +25,10 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let project = Code("project")
         /// A remote config document was refused.
         public static let invalidConfig = Code("invalid_config")
+        /// An event definition was refused.
+        public static let invalidDefinition = Code("invalid_definition")
+        /// A report's parameters were refused.
+        public static let invalidQuery = Code("invalid_query")
         /// The store was closed.
         public static let closed = Code("closed")
         public var description: String { name }

@@ -72,6 +72,12 @@ extension JSONValue {
         objectValue?[key]
     }
 
+    /// The element at `index` of an array, or `nil` (not an array, or out of range).
+    public subscript(index: Int) -> JSONValue? {
+        guard let array = arrayValue, array.indices.contains(index) else { return nil }
+        return array[index]
+    }
+
     /// The dotted path (`properties.price`) of the first NaN or infinite number inside this value.
     public func firstInvalidNumberPath(prefix: String = "") -> String? {
         // Paths are built only when there is something to name.

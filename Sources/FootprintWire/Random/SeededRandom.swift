@@ -1,4 +1,4 @@
-/// A small, fast, deterministic random generator (SplitMix64): the same seed gives the same
+/// A small, fast, deterministic random generator (SeededRandom): the same seed gives the same
 /// numbers on every machine. For reproducible simulations (the demo's virtual users) and
 /// property tests; not for ids or anything secret.
 public struct SeededRandom: RandomNumberGenerator, Sendable {

@@ -31,6 +31,9 @@ final class GroupCommitWriter: @unchecked Sendable {
         let insertEvent: SQLiteStatement
         let insertIdentity: SQLiteStatement
         let insertLostEvents: SQLiteStatement
+        let upsertRollupCount: SQLiteStatement
+        let upsertRollupPerson: SQLiteStatement
+        let upsertRollupActive: SQLiteStatement
     }
 
     private let queue = DispatchQueue(label: "footprint.store.writer")
@@ -44,7 +47,10 @@ final class GroupCommitWriter: @unchecked Sendable {
         self.statements = Statements(
             insertEvent: try database.prepare(SQLiteSchema.insertEvent),
             insertIdentity: try database.prepare(SQLiteSchema.insertIdentity),
-            insertLostEvents: try database.prepare(SQLiteSchema.insertLostEvents))
+            insertLostEvents: try database.prepare(SQLiteSchema.insertLostEvents),
+            upsertRollupCount: try database.prepare(SQLiteSchema.upsertRollupCount),
+            upsertRollupPerson: try database.prepare(SQLiteSchema.upsertRollupPerson),
+            upsertRollupActive: try database.prepare(SQLiteSchema.upsertRollupActive))
     }
 
     /// Queues `batch` and blocks until it is committed (or the commit failed).
@@ -146,9 +152,13 @@ final class GroupCommitWriter: @unchecked Sendable {
                 .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId),
                 .text(event.userId),
                 .text(event.sessionId), .text(event.page), .text(event.elementPath), .text(event.appVersion),
-                .text(event.os), .text(event.payload),
+                .text(event.os), .text(event.payload), .text(event.similarPath), .text(event.elementText),
+                .text(event.itemId), event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
             ])
-            stored += statements.insertEvent.database.changes
+            if statements.insertEvent.database.changes > 0 {
+                stored += 1
+                try updateRollups(for: event, project: project, using: statements)
+            }
         }
         let now = SQLiteValue.integer(batch.receivedAt.millisecondsSince1970)
         for link in batch.identityLinks {
@@ -160,5 +170,35 @@ final class GroupCommitWriter: @unchecked Sendable {
             ])
         }
         return WriteOutcome(stored: stored, duplicates: batch.events.count - stored)
+    }
+
+    /// Counts a newly stored event into the daily rollups, in the same transaction.
+    private func updateRollups(for event: EventRecord, project: SQLiteValue, using statements: Statements)
+        throws(SQLiteError)
+    {
+        let day = SQLiteValue.integer(event.time.dayNumber)
+        let dimensions: [SQLiteValue] = [
+            .text(event.page ?? ""), .text(event.appVersion ?? ""), .text(event.os ?? ""),
+        ]
+        func count(_ kind: Int64, _ key: String, detail: String? = nil) throws(SQLiteError) {
+            try statements.upsertRollupCount.run(
+                [project, day, .integer(kind), .text(key)] + dimensions + [.text(detail)])
+        }
+        let isView = event.type == .screen || event.type == .page
+        if let name = event.name {
+            if isView { try count(0, name) } else if event.type == .track { try count(1, name) }
+        }
+        if !isView, event.type != .track { try count(4, event.type.rawValue) }
+        if event.type == .track, event.name == "$element_click", let path = event.elementPath {
+            try count(2, path, detail: event.elementText)
+            try count(3, event.similarPath ?? path, detail: event.elementText)
+        }
+        try statements.upsertRollupActive.run([
+            project, day, .text(event.anonymousId ?? ""), .text(event.userId ?? ""), .integer(isView ? 1 : 0),
+        ])
+        try statements.upsertRollupPerson.run(
+            [project, day, .text(event.anonymousId ?? ""), .text(event.userId ?? "")] + dimensions + [
+                .integer(isView ? 1 : 0)
+            ])
     }
 }

@@ -16,13 +16,16 @@ public final class SQLiteEventStore: EventStore {
         /// Open for reading only (reports on a database another process writes): no writer, no
         /// migrations, and writes fail with `closed`. Default `false`.
         public var readOnly = false
+        /// The most events one report reads into memory; a range holding more is refused with
+        /// `invalidQuery` (narrow it) instead of exhausting memory. Default 5,000,000.
+        public var maximumReportEvents = 5_000_000
         /// Creates the default configuration.
         public init() {}
     }
 
     /// The database file.
     public let path: String
-    private let configuration: Configuration
+    let configuration: Configuration
     /// `nil` when opened read-only.
     private let writer: GroupCommitWriter?
     private let readers = LockedValue<[SQLiteDatabase]>([])
@@ -65,7 +68,7 @@ public final class SQLiteEventStore: EventStore {
     }
 
     /// The writer, or a `closed` error for a read-only store.
-    private func requireWriter() throws(ServerError) -> GroupCommitWriter {
+    func requireWriter() throws(ServerError) -> GroupCommitWriter {
         guard let writer else { throw ServerError(code: .closed, message: "the store is open read-only") }
         return writer
     }

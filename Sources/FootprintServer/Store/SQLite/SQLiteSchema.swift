@@ -57,14 +57,123 @@ enum SQLiteSchema {
             published_at INTEGER NOT NULL,
             PRIMARY KEY(project_id, version)
         ) WITHOUT ROWID;
+        """,
+        // Reports over a time range (the properties they read become columns), event
+        // definitions, and the live-events page.
         """
+        ALTER TABLE events ADD COLUMN similar_path TEXT;
+        ALTER TABLE events ADD COLUMN element_text TEXT;
+        ALTER TABLE events ADD COLUMN item_id TEXT;
+        ALTER TABLE events ADD COLUMN duration_ms INTEGER;
+        UPDATE events SET
+            similar_path = json_extract(payload, '$.properties."$element_similar_path"'),
+            element_text = json_extract(payload, '$.properties."$element_text"'),
+            item_id = json_extract(payload, '$.properties."$item_id"'),
+            duration_ms = CAST(json_extract(payload, '$.properties.duration_ms') AS INTEGER)
+        WHERE type = 'track';
+        CREATE INDEX events_by_time ON events(project_id, time);
+        CREATE TABLE rollup_counts(
+            project_id INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            page TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            detail TEXT,
+            PRIMARY KEY(project_id, day, kind, key, page, app_version, os)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_people(
+            project_id INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            anonymous_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            page TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            viewed INTEGER NOT NULL,
+            PRIMARY KEY(project_id, day, anonymous_id, user_id, page, app_version, os)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_active(
+            project_id INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            anonymous_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            viewed INTEGER NOT NULL,
+            PRIMARY KEY(project_id, day, anonymous_id, user_id)
+        ) WITHOUT ROWID;
+        INSERT INTO rollup_active(project_id, day, anonymous_id, user_id, viewed)
+        SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), coalesce(anonymous_id, ''),
+            coalesce(user_id, ''), max(type IN ('screen', 'page'))
+        FROM events GROUP BY 1, 2, 3, 4;
+        INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
+        SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), 0, name, coalesce(page, ''),
+            coalesce(app_version, ''), coalesce(os, ''), count(*), NULL
+        FROM events WHERE type IN ('screen', 'page') AND name IS NOT NULL GROUP BY 1, 2, 4, 5, 6, 7;
+        INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
+        SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), 1, name, coalesce(page, ''),
+            coalesce(app_version, ''), coalesce(os, ''), count(*), NULL
+        FROM events WHERE type = 'track' AND name IS NOT NULL GROUP BY 1, 2, 4, 5, 6, 7;
+        INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
+        SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), 2, element_path,
+            coalesce(page, ''), coalesce(app_version, ''), coalesce(os, ''), count(*), max(element_text)
+        FROM events WHERE type = 'track' AND name = '$element_click' AND element_path IS NOT NULL
+        GROUP BY 1, 2, 4, 5, 6, 7;
+        INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
+        SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), 3,
+            coalesce(similar_path, element_path), coalesce(page, ''), coalesce(app_version, ''), coalesce(os, ''),
+            count(*), max(element_text)
+        FROM events WHERE type = 'track' AND name = '$element_click' AND element_path IS NOT NULL
+        GROUP BY 1, 2, 4, 5, 6, 7;
+        INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
+        SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), 4, type, coalesce(page, ''),
+            coalesce(app_version, ''), coalesce(os, ''), count(*), NULL
+        FROM events WHERE type NOT IN ('screen', 'page', 'track') GROUP BY 1, 2, 4, 5, 6, 7;
+        INSERT INTO rollup_people(project_id, day, anonymous_id, user_id, page, app_version, os, viewed)
+        SELECT project_id, time / 86400000 - (time < 0 AND time % 86400000 != 0), coalesce(anonymous_id, ''),
+            coalesce(user_id, ''), coalesce(page, ''), coalesce(app_version, ''), coalesce(os, ''),
+            max(type IN ('screen', 'page'))
+        FROM events GROUP BY 1, 2, 3, 4, 5, 6, 7;
+        CREATE TABLE event_definitions(
+            project_id INTEGER NOT NULL REFERENCES projects(id),
+            id TEXT NOT NULL,
+            document TEXT NOT NULL,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY(project_id, id)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// Inserts one event, skipping it when the project already has its `messageId`.
     static let insertEvent = """
         INSERT OR IGNORE INTO events(project_id, message_id, type, name, time, client_timestamp, sent_at,
-            received_at, anonymous_id, user_id, session_id, page, element_path, app_version, os, payload)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+            received_at, anonymous_id, user_id, session_id, page, element_path, app_version, os, payload,
+            similar_path, element_text, item_id, duration_ms)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+        """
+
+    /// Adds one to a daily count (kind 0: page views by page name, 1: track events by name,
+    /// 2: element clicks by exact path, 3: by similar path, 4: other messages by type;
+    /// `detail`: the latest element text).
+    static let upsertRollupCount = """
+        INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8)
+        ON CONFLICT DO UPDATE SET count = count + 1, detail = coalesce(excluded.detail, detail)
+        """
+
+    /// Records that a device (and user) was active on a day, page, version and OS, and whether
+    /// it viewed a page there.
+    static let upsertRollupPerson = """
+        INSERT INTO rollup_people(project_id, day, anonymous_id, user_id, page, app_version, os, viewed)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        ON CONFLICT DO UPDATE SET viewed = max(viewed, excluded.viewed)
+        """
+
+    /// Records that a device (and user) was active on a day, and whether it viewed a page.
+    static let upsertRollupActive = """
+        INSERT INTO rollup_active(project_id, day, anonymous_id, user_id, viewed) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT DO UPDATE SET viewed = max(viewed, excluded.viewed)
         """
 
     /// Records an anonymousId ↔ userId link once.

@@ -1,0 +1,37 @@
+/// Who may read reports and manage the project: tokens separate from write keys (a write key
+/// only sends events and fetches the remote config; it reads nothing).
+public struct AccessConfiguration: Sendable {
+    /// Signs in to the dashboard and authorizes every API call, writes included (definitions,
+    /// remote config). Default: a new random token at each start (`fpa_` + 32 hex digits).
+    public var adminToken = AccessConfiguration.makeToken(prefix: "fpa_")
+    /// Authorizes the read-only report API (`Authorization: Bearer …`). Default: a new random
+    /// token at each start (`fpr_` + 32 hex digits).
+    public var readToken = AccessConfiguration.makeToken(prefix: "fpr_")
+    /// How long a dashboard sign-in lasts, in seconds. Default 12 hours.
+    public var sessionLifetimeSeconds: Int64 = 12 * 3600
+    /// Marks the session cookie `Secure` (serve the dashboard over HTTPS). Default `false`.
+    public var secureCookies = false
+
+    /// Creates the default configuration (random tokens).
+    public init() {}
+
+    /// A new random token: `prefix` and 32 hexadecimal digits.
+    public static func makeToken(prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = (0..<2).map { _ -> String in
+            let text = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }
+        return prefix + digits.joined()
+    }
+
+    /// Compares two secrets in time that does not depend on where they differ.
+    static func constantTimeEquals(_ given: String, _ expected: String) -> Bool {
+        let left = Array(given.utf8)
+        let right = Array(expected.utf8)
+        guard left.count == right.count, !right.isEmpty else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+}

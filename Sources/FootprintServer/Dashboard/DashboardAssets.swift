@@ -1,0 +1,105 @@
+/// The dashboard's stylesheet and its one script, served from memory (no build step).
+enum DashboardAssets {
+    static let css = """
+        :root { --ink: #1d2330; --muted: #5f6b7a; --line: #dde2ea; --bg: #f6f7f9; --accent: #2f6fdf;
+          --s1: #2f6fdf; --s2: #e0742a; --s3: #2a9d6f; --bad: #b3261e; --good: #1e7a46; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 14px/1.45 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif;
+          color: var(--ink); background: var(--bg); }
+        header { display: flex; align-items: center; gap: 16px; padding: 10px 24px; background: #fff;
+          border-bottom: 1px solid var(--line); }
+        .brand { font-weight: 700; font-size: 16px; }
+        header .signout { margin-left: auto; }
+        nav { display: flex; flex-wrap: wrap; gap: 4px; padding: 6px 24px; background: #fff; border-bottom: 1px solid var(--line); }
+        nav a { padding: 6px 10px; border-radius: 6px; color: var(--ink); text-decoration: none; }
+        nav a[aria-current=page] { background: var(--accent); color: #fff; }
+        nav a:hover:not([aria-current=page]) { background: var(--bg); }
+        main { max-width: 1180px; margin: 0 auto; padding: 16px 24px 48px; }
+        main.plain { max-width: 640px; }
+        h1 { font-size: 22px; margin: 8px 0 12px; }
+        h2 { font-size: 16px; margin: 24px 0 8px; }
+        section, figure { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 12px 0; }
+        figure figcaption { font-weight: 600; margin-bottom: 6px; }
+        .key { font-weight: 400; margin-left: 12px; color: var(--muted); }
+        .key::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
+        .key.s1::before { background: var(--s1); } .key.s2::before { background: var(--s2); } .key.s3::before { background: var(--s3); }
+        .chart { width: 100%; height: auto; }
+        .chart .grid { stroke: var(--line); } .chart .axis, .chart .label, .chart .value { fill: var(--muted); font-size: 11px; }
+        .chart .label { fill: var(--ink); font-size: 12px; }
+        .line { fill: none; stroke-width: 2; } .line.s1 { stroke: var(--s1); } .line.s2 { stroke: var(--s2); } .line.s3 { stroke: var(--s3); }
+        .dot.s1 { fill: var(--s1); } .dot.s2 { fill: var(--s2); } .dot.s3 { fill: var(--s3); }
+        .bar { fill: var(--accent); }
+        .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); gap: 10px; margin: 12px 0; }
+        .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
+        .card .value { font-size: 20px; font-weight: 600; } .card .label { color: var(--muted); font-size: 12px; }
+        .columns { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
+        @media (max-width: 900px) { .columns { grid-template-columns: 1fr; } }
+        table { width: 100%; border-collapse: collapse; }
+        th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+        th { color: var(--muted); font-weight: 600; font-size: 12px; }
+        .num { text-align: right; font-variant-numeric: tabular-nums; }
+        code { font: 12px ui-monospace, Menlo, Consolas, monospace; }
+        code.path { word-break: break-all; }
+        form.filters, fieldset.steps { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin: 8px 0 12px; }
+        fieldset { border: 1px solid var(--line); border-radius: 6px; }
+        label { display: inline-flex; flex-direction: column; font-size: 12px; color: var(--muted); gap: 2px; }
+        form.definition label, form.page-name label { margin: 4px 12px 4px 0; }
+        input, select, textarea, button { font: inherit; padding: 5px 8px; border: 1px solid var(--line); border-radius: 6px; background: #fff; color: var(--ink); }
+        input.wide { width: 420px; max-width: 100%; }
+        textarea { width: 100%; font: 12px ui-monospace, Menlo, Consolas, monospace; }
+        button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
+        form.inline { display: inline; } form.danger button { background: #fff; color: var(--bad); border-color: var(--bad); }
+        .actions { display: flex; gap: 8px; margin-top: 8px; }
+        .notice { background: #e6f4ea; color: var(--good); padding: 8px 12px; border-radius: 6px; }
+        .error { background: #fce8e6; color: var(--bad); padding: 8px 12px; border-radius: 6px; }
+        .hint, .empty { color: var(--muted); }
+        .heat { display: inline-block; min-width: 56px; padding: 2px 6px; border-radius: 4px; }
+        .h0 { background: #f1f5fd; } .h1 { background: #dce7fb; } .h2 { background: #c6d8f8; } .h3 { background: #aec7f4; }
+        .h4 { background: #94b5f0; } .h5 { background: #7aa3ec; color: #fff; } .h6 { background: #5f90e7; color: #fff; }
+        .h7 { background: #477fe2; color: #fff; } .h8 { background: #3470dc; color: #fff; } .h9 { background: #2a62c6; color: #fff; }
+        form.signin { max-width: 380px; margin: 12vh auto; background: #fff; border: 1px solid var(--line); border-radius: 10px;
+          padding: 24px; display: flex; flex-direction: column; gap: 12px; }
+        form.signin h1 { margin: 0; }
+        #live td:last-child code { display: block; max-width: 460px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        """
+
+    static let liveScript = """
+        (function () {
+          "use strict";
+          var table = document.getElementById("live");
+          if (!table) { return; }
+          var body = table.tBodies[0];
+          var status = document.getElementById("live-status");
+          var project = table.getAttribute("data-project");
+          var newest = 0;
+          function cell(row, text, code) {
+            var td = row.insertCell(-1);
+            if (code) { var c = document.createElement("code"); c.textContent = text; c.title = text; td.appendChild(c); }
+            else { td.textContent = text; }
+          }
+          function poll() {
+            var url = "/live.json?after=" + newest + (project ? "&project=" + encodeURIComponent(project) : "");
+            fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+              .then(function (response) {
+                if (!response.ok) { throw new Error("HTTP " + response.status); }
+                return response.json();
+              })
+              .then(function (answer) {
+                var events = answer.events.slice().reverse();
+                events.forEach(function (event) {
+                  newest = Math.max(newest, event.sequence);
+                  var row = body.insertRow(0);
+                  cell(row, event.receivedAt.replace("T", " ").replace("Z", ""));
+                  cell(row, event.type); cell(row, event.name); cell(row, event.page); cell(row, event.person);
+                  cell(row, event.message, true);
+                });
+                while (body.rows.length > 200) { body.deleteRow(-1); }
+                status.textContent = body.rows.length + " shown, updated " + new Date().toLocaleTimeString();
+              })
+              .catch(function (error) { status.textContent = "Not updated: " + error.message; })
+              .then(function () { setTimeout(poll, 2000); });
+          }
+          poll();
+        })();
+        """
+}

@@ -1,0 +1,101 @@
+import FootprintWire
+
+/// One step of a funnel.
+public enum FunnelStep: Sendable, Hashable {
+    /// A track event by name.
+    case event(String)
+    /// A view of a page by name.
+    case page(String)
+    /// An event definition.
+    case defined(EventDefinition)
+
+    /// The step's label.
+    public var label: String {
+        switch self {
+        case .event(let name): return name
+        case .page(let name): return "page " + name
+        case .defined(let definition): return definition.name
+        }
+    }
+
+    /// Whether `event` completes the step.
+    public func matches(_ event: AnalyticsEvent) -> Bool {
+        switch self {
+        case .event(let name): return event.isTrack(name)
+        case .page(let name): return event.isPageView && event.name == name
+        case .defined(let definition): return definition.matches(event)
+        }
+    }
+}
+
+/// A funnel's outcome: how many people reached each step.
+public struct FunnelReport: Sendable, Hashable, Codable {
+    /// One entry per step, in order.
+    public var steps: [FunnelStepResult]
+    /// The conversion window in milliseconds.
+    public var windowMilliseconds: Int64
+    /// People who completed every step / people who started, 0...1 (0 when none started).
+    public var conversion: Double
+}
+
+/// How many people reached one step of a funnel.
+public struct FunnelStepResult: Sendable, Hashable, Codable {
+    /// The step's label.
+    public var label: String
+    /// People who reached it (in order, within the window from their first step).
+    public var people: Int
+    /// `people` / people of the first step, 0...1.
+    public var conversion: Double
+    /// People of the previous step who did not reach it (0 for the first step).
+    public var dropOff: Int
+}
+
+extension ReportEngine {
+    /// The default conversion window: 14 days.
+    public static let defaultFunnelWindowMilliseconds: Int64 = 14 * 86_400_000
+
+    /// People who did the steps in order, each within `window` of the first step.
+    ///
+    /// Each occurrence of the first step may start an attempt; a person counts at the deepest
+    /// step any attempt reached. A later step before the first, or after the window, does not
+    /// count.
+    public func funnel(
+        _ steps: [FunnelStep], windowMilliseconds window: Int64 = ReportEngine.defaultFunnelWindowMilliseconds
+    ) -> FunnelReport {
+        guard !steps.isEmpty else {
+            return FunnelReport(steps: [], windowMilliseconds: window, conversion: 0)
+        }
+        var timelines: [String: [(time: Int64, steps: [Int])]] = [:]
+        for (index, event) in events.enumerated() {
+            let matched = steps.indices.filter { steps[$0].matches(event) }
+            if !matched.isEmpty {
+                timelines[people[index], default: []].append((event.time.millisecondsSince1970, matched))
+            }
+        }
+        var reached = Array(repeating: 0, count: steps.count)
+        for timeline in timelines.values {
+            var deepest = 0
+            for (start, entry) in timeline.enumerated() where entry.steps.contains(0) {
+                let deadline = entry.time + window
+                var next = 1
+                for later in timeline[(start + 1)...] {
+                    guard next < steps.count, later.time <= deadline else { break }
+                    if later.steps.contains(next) { next += 1 }
+                }
+                deepest = max(deepest, next)
+                if deepest == steps.count { break }
+            }
+            for step in 0..<deepest { reached[step] += 1 }
+        }
+        let started = reached[0]
+        let results = steps.enumerated().map { index, step in
+            FunnelStepResult(
+                label: step.label, people: reached[index],
+                conversion: started == 0 ? 0 : Double(reached[index]) / Double(started),
+                dropOff: index == 0 ? 0 : reached[index - 1] - reached[index])
+        }
+        return FunnelReport(
+            steps: results, windowMilliseconds: window,
+            conversion: started == 0 ? 0 : Double(reached[steps.count - 1]) / Double(started))
+    }
+}

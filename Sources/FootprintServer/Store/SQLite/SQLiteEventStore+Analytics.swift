@@ -1,0 +1,143 @@
+import FootprintSQLite
+import FootprintWire
+
+extension SQLiteEventStore {
+    public func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
+        -> [AnalyticsEvent]
+    {
+        try events(projectId: projectId, filter: filter, properties: properties, pageVisitsOnly: false)
+    }
+
+    public func pageVisitEvents(projectId: Int64, filter: ReportFilter) throws(ServerError)
+        -> [AnalyticsEvent]
+    {
+        try events(projectId: projectId, filter: filter, properties: false, pageVisitsOnly: true)
+    }
+
+    private func events(projectId: Int64, filter: ReportFilter, properties: Bool, pageVisitsOnly: Bool)
+        throws(ServerError) -> [AnalyticsEvent]
+    {
+        var conditions = ["project_id = ?1"]
+        if pageVisitsOnly {
+            conditions.append("(type IN ('screen', 'page') OR (type = 'track' AND name = '$screen_leave'))")
+        }
+        var values: [SQLiteValue] = [.integer(projectId)]
+        func add(_ condition: String, _ value: SQLiteValue) {
+            values.append(value)
+            conditions.append(condition.replacingOccurrences(of: "?", with: "?\(values.count)"))
+        }
+        if let from = filter.from { add("time >= ?", .integer(from.millisecondsSince1970)) }
+        if let to = filter.to { add("time < ?", .integer(to.millisecondsSince1970)) }
+        if let version = filter.appVersion { add("app_version = ?", .text(version)) }
+        if let os = filter.os { add("os = ?", .text(os)) }
+        if let page = filter.page { add("page = ?", .text(page)) }
+        let sql = """
+            SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
+                element_text, item_id, duration_ms, app_version, os,
+                \(properties ? "json_extract(payload, '$.properties')" : "NULL")
+            FROM events WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY time LIMIT \(configuration.maximumReportEvents + 1)
+            """
+        let events = try read { database in
+            try database.prepare(sql).rows(values) { row in
+                var event = AnalyticsEvent(
+                    type: MessageType(rawValue: row.text(at: 0) ?? "") ?? .track, name: row.text(at: 1),
+                    time: Timestamp(millisecondsSince1970: row.int64(at: 2)), anonymousId: row.text(at: 3),
+                    userId: row.text(at: 4), sessionId: row.text(at: 5), page: row.text(at: 6),
+                    elementPath: row.text(at: 7), similarPath: row.text(at: 8), elementText: row.text(at: 9),
+                    itemId: row.text(at: 10),
+                    durationMilliseconds: row.isNull(at: 11) ? nil : row.int64(at: 11),
+                    appVersion: row.text(at: 12), os: row.text(at: 13))
+                if properties, let text = row.text(at: 14),
+                    let object = try? JSONParser().parse(Array(text.utf8)).objectValue
+                {
+                    event.properties = object
+                }
+                return event
+            }
+        }
+        guard events.count <= configuration.maximumReportEvents else {
+            throw ServerError(
+                code: .invalidQuery,
+                message:
+                    "the range holds more than \(configuration.maximumReportEvents) events; choose fewer days or add a filter"
+            )
+        }
+        return events
+    }
+
+    public func identityLinks(projectId: Int64) throws(ServerError) -> [String: String] {
+        try read { database in
+            let pairs = try database.prepare(
+                "SELECT anonymous_id, min(user_id) FROM identities WHERE project_id = ?1 GROUP BY anonymous_id"
+            ).rows([.integer(projectId)]) { ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "") }
+            return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    public func recentEvents(projectId: Int64, limit: Int, after: Int64?) throws(ServerError) -> [RecentEvent]
+    {
+        try read { database in
+            try database.prepare(
+                """
+                SELECT id, type, name, time, received_at, coalesce(user_id, anonymous_id), page, payload
+                FROM events WHERE project_id = ?1 AND id > ?2 ORDER BY id DESC LIMIT ?3
+                """
+            ).rows([.integer(projectId), .integer(after ?? 0), .integer(Int64(max(0, limit)))]) { row in
+                RecentEvent(
+                    sequence: row.int64(at: 0), type: MessageType(rawValue: row.text(at: 1) ?? "") ?? .track,
+                    name: row.text(at: 2), time: Timestamp(millisecondsSince1970: row.int64(at: 3)),
+                    receivedAt: Timestamp(millisecondsSince1970: row.int64(at: 4)), person: row.text(at: 5),
+                    page: row.text(at: 6), payload: row.text(at: 7) ?? "{}")
+            }
+        }
+    }
+
+    public func configVersions(projectId: Int64) throws(ServerError) -> [RemoteConfigVersion] {
+        try read { database in
+            try database.prepare(
+                """
+                SELECT version, document, published_at FROM config_versions WHERE project_id = ?1
+                ORDER BY version DESC
+                """
+            ).rows([.integer(projectId)]) { row in
+                RemoteConfigVersion(
+                    version: row.int64(at: 0), document: row.text(at: 1) ?? "{}",
+                    publishedAt: Timestamp(millisecondsSince1970: row.int64(at: 2)))
+            }
+        }
+    }
+
+    public func eventDefinitions(projectId: Int64) throws(ServerError) -> [EventDefinition] {
+        try read { database in
+            try database.prepare(
+                "SELECT document FROM event_definitions WHERE project_id = ?1 ORDER BY id"
+            ).rows([.integer(projectId)]) { row in
+                try EventDefinition(json: try JSONParser().parse(Array((row.text(at: 0) ?? "").utf8)))
+            }
+        }
+    }
+
+    public func saveEventDefinition(_ definition: EventDefinition, projectId: Int64, at time: Timestamp)
+        throws(ServerError)
+    {
+        try requireWriter().perform { database in
+            try database.prepare(
+                "INSERT OR REPLACE INTO event_definitions(project_id, id, document, updated_at) VALUES (?1, ?2, ?3, ?4)"
+            ).run([
+                .integer(projectId), .text(definition.id), .text(JSONWriter.string(definition.jsonValue)),
+                .integer(time.millisecondsSince1970),
+            ])
+        }
+    }
+
+    @discardableResult
+    public func deleteEventDefinition(id: String, projectId: Int64) throws(ServerError) -> Bool {
+        try requireWriter().perform { database in
+            try database.prepare("DELETE FROM event_definitions WHERE project_id = ?1 AND id = ?2").run([
+                .integer(projectId), .text(id),
+            ])
+            return database.changes > 0
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import FootprintServer
+import FootprintWire
+import Foundation
+import Testing
+
+/// `footprint generate` as scripts run it.
+@Suite(.serialized) struct GenerateCommandTests {
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("footprint")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func generatedEventsAreStoredWithTheirRollups() throws {
+        let path =
+            NSTemporaryDirectory()
+            + "footprint-generate-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0))).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        let generated = try Self.run([
+            "generate", "--events", "2000", "--people", "30", "--days", "5", "--db", path,
+        ])
+        #expect(generated.status == 0, "\(generated.output)")
+        #expect(generated.output.contains("events into project default"))
+        let report = try Report.load(databasePath: path)
+        #expect(report.totalEvents >= 2000)
+        #expect(report.uniqueVisitors <= 30)
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = true
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        defer { store.close() }
+        let project = try #require(try store.projects().first)
+        let counts = try store.rollupCounts(projectId: project.id, filter: ReportFilter())
+        #expect(
+            counts.reduce(0) { $0 + ($1.kind == .pageViews ? $1.count : 0) }
+                == report.pages.reduce(0) { $0 + $1.pageViews })
+    }
+
+    @Test func generateWithoutACountIsAUsageError() throws {
+        let run = try Self.run(["generate"])
+        #expect(run.status == 64)
+        #expect(run.output.contains("--events N is required"))
+    }
+}
