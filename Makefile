@@ -1,31 +1,41 @@
 # Footprint — build, test, benchmark and demo commands.
 SWIFT ?= swift
-DEBIAN_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config chromium chromium-driver python3
+BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config
+TEST_PACKAGES := chromium chromium-driver python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test browser-test lint format bench demo clean
+.PHONY: deps test-deps build test browser-test lint format bench demo clean
 
-## Install the Debian packages the build needs, when missing.
-deps:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+# Installs the Debian packages named in $(1) that are missing.
+define install_missing
+	@missing=""; for p in $(1); do \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+endef
+
+## Install the Debian packages the build needs, when missing.
+deps:
+	$(call install_missing,$(BUILD_PACKAGES))
+
+## Also the headless browser the dashboard test drives.
+test-deps: deps
+	$(call install_missing,$(TEST_PACKAGES))
 
 build: deps
 	$(SWIFT) build
 
 ## Run every test (Swift Testing), then the headless-browser test of the dashboard.
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) browser-test
 
 ## Headless Chromium signs in to the dashboard and opens every page (screenshots in artifacts/browser/).
-browser-test:
+browser-test: test-deps
 	$(SWIFT) build --product footprint
 	python3 Tests/Browser/dashboard_test.py .build/debug/footprint
 

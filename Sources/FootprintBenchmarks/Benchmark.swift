@@ -1,4 +1,5 @@
 import Dispatch
+import FootprintWire
 
 /// One benchmark suite: a name and a function that measures and returns rows for the table.
 struct BenchmarkSuite: Sendable {
@@ -70,15 +71,7 @@ enum Measure {
     }
 
     /// An integer with thousands separators.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(abs(value))
-        var out = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { out += "," }
-            out.append(character)
-        }
-        return value < 0 ? "-" + out : out
-    }
+    static func grouped(_ value: Int) -> String { value.grouped }
 }
 
 /// Prints a suite's rows as an aligned table.

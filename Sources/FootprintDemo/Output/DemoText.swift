@@ -1,4 +1,5 @@
 import FootprintServer
+import FootprintWire
 import Foundation
 
 /// The demo's printed output: the report as tables, and the comparison.
@@ -83,15 +84,7 @@ public enum DemoText {
     }
 
     /// `12,345`.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return value < 0 ? "-" + result : result
-    }
+    static func grouped(_ value: Int) -> String { value.grouped }
 
     /// The path up to its first controller, then `#…` for the navigation chain above it.
     static func shortened(_ path: String) -> String {

@@ -20,15 +20,7 @@ enum HTML {
     }
 
     /// `1234567` → `1,234,567`.
-    static func number(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return (value < 0 ? "-" : "") + grouped
-    }
+    static func number(_ value: Int) -> String { value.grouped }
 
     /// `0.1234` → `12.3%`.
     static func percent(_ share: Double?) -> String {
