@@ -129,7 +129,14 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
         do {
             let outcomes = try database.transaction {
-                try batches.map { batch throws(SQLiteError) in try insert(batch, using: statements) }
+                var rollups = RollupDelta()
+                let outcomes = try batches.map { batch throws(SQLiteError) in
+                    try insert(batch, using: statements, rollups: &rollups)
+                }
+                try rollups.write(
+                    count: statements.upsertRollupCount, person: statements.upsertRollupPerson,
+                    active: statements.upsertRollupActive)
+                return outcomes
             }
             return .success(outcomes)
         } catch {
@@ -138,8 +145,8 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    private func insert(_ batch: IngestBatch, using statements: Statements) throws(SQLiteError)
-        -> WriteOutcome
+    private func insert(_ batch: IngestBatch, using statements: Statements, rollups: inout RollupDelta)
+        throws(SQLiteError) -> WriteOutcome
     {
         var stored = 0
         let project = SQLiteValue.integer(batch.projectId)
@@ -157,7 +164,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             ])
             if statements.insertEvent.database.changes > 0 {
                 stored += 1
-                try updateRollups(for: event, project: project, using: statements)
+                rollups.add(event, project: batch.projectId)
             }
         }
         let now = SQLiteValue.integer(batch.receivedAt.millisecondsSince1970)
@@ -170,35 +177,5 @@ final class GroupCommitWriter: @unchecked Sendable {
             ])
         }
         return WriteOutcome(stored: stored, duplicates: batch.events.count - stored)
-    }
-
-    /// Counts a newly stored event into the daily rollups, in the same transaction.
-    private func updateRollups(for event: EventRecord, project: SQLiteValue, using statements: Statements)
-        throws(SQLiteError)
-    {
-        let day = SQLiteValue.integer(event.time.dayNumber)
-        let dimensions: [SQLiteValue] = [
-            .text(event.page ?? ""), .text(event.appVersion ?? ""), .text(event.os ?? ""),
-        ]
-        func count(_ kind: Int64, _ key: String, detail: String? = nil) throws(SQLiteError) {
-            try statements.upsertRollupCount.run(
-                [project, day, .integer(kind), .text(key)] + dimensions + [.text(detail)])
-        }
-        let isView = event.type == .screen || event.type == .page
-        if let name = event.name {
-            if isView { try count(0, name) } else if event.type == .track { try count(1, name) }
-        }
-        if !isView, event.type != .track { try count(4, event.type.rawValue) }
-        if event.type == .track, event.name == "$element_click", let path = event.elementPath {
-            try count(2, path, detail: event.elementText)
-            try count(3, event.similarPath ?? path, detail: event.elementText)
-        }
-        try statements.upsertRollupActive.run([
-            project, day, .text(event.anonymousId ?? ""), .text(event.userId ?? ""), .integer(isView ? 1 : 0),
-        ])
-        try statements.upsertRollupPerson.run(
-            [project, day, .text(event.anonymousId ?? ""), .text(event.userId ?? "")] + dimensions + [
-                .integer(isView ? 1 : 0)
-            ])
     }
 }

@@ -158,8 +158,8 @@ enum SQLiteSchema {
     /// `detail`: the latest element text).
     static let upsertRollupCount = """
         INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8)
-        ON CONFLICT DO UPDATE SET count = count + 1, detail = coalesce(excluded.detail, detail)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, ?8)
+        ON CONFLICT DO UPDATE SET count = count + excluded.count, detail = coalesce(excluded.detail, detail)
         """
 
     /// Records that a device (and user) was active on a day, page, version and OS, and whether
