@@ -1,3 +1,5 @@
+import Foundation
+
 /// One HTTP request as the SDK makes it.
 public struct HTTPRequest: Sendable, Hashable {
     /// `GET` or `POST`.
@@ -47,29 +49,6 @@ extension HTTPRequest {
     /// The `Authorization` header value that carries a write key the Segment way: HTTP Basic,
     /// the key as user name, no password.
     public static func basicAuthorization(writeKey: String) -> String {
-        "Basic " + Base64.encode(Array("\(writeKey):".utf8))
-    }
-}
-
-/// Standard base64 (RFC 4648, with padding), without Foundation.
-enum Base64 {
-    static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index < bytes.count {
-            let remaining = bytes.count - index
-            let b0 = UInt32(bytes[index])
-            let b1 = remaining > 1 ? UInt32(bytes[index + 1]) : 0
-            let b2 = remaining > 2 ? UInt32(bytes[index + 2]) : 0
-            let triple = b0 << 16 | b1 << 8 | b2
-            output.append(alphabet[Int(triple >> 18 & 63)])
-            output.append(alphabet[Int(triple >> 12 & 63)])
-            output.append(remaining > 1 ? alphabet[Int(triple >> 6 & 63)] : UInt8(ascii: "="))
-            output.append(remaining > 2 ? alphabet[Int(triple & 63)] : UInt8(ascii: "="))
-            index += 3
-        }
-        return String(decoding: output, as: UTF8.self)
+        "Basic " + Data("\(writeKey):".utf8).base64EncodedString()
     }
 }
