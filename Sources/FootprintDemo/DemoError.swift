@@ -1,3 +1,5 @@
+import FootprintWire
+
 /// Why the demo could not run.
 public struct DemoError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure.
@@ -12,19 +14,14 @@ public struct DemoError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kinds of failure.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        /// The code's name.
-        public let name: String
-
-        /// Creates a code.
-        public init(_ name: String) { self.name = name }
-
-        /// The embedded server did not start as expected.
-        public static let server = Code("server")
-        /// A virtual device's flush did not finish.
-        public static let delivery = Code("delivery")
-        public var description: String { name }
-    }
+    public typealias Code = ErrorCode<DemoError>
 
     public var description: String { "\(code): \(message)" }
+}
+
+extension ErrorCode where Domain == DemoError {
+    /// The embedded server did not start as expected.
+    public static var server: Self { Self("server") }
+    /// A virtual device's flush did not finish.
+    public static var delivery: Self { Self("delivery") }
 }

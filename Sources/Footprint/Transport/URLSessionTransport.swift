@@ -18,19 +18,16 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The kinds of failure; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        /// The code as text.
-        public let name: String
-        /// Creates a code.
-        public init(_ name: String) { self.name = name }
-        /// The URL cannot be parsed.
-        public static let invalidURL = Code("invalid_url")
-        /// No response: connection refused, timed out, DNS failure, TLS failure...
-        public static let network = Code("network")
-        public var description: String { name }
-    }
+    public typealias Code = ErrorCode<TransportError>
 
     public var description: String { "\(code): \(message)" }
+}
+
+extension ErrorCode where Domain == TransportError {
+    /// The URL cannot be parsed.
+    public static var invalidURL: Self { Self("invalid_url") }
+    /// No response: connection refused, timed out, DNS failure, TLS failure...
+    public static var network: Self { Self("network") }
 }
 
 /// The real ``HTTPTransport``: `URLSession` (FoundationNetworking on Linux), ephemeral (no

@@ -8,18 +8,18 @@ public struct GzipError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
 
     /// The kinds of gzip failure.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        let name: String
-        /// The data is not a valid gzip or zlib stream.
-        public static let corrupt = Code(name: "corrupt")
-        /// The inflated data would exceed the limit the caller set.
-        public static let tooLarge = Code(name: "tooLarge")
-        /// The ratio of inflated to compressed size is beyond what real payloads reach.
-        public static let suspiciousRatio = Code(name: "suspiciousRatio")
-        public var description: String { name }
-    }
+    public typealias Code = ErrorCode<GzipError>
 
     public var description: String { "\(code): \(message)" }
+}
+
+extension ErrorCode where Domain == GzipError {
+    /// The data is not a valid gzip or zlib stream.
+    public static var corrupt: Self { Self("corrupt") }
+    /// The inflated data would exceed the limit the caller set.
+    public static var tooLarge: Self { Self("tooLarge") }
+    /// The ratio of inflated to compressed size is beyond what real payloads reach.
+    public static var suspiciousRatio: Self { Self("suspiciousRatio") }
 }
 
 /// gzip compression for request bodies (RFC 1952), on top of zlib.

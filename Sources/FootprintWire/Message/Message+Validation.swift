@@ -12,27 +12,24 @@ public struct MessageError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kinds of fault; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        /// The code as text, as the server reports it.
-        public let name: String
-        /// Creates a code from its name.
-        public init(_ name: String) { self.name = name }
-        /// A field the message type requires is missing or empty.
-        public static let missingField = Code("missing_field")
-        /// A field has the wrong JSON type or an unknown value.
-        public static let invalidField = Code("invalid_field")
-        /// A timestamp is not ISO-8601.
-        public static let invalidTimestamp = Code("invalid_timestamp")
-        /// A number is NaN or infinite.
-        public static let invalidNumber = Code("invalid_number")
-        /// A string is longer than ``MessageLimits/maximumStringBytes``.
-        public static let stringTooLong = Code("string_too_long")
-        /// The encoded event is larger than ``MessageLimits/maximumEventBytes``.
-        public static let eventTooLarge = Code("event_too_large")
-        public var description: String { name }
-    }
+    public typealias Code = ErrorCode<MessageError>
 
     public var description: String { "\(code.name): \(message)" }
+}
+
+extension ErrorCode where Domain == MessageError {
+    /// A field the message type requires is missing or empty.
+    public static var missingField: Self { Self("missing_field") }
+    /// A field has the wrong JSON type or an unknown value.
+    public static var invalidField: Self { Self("invalid_field") }
+    /// A timestamp is not ISO-8601.
+    public static var invalidTimestamp: Self { Self("invalid_timestamp") }
+    /// A number is NaN or infinite.
+    public static var invalidNumber: Self { Self("invalid_number") }
+    /// A string is longer than ``MessageLimits/maximumStringBytes``.
+    public static var stringTooLong: Self { Self("string_too_long") }
+    /// The encoded event is larger than ``MessageLimits/maximumEventBytes``.
+    public static var eventTooLarge: Self { Self("event_too_large") }
 }
 
 extension Message {

@@ -16,27 +16,24 @@ public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kinds of fault; new codes may be added.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        /// The code as text.
-        public let name: String
-        /// Creates a code from its name.
-        public init(_ name: String) { self.name = name }
-        /// The document is not JSON (or not a property list).
-        public static let unreadable = Code("unreadable")
-        /// A required key is missing.
-        public static let missingKey = Code("missing_key")
-        /// A key the format does not know (often a typo).
-        public static let unknownKey = Code("unknown_key")
-        /// A value has the wrong type or is out of range.
-        public static let invalidValue = Code("invalid_value")
-        /// The plan's `version` is newer than this code reads.
-        public static let unsupportedVersion = Code("unsupported_version")
-        /// Two events share one id.
-        public static let duplicateId = Code("duplicate_id")
-        public var description: String { name }
-    }
+    public typealias Code = ErrorCode<PlanError>
 
     public var description: String {
         keyPath.isEmpty ? "\(code.name): \(message)" : "\(code.name) at \(keyPath): \(message)"
     }
+}
+
+extension ErrorCode where Domain == PlanError {
+    /// The document is not JSON (or not a property list).
+    public static var unreadable: Self { Self("unreadable") }
+    /// A required key is missing.
+    public static var missingKey: Self { Self("missing_key") }
+    /// A key the format does not know (often a typo).
+    public static var unknownKey: Self { Self("unknown_key") }
+    /// A value has the wrong type or is out of range.
+    public static var invalidValue: Self { Self("invalid_value") }
+    /// The plan's `version` is newer than this code reads.
+    public static var unsupportedVersion: Self { Self("unsupported_version") }
+    /// Two events share one id.
+    public static var duplicateId: Self { Self("duplicate_id") }
 }
