@@ -3,26 +3,7 @@
     /// class that does not exist or a method that cannot be hooked.
     public struct UIKitDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// What went wrong (new codes may be added).
-        public struct Code: RawRepresentable, Sendable, Hashable {
-            /// The code's name.
-            public var rawValue: String
-
-            /// Creates a code.
-            public init(rawValue: String) {
-                self.rawValue = rawValue
-            }
-
-            /// No class of that name is registered with the Objective-C runtime.
-            public static let missingClass = Code(rawValue: "missingClass")
-            /// The class has no Objective-C method of that name: a Swift method must be declared
-            /// `@objc dynamic` to be hooked.
-            public static let missingMethod = Code(rawValue: "missingMethod")
-            /// The method exists but its signature is not one Footprint can hook (it must return
-            /// nothing and take at most two object arguments).
-            public static let unsupportedSignature = Code(rawValue: "unsupportedSignature")
-            /// The class must not be hooked (`NSObject`, a key-value-observing subclass).
-            public static let refused = Code(rawValue: "refused")
-        }
+        public typealias Code = ErrorCode<UIKitDiagnostic>
 
         /// What went wrong.
         public var code: Code
@@ -41,6 +22,19 @@
             self.message = message
         }
 
-        public var description: String { "\(code.rawValue): \(message)" }
+        public var description: String { "\(code.name): \(message)" }
+    }
+
+    extension ErrorCode where Domain == UIKitDiagnostic {
+        /// No class of that name is registered with the Objective-C runtime.
+        public static var missingClass: Self { Self("missingClass") }
+        /// The class has no Objective-C method of that name: a Swift method must be declared
+        /// `@objc dynamic` to be hooked.
+        public static var missingMethod: Self { Self("missingMethod") }
+        /// The method exists but its signature is not one Footprint can hook (it must return
+        /// nothing and take at most two object arguments).
+        public static var unsupportedSignature: Self { Self("unsupportedSignature") }
+        /// The class must not be hooked (`NSObject`, a key-value-observing subclass).
+        public static var refused: Self { Self("refused") }
     }
 #endif
