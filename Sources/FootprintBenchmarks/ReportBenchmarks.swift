@@ -35,6 +35,9 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     let funnel = try ReportParameters(
         query: ["step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click"],
         now: end.adding(milliseconds: -1))
+    let retention = try ReportParameters(query: ["days": "7"], now: end.adding(milliseconds: -1))
+    let returning = try ReportParameters(
+        query: ["days": "7", "return_event": "$element_click"], now: end.adding(milliseconds: -1))
 
     /// The best of 3 runs, or why the store refused (a range over its event limit).
     func time(_ body: () throws -> Void) throws -> String {
@@ -54,69 +57,82 @@ let reportSuite = BenchmarkSuite(name: "reports") {
                 note: "\(Measure.grouped(stored)) events"))
     }
     let note = "\(Measure.grouped(stored)) events stored, best of 3"
+    let reports: [(String, () throws -> Void)] = [
+        (
+            "traffic: PV, UV, DAU/WAU/MAU, page visitors, dwell",
+            {
+                _ = try service.traffic(project: project, parameters: month)
+            }
+        ),
+        (
+            "overview: traffic without dwell",
+            {
+                _ = try service.traffic(project: project, parameters: month, dwell: false)
+            }
+        ),
+        (
+            "top events with people",
+            { _ = try service.topEvents(project: project, parameters: month, limit: 50) }
+        ),
+        (
+            "elements by exact path with people",
+            {
+                _ = try service.elements(project: project, parameters: month, grouping: .exact, limit: 50)
+            }
+        ),
+        (
+            "elements by similar path with people",
+            {
+                _ = try service.elements(project: project, parameters: month, grouping: .similar, limit: 50)
+            }
+        ),
+        (
+            "items: exposures, skips, clicks",
+            { _ = try service.items(project: project, parameters: month, limit: 100) }
+        ),
+        (
+            "sessions: count, length, screens",
+            { _ = try service.sessions(project: project, parameters: month) }
+        ),
+        (
+            "paths after Home",
+            {
+                _ = try service.paths(project: project, parameters: month, after: "Home", limit: 10)
+            }
+        ),
+        (
+            "most common page moves",
+            { _ = try service.transitions(project: project, parameters: month, limit: 20) }
+        ),
+        (
+            "funnel: page Home → page ProductList → $element_click",
+            {
+                _ = try service.funnel(project: project, parameters: funnel)
+            }
+        ),
+        (
+            "retention, 7 days, any event",
+            { _ = try service.retention(project: project, parameters: retention) }
+        ),
+        (
+            "retention, 7 days, return event $element_click",
+            {
+                _ = try service.retention(project: project, parameters: returning)
+            }
+        ),
+    ]
+    for (name, body) in reports {
+        rows.append(BenchmarkRow(metric: name + ", 30 days", value: try time(body), note: note))
+    }
+    // For comparison: the same traffic computed from the events of one week (the engine, which
+    // serves ranges that are not whole days).
     rows.append(
         BenchmarkRow(
-            metric: "overview: daily traffic from rollups, 30 days",
-            value: try time {
-                _ = try service.traffic(
-                    project: project, parameters: month, dwell: false, pageVisitors: false)
-            }, note: note))
-    rows.append(
-        BenchmarkRow(
-            metric: "traffic with page visitors from rollups, 30 days",
-            value: try time { _ = try service.traffic(project: project, parameters: month, dwell: false) },
-            note: note))
-    rows.append(
-        BenchmarkRow(
-            metric: "overview: top events from rollups, 30 days",
-            value: try time { _ = try service.eventCounts(project: project, parameters: month, limit: 20) },
-            note: note))
-    rows.append(
-        BenchmarkRow(
-            metric: "traffic API: rollups + dwell from visits, 30 days",
-            value: try time { _ = try service.traffic(project: project, parameters: month) }, note: note))
-    rows.append(
-        BenchmarkRow(
-            metric: "read events, 30 days",
-            value: try time { _ = try service.engine(project: project, parameters: month) },
-            note: note))
-    rows.append(
-        BenchmarkRow(
-            metric: "traffic from events (PV/UV/DAU/WAU/MAU, dwell), 30 days",
-            value: try time {
-                _ = try service.engine(project: project, parameters: month).traffic(days: month.filter)
-            },
-            note: note))
-    rows.append(
-        BenchmarkRow(
-            metric: "traffic from events, 7 days",
+            metric: "for comparison: traffic from events, 7 days",
             value: try time {
                 _ = try service.engine(project: project, parameters: week).traffic(days: week.filter)
             },
             note: note))
-    // Engine-only rows over the last 7 days when 30 days hold more events than a report reads.
-    let engine: ReportEngine
-    if let wholeMonth = try? service.engine(project: project, parameters: month) {
-        engine = wholeMonth
-    } else {
-        engine = try service.engine(project: project, parameters: week)
-    }
-    let engineNote = "\(note), \(Measure.grouped(engine.events.count)) events in range"
-    let computed: [(String, () -> Void)] = [
-        ("top events (engine only)", { _ = engine.topEvents() }),
-        ("elements by similar path (engine only)", { _ = engine.elements(grouping: .similar) }),
-        ("items (engine only)", { _ = engine.items() }),
-        ("sessions (engine only)", { _ = engine.sessions() }),
-        ("paths after Home (engine only)", { _ = engine.paths(after: "Home") }),
-        ("retention, 7 days (engine only)", { _ = engine.retention(days: 7) }),
-    ]
-    for (name, body) in computed {
-        rows.append(BenchmarkRow(metric: name, value: try time(body), note: engineNote))
-    }
-    rows.append(
-        BenchmarkRow(
-            metric: "funnel, 3 steps, 30 days",
-            value: try time { _ = try service.funnel(project: project, parameters: funnel) }, note: note))
     // The older whole-project overview scans every event: skipped past 2M (minutes at 10M).
     rows.append(
         BenchmarkRow(

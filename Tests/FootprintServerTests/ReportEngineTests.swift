@@ -174,18 +174,20 @@ struct ReportEngineTests {
             Self.screen("Home", Self.at(0, 0), anon: "p", session: "s1"),
             Self.screen("List", Self.at(0, 60), anon: "p", session: "s1"),
             Self.screen("Home", Self.at(0, 120), anon: "p", session: "s1"),
-            // No session id: split from the previous by 30 minutes of inactivity.
+            // No session id: one session per device and UTC day, however long the pauses.
             Self.screen("Home", Self.at(1, 0), anon: "q"), Self.screen("Detail", Self.at(1, 30), anon: "q"),
-            Self.screen("Home", Self.at(1, 4000), anon: "q"),
+            Self.screen("Home", Self.at(1, 4000), anon: "q"), Self.screen("Home", Self.at(2, 10), anon: "q"),
         ]
         let engine = ReportEngine(events: events)
         let sessions = engine.sessions()
         #expect(sessions.sessions == 3)
         #expect(sessions.bounces == 1)
-        #expect(sessions.medianLengthMilliseconds == 30_000)
+        #expect(sessions.medianLengthMilliseconds == 120_000)
+        #expect(sessions.averageLengthMilliseconds == (120_000 + 4_000_000) / 3)
+        #expect(sessions.screensPerSession == 7.0 / 3)
         let paths = engine.paths(after: "Home")
-        #expect(paths.visits == 4)
-        #expect(paths.next.first == PageTransition(next: nil, count: 2, share: 0.5))
+        #expect(paths.visits == 5)
+        #expect(paths.next.first == PageTransition(next: nil, count: 3, share: 0.6))
         #expect(Set(paths.next.dropFirst().compactMap(\.next)) == ["List", "Detail"])
     }
 

@@ -1,3 +1,4 @@
+import FootprintSQLite
 import FootprintWire
 import Foundation
 import Testing
@@ -23,6 +24,28 @@ import Testing
         try body(store, try store.createProject(named: "rollups"))
     }
 
+    /// The report a filter gives from rollups (through the service) and from the events (the
+    /// engine), for comparison.
+    struct Both {
+        var rollups: ReportService
+        var project: Project
+        var engine: ReportEngine
+        var parameters: ReportParameters
+    }
+
+    static func both(
+        _ store: SQLiteEventStore, _ project: Project, _ filter: ReportFilter, query: [String: String] = [:]
+    ) throws -> Both {
+        var parameters = try ReportParameters(query: query, now: Timestamp(millisecondsSince1970: 0))
+        parameters.filter = filter
+        return Both(
+            rollups: ReportService(store: store), project: project,
+            engine: ReportEngine(
+                events: try store.analyticsEvents(projectId: project.id, filter: filter, properties: false),
+                identityLinks: try store.identityLinks(projectId: project.id)),
+            parameters: parameters)
+    }
+
     static func withoutDwell(_ report: TrafficReport) -> TrafficReport {
         var report = report
         report.pages = report.pages.map { page in
@@ -35,56 +58,198 @@ import Testing
         return report
     }
 
+    /// Every report from rollups equals the engine's over the same events, except the dwell
+    /// median (a histogram estimate, within 6.25 %).
+    static func expectSameReports(_ both: Both, sessions: Bool, dwell: Bool, _ comment: Comment) throws {
+        let service = both.rollups
+        let project = both.project
+        let parameters = both.parameters
+        let engine = both.engine
+        let filter = parameters.filter
+        #expect(RollupReports.canAnswer(filter))
+        let traffic = try service.traffic(project: project, parameters: parameters)
+        let scanned = engine.traffic(days: filter)
+        #expect(Self.withoutDwell(traffic) == Self.withoutDwell(scanned), comment)
+        #expect(traffic.pageViews > 0, comment)
+        if dwell {
+            for (rolled, exact) in zip(traffic.pages, scanned.pages) {
+                #expect(rolled.averageDwellMilliseconds == exact.averageDwellMilliseconds, comment)
+                #expect(rolled.dwellSamples == exact.dwellSamples, comment)
+                let median = Double(exact.medianDwellMilliseconds ?? 0)
+                #expect(
+                    abs(Double(rolled.medianDwellMilliseconds ?? 0) - median) <= median * 0.0625 + 1, comment)
+            }
+        }
+        #expect(
+            try service.topEvents(project: project, parameters: parameters, limit: 50)
+                == engine.topEvents(limit: 50), comment)
+        for grouping in ElementGrouping.allCases {
+            #expect(
+                try service.elements(project: project, parameters: parameters, grouping: grouping, limit: 20)
+                    == engine.elements(grouping: grouping, limit: 20), comment)
+        }
+        #expect(
+            try service.items(project: project, parameters: parameters, limit: 50) == engine.items(limit: 50),
+            comment)
+        let steps = try ReportParameters(
+            query: ["step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click"],
+            now: Timestamp(millisecondsSince1970: 0)
+        ).funnelSteps(definitions: [])
+        var funnelParameters = parameters
+        funnelParameters.query = [
+            "step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click",
+        ]
+        #expect(
+            try service.funnel(project: project, parameters: funnelParameters) == engine.funnel(steps),
+            comment)
+        for returnEvent in [nil, "$element_click"] as [String?] {
+            var retention = parameters
+            retention.query = ["days": "3"].merging(returnEvent.map { ["return_event": $0] } ?? [:]) { $1 }
+            #expect(
+                try service.retention(project: project, parameters: retention)
+                    == engine.retention(
+                        returnEvent: returnEvent, days: 3,
+                        lastDay: filter.to!.adding(milliseconds: -1).dayNumber), comment)
+        }
+        guard sessions else { return }
+        #expect(try service.sessions(project: project, parameters: parameters) == engine.sessions(), comment)
+        for page in ["Home", "ProductList", "Cart"] {
+            #expect(
+                try service.paths(project: project, parameters: parameters, after: page, limit: 10)
+                    == engine.paths(after: page, limit: 10), comment)
+        }
+        #expect(
+            try service.transitions(project: project, parameters: parameters, limit: 20)
+                == engine.topTransitions(limit: 20), comment)
+    }
+
+    static func synthetic(seed: UInt64) -> SyntheticTraffic.Configuration {
+        var configuration = SyntheticTraffic.Configuration()
+        configuration.people = 40
+        configuration.days = 10
+        configuration.seed = seed
+        return configuration
+    }
+
     @Test(arguments: [UInt64(1), 2, 3])
-    func rollupTrafficEqualsTheEventScanForEveryFilter(seed: UInt64) throws {
+    func everyRollupReportEqualsTheEventScanForEveryFilter(seed: UInt64) throws {
         try Self.withStore { store, project in
-            var configuration = SyntheticTraffic.Configuration()
-            configuration.people = 40
-            configuration.days = 10
-            configuration.seed = seed
+            let configuration = Self.synthetic(seed: seed)
             var traffic = SyntheticTraffic(configuration: configuration)
             try traffic.write(count: 3_000, into: store, projectId: project.id, batchSize: 500)
             // A resent batch must not count twice.
             var again = SyntheticTraffic(configuration: configuration)
             try again.write(count: 500, into: store, projectId: project.id, batchSize: 500)
+            #expect(!(try store.identityLinks(projectId: project.id)).isEmpty)
             let end = configuration.end
-            let filters = [
-                ReportFilter.lastDays(10, now: end.adding(milliseconds: -1)),
-                ReportFilter.lastDays(3, now: end.adding(milliseconds: -86_400_001)),
-                ReportFilter(
-                    from: end.adding(milliseconds: -10 * 86_400_000), to: end, appVersion: "2.4.0"),
-                ReportFilter(from: end.adding(milliseconds: -10 * 86_400_000), to: end, os: "iOS 18.1"),
-                ReportFilter(from: end.adding(milliseconds: -10 * 86_400_000), to: end, page: "ProductList"),
-            ]
-            let links = try store.identityLinks(projectId: project.id)
-            #expect(!links.isEmpty)
-            for filter in filters {
-                #expect(RollupTraffic.canAnswer(filter))
-                let scanned = ReportEngine(
-                    events: try store.analyticsEvents(
-                        projectId: project.id, filter: filter, properties: false),
-                    identityLinks: links
-                ).traffic(days: filter)
-                let rolledUp = RollupTraffic.report(
-                    counts: try store.rollupCounts(projectId: project.id, filter: filter),
-                    people: try store.rollupPeople(projectId: project.id, filter: filter, byPage: true),
-                    filter: filter)
-                let daily = RollupTraffic.report(
-                    counts: try store.rollupCounts(projectId: project.id, filter: filter),
-                    people: try store.rollupPeople(projectId: project.id, filter: filter, byPage: false),
-                    filter: filter)
-                #expect(daily.days == scanned.days, "\(filter)")
-                #expect(daily.people == scanned.people)
-                #expect(daily.pages.map(\.pageViews) == scanned.pages.map(\.pageViews))
-                #expect(rolledUp == Self.withoutDwell(scanned), "\(filter)")
-                #expect(rolledUp.pageViews > 0)
-                let visits = ReportEngine(
-                    events: try store.pageVisitEvents(projectId: project.id, filter: filter),
-                    identityLinks: links)
-                #expect(
-                    rolledUp.with(dwell: visits.traffic(days: filter)) == scanned, "dwell from visits only")
+            let day: Int64 = 86_400_000
+            // Wider than the data: sessions are whole on both sides.
+            let everything = ReportFilter(
+                from: end.adding(milliseconds: -11 * day), to: end.adding(milliseconds: day))
+            try Self.expectSameReports(
+                Self.both(store, project, everything), sessions: true, dwell: true, "everything")
+            for filter in [
+                ReportFilter(from: everything.from, to: everything.to, appVersion: "2.4.0"),
+                ReportFilter(from: everything.from, to: everything.to, os: "iOS 18.1"),
+            ] {
+                try Self.expectSameReports(
+                    Self.both(store, project, filter), sessions: true, dwell: true, "\(filter)")
+            }
+            for filter in [
+                ReportFilter.lastDays(3, now: end.adding(milliseconds: -day - 1)),
+                ReportFilter(from: everything.from, to: everything.to, page: "ProductList"),
+            ] {
+                try Self.expectSameReports(
+                    Self.both(store, project, filter), sessions: false, dwell: false, "\(filter)")
             }
         }
+    }
+
+    /// The rollups do not depend on the order events arrive in: batches shuffled, split and
+    /// resent give the same reports as the events sent in order.
+    @Test(arguments: [UInt64(4), 5])
+    func rollupsDoNotDependOnArrivalOrder(seed: UInt64) throws {
+        var generator = SyntheticTraffic(configuration: Self.synthetic(seed: seed))
+        var events: [EventRecord] = []
+        var links: [IdentityLink] = []
+        while events.count < 2_000 {
+            let session = generator.session()
+            events += session.events
+            links += session.links
+        }
+        var random = SeededRandom(seed: seed)
+        let shuffled = events.shuffled(using: &random)
+        let end = Self.synthetic(seed: seed).end
+        let everything = ReportFilter(
+            from: end.adding(milliseconds: -11 * 86_400_000), to: end.adding(milliseconds: 86_400_000))
+        var reports: [[String]] = []
+        for ordered in [events, shuffled] {
+            try Self.withStore { store, project in
+                var start = 0
+                var size = 1
+                while start < ordered.count {
+                    let slice = Array(ordered[start..<min(ordered.count, start + size)])
+                    try store.write(
+                        IngestBatch(
+                            projectId: project.id, events: slice, identityLinks: links, receivedAt: end))
+                    start += size
+                    size = size % 97 + 13
+                }
+                let both = try Self.both(store, project, everything)
+                try Self.expectSameReports(both, sessions: true, dwell: true, "arrival order")
+                let service = both.rollups
+                reports.append([
+                    "\(try service.traffic(project: project, parameters: both.parameters))",
+                    "\(try service.sessions(project: project, parameters: both.parameters))",
+                    "\(try service.transitions(project: project, parameters: both.parameters, limit: 100))",
+                ])
+            }
+        }
+        #expect(reports[0] == reports[1])
+    }
+
+    /// A database from before the rollups of migration 3 is migrated and its rollups rebuilt
+    /// from its events on open: the reports then equal the event scan.
+    @Test func anOlderDatabaseIsMigratedAndItsRollupsRebuilt() throws {
+        let path =
+            NSTemporaryDirectory()
+            + "footprint-rollup-upgrade-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0))).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        var generator = SyntheticTraffic(configuration: Self.synthetic(seed: 7))
+        var events: [EventRecord] = []
+        while events.count < 1_500 { events += generator.session().events }
+        do {
+            let database = try SQLiteDatabase(path: path)
+            try database.migrate(Array(SQLiteSchema.migrations.prefix(2)))
+            try database.execute("INSERT INTO projects(id, name, created_at) VALUES (1, 'old', 0)")
+            let insert = try database.prepare(SQLiteSchema.insertEvent)
+            for event in events {
+                try insert.run([
+                    .integer(1), .text(event.messageId), .text(event.type.rawValue), .text(event.name),
+                    .integer(event.time.millisecondsSince1970),
+                    .integer(event.clientTimestamp.millisecondsSince1970),
+                    .null, .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId),
+                    .text(event.userId), .text(event.sessionId), .text(event.page), .text(event.elementPath),
+                    .text(event.appVersion), .text(event.os), .text(event.payload), .text(event.similarPath),
+                    .text(event.elementText), .text(event.itemId),
+                    event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
+                ])
+            }
+            #expect(try database.userVersion == 2)
+        }
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.synchronous = "OFF"
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        defer { store.close() }
+        let project = try #require(try store.project(named: "old"))
+        let end = Self.synthetic(seed: 7).end
+        let everything = ReportFilter(
+            from: end.adding(milliseconds: -11 * 86_400_000), to: end.adding(milliseconds: 86_400_000))
+        try Self.expectSameReports(
+            Self.both(store, project, everything), sessions: true, dwell: true, "upgraded")
+        #expect(try store.eventCount(projectId: project.id) == events.count)
     }
 
     @Test func aRangeWithTooManyEventsIsRefusedButRollupsStillAnswer() throws {
@@ -105,11 +270,11 @@ import Testing
     @Test func aRangeNotOnDayBoundariesIsAnsweredFromEvents() {
         let start = Timestamp(millisecondsSince1970: 1_793_491_200_000)
         #expect(
-            !RollupTraffic.canAnswer(
+            !RollupReports.canAnswer(
                 ReportFilter(from: start.adding(milliseconds: 1), to: start.adding(milliseconds: 86_400_000)))
         )
-        #expect(!RollupTraffic.canAnswer(ReportFilter()))
+        #expect(!RollupReports.canAnswer(ReportFilter()))
         #expect(
-            RollupTraffic.canAnswer(ReportFilter(from: start, to: start.adding(milliseconds: 86_400_000))))
+            RollupReports.canAnswer(ReportFilter(from: start, to: start.adding(milliseconds: 86_400_000))))
     }
 }

@@ -138,26 +138,26 @@ public final class ReportAPI: Sendable {
             return try Self.encoded(service.traffic(project: project, parameters: parameters))
         case "events":
             let definitions = try service.store.eventDefinitions(projectId: project.id)
-            let engine = try service.engine(
-                project: project, parameters: parameters, definitions: definitions)
             return try Self.encoded(
-                EventsBody(events: engine.topEvents(limit: limit), defined: engine.definedEvents(definitions))
-            )
+                EventsBody(
+                    events: service.topEvents(project: project, parameters: parameters, limit: limit),
+                    defined: service.definedEvents(
+                        project: project, parameters: parameters, definitions: definitions)))
         case "elements":
             return try Self.encoded(
-                service.engine(project: project, parameters: parameters).elements(
-                    grouping: parameters.grouping(), limit: limit))
+                service.elements(
+                    project: project, parameters: parameters, grouping: parameters.grouping(), limit: limit))
         case "items":
-            return try Self.encoded(
-                service.engine(project: project, parameters: parameters).items(limit: limit))
+            return try Self.encoded(service.items(project: project, parameters: parameters, limit: limit))
         case "sessions":
-            return try Self.encoded(service.engine(project: project, parameters: parameters).sessions())
+            return try Self.encoded(service.sessions(project: project, parameters: parameters))
         case "paths":
-            let engine = try service.engine(project: project, parameters: parameters)
             if let page = parameters.text("from_page") {
-                return try Self.encoded(engine.paths(after: page, limit: limit))
+                return try Self.encoded(
+                    service.paths(project: project, parameters: parameters, after: page, limit: limit))
             }
-            return try Self.encoded(engine.topTransitions(limit: limit))
+            return try Self.encoded(
+                service.transitions(project: project, parameters: parameters, limit: limit))
         case "funnel":
             return try Self.encoded(service.funnel(project: project, parameters: parameters))
         case "retention":

@@ -5,10 +5,10 @@ extension Dashboard {
         _ context: Context, message: Message?, form: [String: String]? = nil, status: Int = 200
     ) throws(ServerError) -> ServerResponse {
         let definitions = try service.store.eventDefinitions(projectId: context.project.id)
-        let engine = try service.engine(
-            project: context.project, parameters: context.parameters, definitions: definitions)
         let counts = Dictionary(
-            engine.definedEvents(definitions).map { ($0.event, $0) }, uniquingKeysWith: { first, _ in first })
+            try service.definedEvents(
+                project: context.project, parameters: context.parameters, definitions: definitions
+            ).map { ($0.event, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = definitions.map { definition -> [String] in
             let matchers = definition.matchers.map { matcher -> String in
                 var parts: [String] = []

@@ -2,9 +2,8 @@ import FootprintWire
 
 extension Dashboard {
     func overviewPage(_ context: Context) throws(ServerError) -> ServerResponse {
-        // Only daily rollups: the page every morning starts with stays fast at any volume.
         let traffic = try service.traffic(
-            project: context.project, parameters: context.parameters, dwell: false, pageVisitors: false)
+            project: context.project, parameters: context.parameters, dwell: false)
         let last = traffic.days.last
         let cards = Self.cards([
             ("Page views", HTML.number(traffic.pageViews)), ("Visitors (UV)", HTML.number(traffic.people)),
@@ -42,8 +41,7 @@ extension Dashboard {
     }
 
     func pagesPage(_ context: Context) throws(ServerError) -> ServerResponse {
-        let engine = try service.engine(project: context.project, parameters: context.parameters)
-        let traffic = engine.traffic(days: context.parameters.filter)
+        let traffic = try service.traffic(project: context.project, parameters: context.parameters)
         let rows = traffic.pages.map { page in
             [
                 "<a href=\"/pages\(filterQuery(context, extra: [("from_page", page.page)]))\">\(HTML.escape(page.page))</a>",
@@ -60,7 +58,8 @@ extension Dashboard {
                 id: "pages")
             + "<p class=\"hint\">Dwell is the <code>$screen_leave</code> duration, else the time to the next screen of the session (at most 30 minutes).</p></section>"
         if let from = context.parameters.text("from_page") {
-            let paths = engine.paths(after: from, limit: 10)
+            let paths = try service.paths(
+                project: context.project, parameters: context.parameters, after: from, limit: 10)
             content +=
                 "<section><h2>After \(HTML.escape(from)) (\(HTML.number(paths.visits)) visits)</h2>"
                 + HTML.table(
@@ -73,7 +72,8 @@ extension Dashboard {
                     },
                     numeric: [1, 2], id: "next-pages") + "</section>"
         }
-        let moves = engine.topTransitions(limit: 15)
+        let moves = try service.transitions(
+            project: context.project, parameters: context.parameters, limit: 15)
         content +=
             "<section><h2>Most common paths</h2>"
             + HTML.table(
@@ -81,7 +81,7 @@ extension Dashboard {
                 moves.map { [HTML.escape($0.from), HTML.escape($0.to), HTML.number($0.count)] }, numeric: [2],
                 id: "paths")
             + "</section>"
-        let sessions = engine.sessions()
+        let sessions = try service.sessions(project: context.project, parameters: context.parameters)
         content +=
             "<section><h2>Sessions</h2>"
             + Self.cards([
@@ -96,9 +96,7 @@ extension Dashboard {
 
     func eventsPage(_ context: Context) throws(ServerError) -> ServerResponse {
         let definitions = try service.store.eventDefinitions(projectId: context.project.id)
-        let engine = try service.engine(
-            project: context.project, parameters: context.parameters, definitions: definitions)
-        let top = engine.topEvents(limit: 100)
+        let top = try service.topEvents(project: context.project, parameters: context.parameters, limit: 100)
         let chart = SVGChart.bars(
             top.prefix(10).map { ($0.event, $0.count, "") }, title: "Most frequent events")
         let table = HTML.table(
@@ -108,7 +106,9 @@ extension Dashboard {
             id: "events")
         let defined = HTML.table(
             ["Defined event", "Count", "People"],
-            engine.definedEvents(definitions).map {
+            try service.definedEvents(
+                project: context.project, parameters: context.parameters, definitions: definitions
+            ).map {
                 [HTML.escape($0.event), HTML.number($0.count), HTML.number($0.uniqueVisitors)]
             }, numeric: [1, 2], id: "defined-events")
         return page(
@@ -120,8 +120,8 @@ extension Dashboard {
 
     func elementsPage(_ context: Context) throws(ServerError) -> ServerResponse {
         let grouping = try context.parameters.grouping()
-        let engine = try service.engine(project: context.project, parameters: context.parameters)
-        let elements = engine.elements(grouping: grouping, limit: 100)
+        let elements = try service.elements(
+            project: context.project, parameters: context.parameters, grouping: grouping, limit: 100)
         let toggle = ElementGrouping.allCases.map { option in
             let label = option == .exact ? "Exact path" : "Similar path (all rows)"
             if option == grouping { return "<strong>\(label)</strong>" }
@@ -148,8 +148,7 @@ extension Dashboard {
     }
 
     func itemsPage(_ context: Context) throws(ServerError) -> ServerResponse {
-        let items = try service.engine(project: context.project, parameters: context.parameters).items(
-            limit: 200)
+        let items = try service.items(project: context.project, parameters: context.parameters, limit: 200)
         let rows = items.map {
             [
                 HTML.escape($0.itemId), HTML.number($0.exposures), HTML.number($0.skips),

@@ -36,42 +36,128 @@ public struct ReportService: Sendable {
             needsProperties: definitions.contains(where: \.needsProperties))
     }
 
-    /// PV, UV and DAU/WAU/MAU per day and PV, UV per page: from the daily rollups when the range
-    /// is whole days (always, from the API and the dashboard), else from the events.
-    /// - Parameters:
-    ///   - dwell: add each page's dwell (reads the range's page views and leaves).
-    ///   - pageVisitors: count each page's visitors (else 0; reads far fewer rollup rows).
-    public func traffic(
-        project: Project, parameters: ReportParameters, dwell: Bool = true, pageVisitors: Bool = true
-    ) throws(ServerError) -> TrafficReport {
+    // Every report below reads rollups when ``RollupReports/canAnswer(_:)`` (whole UTC days:
+    // always from the API and the dashboard), else the range's events through the engine.
+
+    /// PV, UV and DAU/WAU/MAU per day and PV, UV and dwell per page.
+    /// - Parameter dwell: add each page's dwell.
+    public func traffic(project: Project, parameters: ReportParameters, dwell: Bool = true)
+        throws(ServerError)
+        -> TrafficReport
+    {
         let filter = parameters.filter
-        guard RollupTraffic.canAnswer(filter) else {
+        guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).traffic(days: filter)
         }
-        let report = RollupTraffic.report(
+        return RollupReports.traffic(
             counts: try store.rollupCounts(projectId: project.id, filter: filter),
-            people: try store.rollupPeople(projectId: project.id, filter: filter, byPage: pageVisitors),
-            filter: filter)
-        guard dwell else { return report }
-        let visits = ReportEngine(
-            events: try store.pageVisitEvents(projectId: project.id, filter: filter),
-            identityLinks: try store.identityLinks(projectId: project.id))
-        return report.with(dwell: visits.traffic(days: filter))
+            active: try store.rollupPersonDays(
+                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil),
+            viewers: try store.rollupPersonDays(
+                projectId: project.id, filter: filter, kind: .pageViews, keys: nil),
+            dwell: dwell ? try store.rollupDwell(projectId: project.id, filter: filter) : [:], filter: filter)
     }
 
     /// Track events by name with their counts from the daily rollups, most frequent first.
     public func eventCounts(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
         -> [(event: String, count: Int)]
     {
-        var totals: [String: Int] = [:]
-        for count in try store.rollupCounts(projectId: project.id, filter: parameters.filter)
-        where count.kind == .trackEvents {
-            totals[count.key, default: 0] += count.count
+        RollupReports.top(
+            .trackEvents, in: try store.rollupCounts(projectId: project.id, filter: parameters.filter),
+            limit: limit
+        ).map { (event: $0.key, count: $0.count) }
+    }
+
+    /// Track events by name with their counts and people, most frequent first.
+    public func topEvents(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
+        -> [EventStatistics]
+    {
+        let filter = parameters.filter
+        guard RollupReports.canAnswer(filter) else {
+            return try engine(project: project, parameters: parameters).topEvents(limit: limit)
         }
-        return totals.map { (event: $0.key, count: $0.value) }.sorted {
-            ($0.count, $1.event) > ($1.count, $0.event)
+        let top = RollupReports.top(
+            .trackEvents, in: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
+        let people = try store.rollupPersonDays(
+            projectId: project.id, filter: filter, kind: .trackEvents, keys: Set(top.map(\.key)))
+        return RollupReports.events(top: top, people: people, filter: filter)
+    }
+
+    /// The events each definition matches, with people, most frequent first. Definitions
+    /// match any field of an event, so this reads the range's events.
+    public func definedEvents(project: Project, parameters: ReportParameters, definitions: [EventDefinition])
+        throws(ServerError) -> [EventStatistics]
+    {
+        guard !definitions.isEmpty else { return [] }
+        return try engine(project: project, parameters: parameters, definitions: definitions).definedEvents(
+            definitions)
+    }
+
+    /// `$element_click` paths with clicks, page, text and people, most clicked first.
+    public func elements(
+        project: Project, parameters: ReportParameters, grouping: ElementGrouping, limit: Int
+    )
+        throws(ServerError) -> [ElementStatistics]
+    {
+        let filter = parameters.filter
+        guard RollupReports.canAnswer(filter) else {
+            return try engine(project: project, parameters: parameters).elements(
+                grouping: grouping, limit: limit)
         }
-        .prefix(max(0, limit)).map { $0 }
+        let kind: RollupKind = grouping == .similar ? .similarElementClicks : .elementClicks
+        let rows = try store.rollupElements(projectId: project.id, filter: filter, kind: kind)
+        let top = RollupReports.elements(rows: rows, people: [], filter: filter, limit: limit)
+        let people = try store.rollupPersonDays(
+            projectId: project.id, filter: filter, kind: kind, keys: Set(top.map(\.path)))
+        return RollupReports.elements(rows: rows, people: people, filter: filter, limit: limit)
+    }
+
+    /// Exposures, skips, clicks and exposure→click rate per list item, most exposed first.
+    public func items(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
+        -> [ItemStatistics]
+    {
+        let filter = parameters.filter
+        guard RollupReports.canAnswer(filter) else {
+            return try engine(project: project, parameters: parameters).items(limit: limit)
+        }
+        return RollupReports.items(
+            counts: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
+    }
+
+    /// Session count, length and screens per session. With a page filter, over the range's
+    /// events on that page.
+    public func sessions(project: Project, parameters: ReportParameters) throws(ServerError) -> SessionReport
+    {
+        let filter = parameters.filter
+        guard RollupReports.canAnswer(filter), filter.page == nil else {
+            return try engine(project: project, parameters: parameters).sessions()
+        }
+        return RollupReports.sessions(try store.storedSessions(projectId: project.id, filter: filter))
+    }
+
+    /// The most common next pages after `page`.
+    public func paths(project: Project, parameters: ReportParameters, after page: String, limit: Int)
+        throws(ServerError) -> PathReport
+    {
+        let filter = parameters.filter
+        guard RollupReports.canAnswer(filter), filter.page == nil else {
+            return try engine(project: project, parameters: parameters).paths(after: page, limit: limit)
+        }
+        return RollupReports.paths(
+            after: page, moves: try store.rollupMoves(projectId: project.id, filter: filter, from: page),
+            limit: limit)
+    }
+
+    /// The most common page-to-page moves.
+    public func transitions(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
+        -> [PageMove]
+    {
+        let filter = parameters.filter
+        guard RollupReports.canAnswer(filter), filter.page == nil else {
+            return try engine(project: project, parameters: parameters).topTransitions(limit: limit)
+        }
+        return RollupReports.transitions(
+            try store.rollupMoves(projectId: project.id, filter: filter, from: nil), limit: limit)
     }
 
     /// The funnel the parameters describe.
@@ -86,8 +172,23 @@ public struct ReportService: Sendable {
             if case .defined(let definition) = step { return definition }
             return nil
         }
-        return try engine(project: project, parameters: parameters, definitions: used).funnel(
-            steps, windowMilliseconds: Int64(window) * 86_400_000)
+        let windowMilliseconds = Int64(window) * 86_400_000
+        guard used.isEmpty else {
+            return try engine(project: project, parameters: parameters, definitions: used).funnel(
+                steps, windowMilliseconds: windowMilliseconds)
+        }
+        // Event and page steps: only the events with the steps' names (an index), not the range.
+        let names = Set(
+            steps.compactMap { step -> String? in
+                switch step {
+                case .event(let name), .page(let name): return name
+                case .defined: return nil
+                }
+            })
+        return ReportEngine(
+            events: try store.namedEvents(projectId: project.id, filter: parameters.filter, names: names),
+            identityLinks: try store.identityLinks(projectId: project.id)
+        ).funnel(steps, windowMilliseconds: windowMilliseconds)
     }
 
     /// The retention table the parameters describe (`return_event`, `days`).
@@ -95,8 +196,20 @@ public struct ReportService: Sendable {
         -> RetentionReport
     {
         let days = try parameters.integer("days", default: 7, in: 1...60)
-        let lastDay = parameters.filter.to.map { $0.adding(milliseconds: -1).dayNumber }
-        return try engine(project: project, parameters: parameters).retention(
-            returnEvent: parameters.text("return_event"), days: days, lastDay: lastDay)
+        let filter = parameters.filter
+        let returnEvent = parameters.text("return_event")
+        guard RollupReports.canAnswer(filter) else {
+            let lastDay = filter.to.map { $0.adding(milliseconds: -1).dayNumber }
+            return try engine(project: project, parameters: parameters).retention(
+                returnEvent: returnEvent, days: days, lastDay: lastDay)
+        }
+        return RollupReports.retention(
+            active: try store.rollupPersonDays(
+                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil),
+            returns: try returnEvent.map { event throws(ServerError) in
+                try store.rollupPersonDays(
+                    projectId: project.id, filter: filter, kind: .trackEvents, keys: [event])
+            },
+            returnEvent: returnEvent, days: days, filter: filter)
     }
 }

@@ -12,6 +12,14 @@ public enum RollupKind: Int64, Sendable, Hashable {
     case similarElementClicks = 3
     /// Identify, alias and group messages, keyed by type.
     case otherEvents = 4
+    /// `$item_exposure` events, keyed by `$item_id`.
+    case itemExposures = 5
+    /// `$item_skip` events, keyed by `$item_id`.
+    case itemSkips = 6
+    /// `$element_click` events with an `$item_id`, keyed by it.
+    case itemClicks = 7
+    /// Any event (people only, key ""): who was active.
+    case anyEvent = 8
 }
 
 /// One daily count, kept up to date on ingest.
@@ -34,122 +42,77 @@ public struct RollupCount: Sendable, Hashable {
     }
 }
 
-/// A person active on a day (identity links applied), on one page or none.
-public struct RollupPerson: Sendable, Hashable {
-    /// Days since 1970-01-01 (UTC).
-    public var day: Int64
-    /// The person (see ``ReportEngine``).
+/// The days a person did something (a ``RollupKind`` and key), from one 64-day block.
+public struct RollupPersonDays: Sendable, Hashable {
+    /// The page name, event name or path (`""` for ``RollupKind/anyEvent``).
+    public var key: String
+    /// The block's first day (days since 1970-01-01, a multiple of 64); bit `n` of ``days`` is
+    /// day `firstDay + n`.
+    public var firstDay: Int64
+    /// The person (identity links applied; see ``ReportEngine``).
     public var person: String
-    /// The page (`nil`: events without one).
-    public var page: String?
-    /// Whether the person viewed a page there (counts as a visitor).
-    public var viewed: Bool
+    /// The days, as bits.
+    public var days: UInt64
 
     /// Creates a row.
-    public init(day: Int64, person: String, page: String?, viewed: Bool) {
-        self.day = day
+    public init(key: String, firstDay: Int64, person: String, days: UInt64) {
+        self.key = key
+        self.firstDay = firstDay
         self.person = person
+        self.days = days
+    }
+}
+
+/// Clicks on one element path on one page and day.
+public struct RollupElement: Sendable, Hashable {
+    /// The exact or similar path.
+    public var key: String
+    /// The page (`""` when unknown).
+    public var page: String
+    /// Days since 1970-01-01.
+    public var day: Int64
+    /// Clicks.
+    public var count: Int
+    /// An element text seen that day.
+    public var text: String?
+
+    /// Creates a row.
+    public init(key: String, page: String, day: Int64, count: Int, text: String?) {
+        self.key = key
         self.page = page
-        self.viewed = viewed
+        self.day = day
+        self.count = count
+        self.text = text
     }
 }
 
-/// Builds the traffic report from daily rollups instead of events: the same numbers as
-/// ``ReportEngine/traffic(days:)`` (tests compare both), without reading the events. Dwell is
-/// not in the rollups; ``with(dwell:)`` adds it from the engine.
-public enum RollupTraffic {
-    /// Whether rollups can answer `filter`: its range is whole UTC days.
-    public static func canAnswer(_ filter: ReportFilter) -> Bool {
-        [filter.from, filter.to].allSatisfy { ($0?.millisecondsSince1970 ?? 0) % 86_400_000 == 0 }
-            && filter.from != nil && filter.to != nil
-    }
+/// One stored session's length and page views.
+public struct StoredSession: Sendable, Hashable {
+    /// From its first to its last event, in milliseconds.
+    public var lengthMilliseconds: Int64
+    /// Its page views.
+    public var pageViews: Int
 
-    /// The traffic report over the days of `filter` (which ``canAnswer(_:)``). With people rows
-    /// without pages, each page's visitors are 0 (unknown).
-    public static func report(
-        counts: [RollupCount], people: [RollupPerson], filter: ReportFilter
-    ) -> TrafficReport {
-        let firstDay = filter.from?.dayNumber ?? 0
-        let lastDay = (filter.to?.dayNumber ?? firstDay + 1) - 1
-        let dayCount = Int(max(0, min(lastDay - firstDay + 1, 3660)))
-        var eventsPerDay = Array(repeating: 0, count: dayCount)
-        var viewsPerDay = Array(repeating: 0, count: dayCount)
-        var pageViews: [String: [Int]] = [:]
-        for count in counts {
-            let day = Int(count.day - firstDay)
-            guard day >= 0, day < dayCount else { continue }
-            switch count.kind {
-            case .pageViews:
-                viewsPerDay[day] += count.count
-                eventsPerDay[day] += count.count
-                pageViews[count.key, default: Array(repeating: 0, count: dayCount)][day] += count.count
-            case .trackEvents, .otherEvents:
-                eventsPerDay[day] += count.count
-            case .elementClicks, .similarElementClicks:
-                break
-            }
-        }
-        // People as small integers: each name is hashed once, the sets hold integers.
-        var personIndex: [String: Int] = [:]
-        var activePerDay = Array(repeating: Set<Int>(), count: dayCount)
-        var visitorsPerDay = Array(repeating: Set<Int>(), count: dayCount)
-        var pageVisitors: [String: [Set<Int>]] = [:]
-        var pagePeople: [String: Set<Int>] = [:]
-        for row in people {
-            let day = Int(row.day - firstDay)
-            guard day >= 0, day < dayCount else { continue }
-            let person: Int
-            if let known = personIndex[row.person] {
-                person = known
-            } else {
-                person = personIndex.count
-                personIndex[row.person] = person
-            }
-            activePerDay[day].insert(person)
-            guard row.viewed else { continue }
-            visitorsPerDay[day].insert(person)
-            guard let page = row.page else { continue }
-            pageVisitors[page, default: Array(repeating: Set<Int>(), count: dayCount)][day].insert(person)
-            pagePeople[page, default: []].insert(person)
-        }
-        var days: [DayTraffic] = []
-        for day in 0..<dayCount {
-            let weekly: Set<Int> = Set(activePerDay[max(0, day - 6)...day].joined())
-            let monthly: Set<Int> = Set(activePerDay[max(0, day - 29)...day].joined())
-            let date = Timestamp(millisecondsSince1970: (firstDay + Int64(day)) * 86_400_000)
-            days.append(
-                DayTraffic(
-                    day: date.dayString, events: eventsPerDay[day], pageViews: viewsPerDay[day],
-                    visitors: visitorsPerDay[day].count, dailyActive: activePerDay[day].count,
-                    weeklyActive: weekly.count, monthlyActive: monthly.count))
-        }
-        let pages = pageViews.map { page, perDay in
-            PageTraffic(
-                page: page, pageViews: perDay.reduce(0, +), visitors: pagePeople[page]?.count ?? 0,
-                averageDwellMilliseconds: nil, medianDwellMilliseconds: nil, dwellSamples: 0,
-                pageViewsPerDay: perDay,
-                visitorsPerDay: pageVisitors[page]?.map(\.count) ?? Array(repeating: 0, count: dayCount))
-        }.sorted { ($0.pageViews, $1.page) > ($1.pageViews, $0.page) }
-        return TrafficReport(
-            events: eventsPerDay.reduce(0, +), pageViews: viewsPerDay.reduce(0, +),
-            people: Set(activePerDay.joined()).count, days: days, pages: pages)
+    /// Creates a row.
+    public init(lengthMilliseconds: Int64, pageViews: Int) {
+        self.lengthMilliseconds = lengthMilliseconds
+        self.pageViews = pageViews
     }
 }
 
-extension TrafficReport {
-    /// The report with each page's dwell taken from `dwell` (an engine's traffic report).
-    public func with(dwell: TrafficReport) -> TrafficReport {
-        let byPage = Dictionary(dwell.pages.map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first })
-        var report = self
-        report.pages = pages.map { page in
-            var page = page
-            if let measured = byPage[page.page] {
-                page.averageDwellMilliseconds = measured.averageDwellMilliseconds
-                page.medianDwellMilliseconds = measured.medianDwellMilliseconds
-                page.dwellSamples = measured.dwellSamples
-            }
-            return page
-        }
-        return report
+/// Moves from one page to the next within sessions.
+public struct RollupMove: Sendable, Hashable {
+    /// The page left.
+    public var from: String
+    /// The next page, `nil` for the session's end.
+    public var to: String?
+    /// How many.
+    public var count: Int
+
+    /// Creates a row.
+    public init(from: String, to: String?, count: Int) {
+        self.from = from
+        self.to = to
+        self.count = count
     }
 }

@@ -42,20 +42,36 @@ public protocol EventStore: Sendable {
     func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
         -> [AnalyticsEvent]
 
-    /// Like ``analyticsEvents(projectId:filter:properties:)``, only page views and
-    /// `$screen_leave` events (what dwell needs).
-    func pageVisitEvents(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [AnalyticsEvent]
+    /// Like ``analyticsEvents(projectId:filter:properties:)``, only events with these names, and
+    /// only their type, name, time, people, app version and OS (what funnel steps need).
+    func namedEvents(projectId: Int64, filter: ReportFilter, names: Set<String>) throws(ServerError)
+        -> [AnalyticsEvent]
 
     /// The daily rollup counts of a project on the days of `filter` (whole UTC days), with its
-    /// other filters applied.
+    /// other filters applied, summed per day, kind and key.
     func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount]
 
-    /// The people active per day and page on the days of `filter`, identity links applied (a
-    /// person may appear more than once for a day and page).
-    /// - Parameter byPage: `false`: rows without pages (`page` is `nil`, far fewer rows) when
-    ///   the filter has no app version, OS or page.
-    func rollupPeople(projectId: Int64, filter: ReportFilter, byPage: Bool) throws(ServerError)
-        -> [RollupPerson]
+    /// The element rows (``RollupKind/elementClicks`` or ``RollupKind/similarElementClicks``)
+    /// of `filter`, summed per path, page and day.
+    func rollupElements(projectId: Int64, filter: ReportFilter, kind: RollupKind) throws(ServerError)
+        -> [RollupElement]
+
+    /// Who did what on which days, in the 64-day blocks `filter`'s days touch (callers keep the
+    /// days in range), with identity links applied and its other filters.
+    /// - Parameter keys: only these keys (`nil`: all).
+    func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        throws(ServerError) -> [RollupPersonDays]
+
+    /// The sessions that started on the days of `filter`, with its app version and OS filters.
+    func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
+
+    /// Each page's dwell histogram over the days of `filter`.
+    func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String: DwellHistogram]
+
+    /// Page-to-page moves (and session ends) from views on the days of `filter`, summed.
+    /// - Parameter page: only moves from this page.
+    func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) throws(ServerError)
+        -> [RollupMove]
 
     /// The `anonymousId` → `userId` links identify and alias made (the first user id of each).
     func identityLinks(projectId: Int64) throws(ServerError) -> [String: String]

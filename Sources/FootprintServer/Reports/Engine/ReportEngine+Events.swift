@@ -66,21 +66,14 @@ extension ReportEngine {
 
     /// Exposures, skips, clicks and exposure→click rate per `$item_id`, most exposed first.
     public func items(limit: Int = 100) -> [ItemStatistics] {
-        var counts: [String: (exposures: Int, skips: Int, clicks: Int)] = [:]
-        for event in events where event.type == .track {
-            guard let item = event.itemId else { continue }
-            switch event.name {
-            case "$item_exposure": counts[item, default: (0, 0, 0)].exposures += 1
-            case "$item_skip": counts[item, default: (0, 0, 0)].skips += 1
-            case "$element_click": counts[item, default: (0, 0, 0)].clicks += 1
-            default: break
-            }
+        let kinds: [String: RollupKind] = [
+            "$item_exposure": .itemExposures, "$item_skip": .itemSkips, "$element_click": .itemClicks,
+        ]
+        let counts = events.compactMap { event -> RollupCount? in
+            guard event.type == .track, let item = event.itemId, let kind = event.name.flatMap({ kinds[$0] })
+            else { return nil }
+            return RollupCount(day: 0, kind: kind, key: item, count: 1)
         }
-        return counts.map {
-            ItemStatistics(
-                itemId: $0.key, exposures: $0.value.exposures, skips: $0.value.skips, clicks: $0.value.clicks)
-        }
-        .sorted { ($0.exposures, $0.clicks, $1.itemId) > ($1.exposures, $1.clicks, $0.itemId) }
-        .prefix(max(0, limit)).map { $0 }
+        return RollupReports.items(counts: counts, limit: limit)
     }
 }

@@ -47,55 +47,27 @@ public struct PageMove: Sendable, Hashable, Codable {
 extension ReportEngine {
     /// Session count, length and screens per session.
     public func sessions() -> SessionReport {
-        var lengths: [Int64] = []
-        var screens = 0
-        var bounces = 0
-        for session in eventsBySession where !session.isEmpty {
-            let first = events[session.first!].time.millisecondsSince1970
-            let last = events[session.last!].time.millisecondsSince1970
-            lengths.append(last - first)
-            let views = session.filter { events[$0].isPageView }.count
-            screens += views
-            if views <= 1 { bounces += 1 }
+        RollupReports.sessions(
+            timelines.compactMap { timeline in
+                guard let start = timeline.start, let end = timeline.end else { return nil }
+                return StoredSession(lengthMilliseconds: end - start, pageViews: timeline.pageViews)
+            })
+    }
+
+    /// Every page view's move to the next page, as rollup rows.
+    private var moves: [RollupMove] {
+        timelines.flatMap { timeline in
+            timeline.moves().map { RollupMove(from: $0.from, to: $0.to, count: 1) }
         }
-        let count = lengths.count
-        return SessionReport(
-            sessions: count,
-            averageLengthMilliseconds: count == 0
-                ? 0 : Int((Double(lengths.reduce(0, +)) / Double(count)).rounded()),
-            medianLengthMilliseconds: Self.median(lengths) ?? 0,
-            screensPerSession: count == 0 ? 0 : Double(screens) / Double(count), bounces: bounces)
     }
 
     /// The most common next pages after `page`, within a session.
     public func paths(after page: String, limit: Int = 10) -> PathReport {
-        var counts: [String?: Int] = [:]
-        var visits = 0
-        for session in eventsBySession {
-            let views = session.compactMap { events[$0].isPageView ? events[$0].name : nil }
-            for (position, view) in views.enumerated() where view == page {
-                visits += 1
-                counts[position + 1 < views.count ? views[position + 1] : nil, default: 0] += 1
-            }
-        }
-        let next = counts.map { next, count in
-            PageTransition(next: next, count: count, share: visits == 0 ? 0 : Double(count) / Double(visits))
-        }.sorted { ($0.count, $1.next ?? "") > ($1.count, $0.next ?? "") }
-        return PathReport(page: page, visits: visits, next: Array(next.prefix(max(0, limit))))
+        RollupReports.paths(after: page, moves: moves, limit: limit)
     }
 
     /// The most common page-to-page moves in sessions, most frequent first.
     public func topTransitions(limit: Int = 20) -> [PageMove] {
-        var counts: [String: [String: Int]] = [:]
-        for session in eventsBySession {
-            let views = session.compactMap { events[$0].isPageView ? events[$0].name : nil }
-            for (from, to) in zip(views, views.dropFirst()) {
-                counts[from, default: [:]][to, default: 0] += 1
-            }
-        }
-        return counts.flatMap { from, next in next.map { PageMove(from: from, to: $0.key, count: $0.value) } }
-            .sorted { ($0.count, $1.from, $1.to) > ($1.count, $0.from, $0.to) }.prefix(max(0, limit)).map {
-                $0
-            }
+        RollupReports.transitions(moves, limit: limit)
     }
 }

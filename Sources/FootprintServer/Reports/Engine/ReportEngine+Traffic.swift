@@ -109,28 +109,12 @@ extension ReportEngine {
             people: Set(activePerDay.joined()).count, days: days, pages: pages)
     }
 
-    /// Dwell samples per page: a visit's `$screen_leave` `duration_ms` when the leave follows
-    /// it in the session, else the gap to the session's next page view, capped at the session
-    /// timeout; a last visit with neither has no sample.
+    /// Dwell samples per page (see ``SessionTimeline/dwells(cap:)``).
     func dwellSamples() -> [String: [Int64]] {
         var samples: [String: [Int64]] = [:]
-        for session in eventsBySession {
-            var open: (page: String, time: Int64)?
-            for index in session {
-                let event = events[index]
-                if event.isPageView, let page = event.name {
-                    if let visit = open {
-                        let gap = event.time.millisecondsSince1970 - visit.time
-                        samples[visit.page, default: []].append(
-                            min(max(0, gap), configuration.sessionTimeoutMilliseconds))
-                    }
-                    open = (page, event.time.millisecondsSince1970)
-                } else if event.isTrack("$screen_leave"), let visit = open, event.page == visit.page,
-                    let duration = event.durationMilliseconds, duration >= 0
-                {
-                    samples[visit.page, default: []].append(duration)
-                    open = nil
-                }
+        for timeline in timelines {
+            for dwell in timeline.dwells(cap: configuration.sessionTimeoutMilliseconds) {
+                samples[dwell.page, default: []].append(dwell.milliseconds)
             }
         }
         return samples

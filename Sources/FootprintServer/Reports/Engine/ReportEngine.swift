@@ -9,8 +9,8 @@ import FootprintWire
 public struct ReportEngine: Sendable {
     /// Settings of the computation.
     public struct Configuration: Sendable, Hashable {
-        /// Inactivity after which an event without `context.sessionId` starts a new session, and
-        /// the cap on a dwell measured as the gap to the next screen. Default 30 minutes.
+        /// The cap on a dwell measured as the gap to the next screen (the session timeout).
+        /// Default 30 minutes.
         public var sessionTimeoutMilliseconds: Int64 = 30 * 60 * 1000
         /// Creates the default configuration.
         public init() {}
@@ -46,35 +46,31 @@ public struct ReportEngine: Sendable {
             event.userId ?? event.anonymousId.flatMap { identityLinks[$0] } ?? event.anonymousId ?? ""
         }
         self.people = people
-        // Sessions: by session id; events without one are split per person by inactivity.
-        var sessionByKey: [String: (index: Int, last: Int64)] = [:]
+        // Sessions: by session id; without one, per device and UTC day (SessionTimeline.sessionKey).
+        var sessionByKey: [String: Int] = [:]
         var sessionOfEvent: [Int] = []
         sessionOfEvent.reserveCapacity(sorted.count)
-        var count = 0
-        for (index, event) in sorted.enumerated() {
-            let key = event.sessionId.map { "s:" + $0 } ?? "p:" + people[index]
-            let time = event.time.millisecondsSince1970
-            if var known = sessionByKey[key],
-                event.sessionId != nil || time - known.last <= configuration.sessionTimeoutMilliseconds
-            {
-                known.last = time
-                sessionByKey[key] = known
-                sessionOfEvent.append(known.index)
+        for event in sorted {
+            let key = SessionTimeline.sessionKey(
+                sessionId: event.sessionId, anonymousId: event.anonymousId, userId: event.userId,
+                time: event.time)
+            if let known = sessionByKey[key] {
+                sessionOfEvent.append(known)
             } else {
-                sessionByKey[key] = (count, time)
-                sessionOfEvent.append(count)
-                count += 1
+                sessionByKey[key] = sessionByKey.count
+                sessionOfEvent.append(sessionByKey.count - 1)
             }
         }
+        let count = sessionByKey.count
         self.sessionOfEvent = sessionOfEvent
         self.sessionCount = count
     }
 
-    /// The events' indexes grouped by session, each oldest first.
-    var eventsBySession: [[Int]] {
-        var groups = Array(repeating: [Int](), count: sessionCount)
-        for (index, session) in sessionOfEvent.enumerated() { groups[session].append(index) }
-        return groups
+    /// Each session's timeline (same order as the sessions).
+    var timelines: [SessionTimeline] {
+        var timelines = Array(repeating: SessionTimeline(), count: sessionCount)
+        for (index, session) in sessionOfEvent.enumerated() { timelines[session].add(events[index]) }
+        return timelines
     }
 
     /// The number of distinct people among the events at `indexes`.

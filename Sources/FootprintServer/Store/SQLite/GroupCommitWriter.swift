@@ -31,9 +31,9 @@ final class GroupCommitWriter: @unchecked Sendable {
         let insertEvent: SQLiteStatement
         let insertIdentity: SQLiteStatement
         let insertLostEvents: SQLiteStatement
-        let upsertRollupCount: SQLiteStatement
-        let upsertRollupPerson: SQLiteStatement
-        let upsertRollupActive: SQLiteStatement
+        let selectSession: SQLiteStatement
+        let upsertSession: SQLiteStatement
+        let rollups: RollupDelta.Statements
     }
 
     private let queue = DispatchQueue(label: "footprint.store.writer")
@@ -48,9 +48,13 @@ final class GroupCommitWriter: @unchecked Sendable {
             insertEvent: try database.prepare(SQLiteSchema.insertEvent),
             insertIdentity: try database.prepare(SQLiteSchema.insertIdentity),
             insertLostEvents: try database.prepare(SQLiteSchema.insertLostEvents),
-            upsertRollupCount: try database.prepare(SQLiteSchema.upsertRollupCount),
-            upsertRollupPerson: try database.prepare(SQLiteSchema.upsertRollupPerson),
-            upsertRollupActive: try database.prepare(SQLiteSchema.upsertRollupActive))
+            selectSession: try database.prepare(SQLiteSchema.selectSession),
+            upsertSession: try database.prepare(SQLiteSchema.upsertSession),
+            rollups: RollupDelta.Statements(
+                count: try database.prepare(SQLiteSchema.upsertRollupCount),
+                personDays: try database.prepare(SQLiteSchema.upsertPersonDays),
+                dwell: try database.prepare(SQLiteSchema.upsertDwell),
+                move: try database.prepare(SQLiteSchema.upsertMove)))
     }
 
     /// Queues `batch` and blocks until it is committed (or the commit failed).
@@ -88,6 +92,59 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// Counts into the rollups the stored events not counted yet (after a migration that
+    /// rebuilds them), oldest first, `chunk` events per transaction. Progress is stored with
+    /// each transaction, so an interrupted rebuild resumes where it stopped.
+    /// - Returns: the events counted.
+    @discardableResult
+    func rebuildRollups(chunk: Int = 20_000) throws(ServerError) -> Int {
+        try perform { database in
+            guard let statements = self.statements else { return 0 }
+            let progress = try database.prepare("SELECT value FROM store_state WHERE key = ?1").rows([
+                .text(SQLiteSchema.rebuildKey)
+            ]) { $0.int64(at: 0) }
+            guard var last = progress.first else { return 0 }
+            let select = try database.prepare(
+                """
+                SELECT id, project_id, type, name, time, anonymous_id, user_id, session_id, page, element_path,
+                    similar_path, element_text, item_id, duration_ms, app_version, os
+                FROM events WHERE id > ?1 ORDER BY id LIMIT ?2
+                """)
+            let save = try database.prepare("UPDATE store_state SET value = ?2 WHERE key = ?1")
+            var counted = 0
+            while true {
+                let finished = try database.transaction { () throws -> Bool in
+                    var delta = RollupDelta()
+                    let rows = try select.rows([.integer(last), .integer(Int64(chunk))]) { row in
+                        let time = Timestamp(millisecondsSince1970: row.int64(at: 4))
+                        let event = EventRecord(
+                            messageId: "", type: MessageType(rawValue: row.text(at: 2) ?? "") ?? .track,
+                            name: row.text(at: 3), time: time, clientTimestamp: time, sentAt: nil,
+                            receivedAt: time,
+                            anonymousId: row.text(at: 5), userId: row.text(at: 6), sessionId: row.text(at: 7),
+                            page: row.text(at: 8), elementPath: row.text(at: 9), appVersion: row.text(at: 14),
+                            os: row.text(at: 15), payload: "", similarPath: row.text(at: 10),
+                            elementText: row.text(at: 11), itemId: row.text(at: 12),
+                            durationMilliseconds: row.isNull(at: 13) ? nil : row.int64(at: 13))
+                        return (id: row.int64(at: 0), project: row.int64(at: 1), event: event)
+                    }
+                    guard let newest = rows.last else {
+                        try database.execute(
+                            "DELETE FROM store_state WHERE key = '\(SQLiteSchema.rebuildKey)'")
+                        return true
+                    }
+                    for row in rows { delta.add(row.event, project: row.project) }
+                    try Self.write(delta, using: statements)
+                    last = newest.id
+                    counted += rows.count
+                    try save.run([.text(SQLiteSchema.rebuildKey), .integer(last)])
+                    return false
+                }
+                if finished { return counted }
+            }
+        }
     }
 
     /// Refuses new writes, commits the queued ones, checkpoints the WAL and closes the connection.
@@ -133,9 +190,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 let outcomes = try batches.map { batch throws(SQLiteError) in
                     try insert(batch, using: statements, rollups: &rollups)
                 }
-                try rollups.write(
-                    count: statements.upsertRollupCount, person: statements.upsertRollupPerson,
-                    active: statements.upsertRollupActive)
+                try Self.write(rollups, using: statements)
                 return outcomes
             }
             return .success(outcomes)
@@ -143,6 +198,45 @@ final class GroupCommitWriter: @unchecked Sendable {
             return .failure(
                 ServerError(code: .storage, message: "the batch could not be committed: \(error)"))
         }
+    }
+
+    /// Updates the stored sessions the delta's events belong to, then writes every rollup.
+    private static func write(_ delta: RollupDelta, using statements: Statements) throws(SQLiteError) {
+        var rollups = delta
+        for (key, added) in delta.sessions {
+            let values: [SQLiteValue] = [.integer(key.project), .text(key.key)]
+            let select = statements.selectSession
+            try select.bind(values)
+            var stored: (timeline: SessionTimeline?, appVersion: String, os: String)?
+            if try select.step() {
+                stored = (
+                    SessionTimeline(
+                        start: select.int64(at: 0), end: select.int64(at: 1),
+                        pageViews: Int(select.int64(at: 2)),
+                        encodedMarks: select.text(at: 5) ?? ""),
+                    select.text(at: 3) ?? "", select.text(at: 4) ?? ""
+                )
+            }
+            select.reset()
+            // A stored timeline that cannot be read (never written by this code) starts again.
+            let before = stored?.timeline
+            var timeline = before ?? SessionTimeline()
+            for event in added.events {
+                timeline.add(time: event.time, mark: event.mark, isPageView: event.isPageView)
+            }
+            let appVersion = stored?.appVersion ?? added.appVersion
+            let os = stored?.os ?? added.os
+            rollups.replace(session: key, before: before, after: timeline, appVersion: appVersion, os: os)
+            guard let start = timeline.start, let end = timeline.end else { continue }
+            try statements.upsertSession.run(
+                values + [
+                    .integer(Timestamp(millisecondsSince1970: start).dayNumber), .integer(start),
+                    .integer(end),
+                    .integer(Int64(timeline.pageViews)), .text(appVersion), .text(os),
+                    .text(timeline.encodedMarks),
+                ])
+        }
+        try rollups.write(statements.rollups)
     }
 
     private func insert(_ batch: IngestBatch, using statements: Statements, rollups: inout RollupDelta)

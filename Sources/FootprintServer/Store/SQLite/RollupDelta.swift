@@ -1,26 +1,48 @@
 import FootprintSQLite
 import FootprintWire
 
-/// What one group-commit transaction adds to the daily rollups, summed in memory so that each
-/// rollup row is written once per transaction instead of once per event.
+/// What one group-commit transaction adds to the rollups, summed in memory so that each rollup
+/// row is written once per transaction instead of once per event.
 ///
-/// Summing is exact: counts add up, `viewed` is a maximum, and a count's `detail` is the last
-/// non-nil one in event order — what applying the events one by one would leave.
+/// Summing is exact: counts add up, day bitmasks are OR-ed, a count's `detail` is the last
+/// non-nil one in event order, and a session's dwell and moves are replaced as a whole (the
+/// stored session's figures are subtracted, the updated session's added), so events may
+/// arrive in any order.
 struct RollupDelta {
     struct CountKey: Hashable {
-        var project: Int64, day: Int64, kind: Int64, key: String, page: String, appVersion: String, os: String
-    }
-    struct PersonKey: Hashable {
-        var project: Int64, day: Int64, anonymousId: String, userId: String, page: String, appVersion: String
+        var project: Int64, day: Int64, kind: RollupKind, key: String, page: String, appVersion: String
         var os: String
     }
-    struct ActiveKey: Hashable {
-        var project: Int64, day: Int64, anonymousId: String, userId: String
+    struct PersonDaysKey: Hashable {
+        var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
+        var page: String, appVersion: String, os: String
+    }
+    struct SessionKey: Hashable {
+        var project: Int64, key: String
+    }
+    /// A session's new events, and the app version and OS of its first one.
+    struct SessionEvents {
+        var appVersion: String, os: String
+        var events: [(time: Int64, mark: SessionTimeline.Mark?, isPageView: Bool)] = []
+    }
+    struct DwellKey: Hashable {
+        var project: Int64, day: Int64, page: String, appVersion: String, os: String, bucket: Int64
+    }
+    struct MoveKey: Hashable {
+        var project: Int64, day: Int64, from: String, to: String, appVersion: String, os: String
     }
 
+    /// The cap on a dwell measured as the gap to the next page view.
+    let dwellCap: Int64
     private(set) var counts: [CountKey: (count: Int64, detail: String?)] = [:]
-    private(set) var people: [PersonKey: Bool] = [:]
-    private(set) var active: [ActiveKey: Bool] = [:]
+    private(set) var personDays: [PersonDaysKey: Int64] = [:]
+    private(set) var sessions: [SessionKey: SessionEvents] = [:]
+    private(set) var dwell: [DwellKey: DwellHistogram.Bin] = [:]
+    private(set) var moves: [MoveKey: Int64] = [:]
+
+    init(dwellCap: Int64 = ReportEngine.Configuration().sessionTimeoutMilliseconds) {
+        self.dwellCap = dwellCap
+    }
 
     /// Counts one newly stored event.
     mutating func add(_ event: EventRecord, project: Int64) {
@@ -28,51 +50,123 @@ struct RollupDelta {
         let page = event.page ?? ""
         let appVersion = event.appVersion ?? ""
         let os = event.os ?? ""
-        func count(_ kind: Int64, _ key: String, detail: String? = nil) {
+        let anonymousId = event.anonymousId ?? ""
+        let userId = event.userId ?? ""
+        let block = day >> 6
+        let bit = Int64(1) << (day & 63)
+        func count(_ kind: RollupKind, _ key: String, detail: String? = nil) {
             let countKey = CountKey(
                 project: project, day: day, kind: kind, key: key, page: page, appVersion: appVersion, os: os)
             let previous = counts[countKey]
             counts[countKey] = ((previous?.count ?? 0) + 1, detail ?? previous?.detail)
         }
+        func person(_ kind: RollupKind, _ key: String) {
+            let personKey = PersonDaysKey(
+                project: project, kind: kind, key: key, block: block, anonymousId: anonymousId,
+                userId: userId,
+                page: page, appVersion: appVersion, os: os)
+            personDays[personKey, default: 0] |= bit
+        }
         let isView = event.type == .screen || event.type == .page
+        person(.anyEvent, "")
         if let name = event.name {
-            if isView { count(0, name) } else if event.type == .track { count(1, name) }
+            if isView {
+                count(.pageViews, name)
+                person(.pageViews, name)
+            } else if event.type == .track {
+                count(.trackEvents, name)
+                person(.trackEvents, name)
+            }
         }
-        if !isView, event.type != .track { count(4, event.type.rawValue) }
+        if !isView, event.type != .track { count(.otherEvents, event.type.rawValue) }
         if event.type == .track, event.name == "$element_click", let path = event.elementPath {
-            count(2, path, detail: event.elementText)
-            count(3, event.similarPath ?? path, detail: event.elementText)
+            count(.elementClicks, path, detail: event.elementText)
+            count(.similarElementClicks, event.similarPath ?? path, detail: event.elementText)
+            person(.elementClicks, path)
+            person(.similarElementClicks, event.similarPath ?? path)
         }
-        let anonymousId = event.anonymousId ?? ""
-        let userId = event.userId ?? ""
-        let activeKey = ActiveKey(project: project, day: day, anonymousId: anonymousId, userId: userId)
-        active[activeKey] = (active[activeKey] ?? false) || isView
-        let personKey = PersonKey(
-            project: project, day: day, anonymousId: anonymousId, userId: userId, page: page,
-            appVersion: appVersion, os: os)
-        people[personKey] = (people[personKey] ?? false) || isView
+        if event.type == .track, let item = event.itemId {
+            switch event.name {
+            case "$item_exposure": count(.itemExposures, item)
+            case "$item_skip": count(.itemSkips, item)
+            case "$element_click": count(.itemClicks, item)
+            default: break
+            }
+        }
+        let sessionKey = SessionKey(
+            project: project,
+            key: SessionTimeline.sessionKey(
+                sessionId: event.sessionId, anonymousId: event.anonymousId, userId: event.userId,
+                time: event.time))
+        sessions[sessionKey, default: SessionEvents(appVersion: appVersion, os: os)].events.append(
+            (
+                event.time.millisecondsSince1970,
+                SessionTimeline.mark(
+                    type: event.type, name: event.name, page: event.page,
+                    durationMilliseconds: event.durationMilliseconds), isView
+            ))
     }
 
-    /// Writes the sums with the upsert statements of ``SQLiteSchema``.
-    func write(count: SQLiteStatement, person: SQLiteStatement, active activeStatement: SQLiteStatement)
-        throws(SQLiteError)
-    {
+    /// Replaces a stored session's contribution to the dwell and move rollups: `before` (the
+    /// stored timeline, `nil` for a new session) is subtracted and `after` added.
+    mutating func replace(
+        session: SessionKey, before: SessionTimeline?, after: SessionTimeline, appVersion: String, os: String
+    ) {
+        func apply(_ timeline: SessionTimeline, sign: Int64) {
+            for measured in timeline.dwells(cap: dwellCap) {
+                let key = DwellKey(
+                    project: session.project, day: measured.day, page: measured.page, appVersion: appVersion,
+                    os: os, bucket: DwellHistogram.bucket(of: measured.milliseconds))
+                var bin = dwell[key] ?? DwellHistogram.Bin(count: 0, total: 0)
+                bin.count += sign
+                bin.total += sign * measured.milliseconds
+                dwell[key] = bin
+            }
+            for move in timeline.moves() {
+                let key = MoveKey(
+                    project: session.project, day: move.day, from: move.from, to: move.to ?? "",
+                    appVersion: appVersion, os: os)
+                moves[key, default: 0] += sign
+            }
+        }
+        if let before { apply(before, sign: -1) }
+        apply(after, sign: 1)
+    }
+
+    /// The statements ``write(_:)`` runs.
+    struct Statements {
+        let count: SQLiteStatement, personDays: SQLiteStatement, dwell: SQLiteStatement, move: SQLiteStatement
+    }
+
+    /// Writes the sums (sessions are written by the caller, which reads them).
+    func write(_ statements: Statements) throws(SQLiteError) {
         for (key, value) in counts {
-            try count.run([
-                .integer(key.project), .integer(key.day), .integer(key.kind), .text(key.key), .text(key.page),
-                .text(key.appVersion), .text(key.os), .text(value.detail), .integer(value.count),
+            try statements.count.run([
+                .integer(key.project), .integer(key.day), .integer(key.kind.rawValue), .text(key.key),
+                .text(key.page), .text(key.appVersion), .text(key.os), .text(value.detail),
+                .integer(value.count),
             ])
         }
-        for (key, viewed) in active {
-            try activeStatement.run([
-                .integer(key.project), .integer(key.day), .text(key.anonymousId), .text(key.userId),
-                .integer(viewed ? 1 : 0),
+        for (key, days) in personDays {
+            try statements.personDays.run([
+                .integer(key.project), .integer(key.kind.rawValue), .text(key.key), .integer(key.block),
+                .text(key.anonymousId), .text(key.userId), .text(key.page), .text(key.appVersion),
+                .text(key.os),
+                .integer(days),
             ])
         }
-        for (key, viewed) in people {
-            try person.run([
-                .integer(key.project), .integer(key.day), .text(key.anonymousId), .text(key.userId),
-                .text(key.page), .text(key.appVersion), .text(key.os), .integer(viewed ? 1 : 0),
+        for (key, bin) in dwell where bin.count != 0 || bin.total != 0 {
+            try statements.dwell.run([
+                .integer(key.project), .integer(key.day), .text(key.page), .text(key.appVersion),
+                .text(key.os),
+                .integer(key.bucket), .integer(bin.count), .integer(bin.total),
+            ])
+        }
+        for (key, count) in moves where count != 0 {
+            try statements.move.run([
+                .integer(key.project), .integer(key.day), .text(key.from), .text(key.to),
+                .text(key.appVersion),
+                .text(key.os), .integer(count),
             ])
         }
     }

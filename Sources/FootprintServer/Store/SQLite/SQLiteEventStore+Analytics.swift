@@ -5,22 +5,22 @@ extension SQLiteEventStore {
     public func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
         -> [AnalyticsEvent]
     {
-        try events(projectId: projectId, filter: filter, properties: properties, pageVisitsOnly: false)
+        try events(projectId: projectId, filter: filter, properties: properties, names: nil)
     }
 
-    public func pageVisitEvents(projectId: Int64, filter: ReportFilter) throws(ServerError)
+    public func namedEvents(projectId: Int64, filter: ReportFilter, names: Set<String>) throws(ServerError)
         -> [AnalyticsEvent]
     {
-        try events(projectId: projectId, filter: filter, properties: false, pageVisitsOnly: true)
+        guard !names.isEmpty else { return [] }
+        return try events(projectId: projectId, filter: filter, properties: false, names: names.sorted())
     }
 
-    private func events(projectId: Int64, filter: ReportFilter, properties: Bool, pageVisitsOnly: Bool)
+    /// - Parameter names: only events with these names, read from the `events_by_name` index
+    ///   alone (type, name, time, people, app version and OS; the other fields `nil`).
+    private func events(projectId: Int64, filter: ReportFilter, properties: Bool, names: [String]?)
         throws(ServerError) -> [AnalyticsEvent]
     {
         var conditions = ["project_id = ?1"]
-        if pageVisitsOnly {
-            conditions.append("(type IN ('screen', 'page') OR (type = 'track' AND name = '$screen_leave'))")
-        }
         var values: [SQLiteValue] = [.integer(projectId)]
         func add(_ condition: String, _ value: SQLiteValue) {
             values.append(value)
@@ -31,12 +31,27 @@ extension SQLiteEventStore {
         if let version = filter.appVersion { add("app_version = ?", .text(version)) }
         if let os = filter.os { add("os = ?", .text(os)) }
         if let page = filter.page { add("page = ?", .text(page)) }
+        if let names {
+            let placeholders = names.map { name in
+                values.append(.text(name))
+                return "?\(values.count)"
+            }
+            conditions.append("name IN (\(placeholders.joined(separator: ", ")))")
+        }
+        let columns =
+            names == nil
+            ? """
+            type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
+                element_text, item_id, duration_ms, app_version, os
+            """
+            : """
+            type, name, time, anonymous_id, user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, app_version, os
+            """
         let sql = """
-            SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
-                element_text, item_id, duration_ms, app_version, os,
-                \(properties ? "json_extract(payload, '$.properties')" : "NULL")
-            FROM events WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY time LIMIT \(configuration.maximumReportEvents + 1)
+            SELECT \(columns), \(properties ? "json_extract(payload, '$.properties')" : "NULL")
+            FROM events \(names == nil ? "" : "INDEXED BY events_by_name")
+            WHERE \(conditions.joined(separator: " AND "))
+            LIMIT \(configuration.maximumReportEvents + 1)
             """
         let events = try read { database in
             try database.prepare(sql).rows(values) { row in

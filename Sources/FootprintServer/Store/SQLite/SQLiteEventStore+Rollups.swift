@@ -2,29 +2,35 @@ import FootprintSQLite
 import FootprintWire
 
 extension SQLiteEventStore {
-    /// The WHERE clause and values of a rollup query over `filter`'s days and dimensions.
-    private func rollupConditions(projectId: Int64, filter: ReportFilter, table: String) -> (
-        String, [SQLiteValue]
-    ) {
-        var conditions = ["\(table).project_id = ?1"]
+    /// The WHERE clause and values of a rollup query over `filter`'s dimensions, and its days
+    /// when `dayColumn` is given.
+    private func rollupConditions(
+        projectId: Int64, filter: ReportFilter, dayColumn: String? = "day", page: Bool = true
+    ) -> (conditions: [String], values: [SQLiteValue]) {
+        var conditions = ["project_id = ?1"]
         var values: [SQLiteValue] = [.integer(projectId)]
         func add(_ condition: String, _ value: SQLiteValue) {
             values.append(value)
             conditions.append(condition.replacingOccurrences(of: "?", with: "?\(values.count)"))
         }
-        if let from = filter.from { add("\(table).day >= ?", .integer(from.dayNumber)) }
-        if let to = filter.to { add("\(table).day < ?", .integer(to.adding(milliseconds: -1).dayNumber + 1)) }
-        if let version = filter.appVersion { add("\(table).app_version = ?", .text(version)) }
-        if let os = filter.os { add("\(table).os = ?", .text(os)) }
-        if let page = filter.page { add("\(table).page = ?", .text(page)) }
-        return (conditions.joined(separator: " AND "), values)
+        if let dayColumn, let from = filter.from { add("\(dayColumn) >= ?", .integer(from.dayNumber)) }
+        if let dayColumn, let to = filter.to {
+            add("\(dayColumn) < ?", .integer(to.adding(milliseconds: -1).dayNumber + 1))
+        }
+        if let version = filter.appVersion { add("app_version = ?", .text(version)) }
+        if let os = filter.os { add("os = ?", .text(os)) }
+        if page, let name = filter.page { add("page = ?", .text(name)) }
+        return (conditions, values)
     }
 
     public func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount] {
-        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter, table: "r")
+        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
         return try read { database in
             try database.prepare(
-                "SELECT day, kind, key, sum(count) FROM rollup_counts r WHERE \(conditions) GROUP BY day, kind, key"
+                """
+                SELECT day, kind, key, sum(count) FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
+                GROUP BY day, kind, key
+                """
             ).rows(values) { row in
                 RollupCount(
                     day: row.int64(at: 0), kind: RollupKind(rawValue: row.int64(at: 1)) ?? .otherEvents,
@@ -33,29 +39,121 @@ extension SQLiteEventStore {
         }
     }
 
-    public func rollupPeople(projectId: Int64, filter: ReportFilter, byPage: Bool) throws(ServerError)
-        -> [RollupPerson]
+    public func rollupElements(projectId: Int64, filter: ReportFilter, kind: RollupKind) throws(ServerError)
+        -> [RollupElement]
     {
-        let dailyOnly = !byPage && filter.appVersion == nil && filter.os == nil && filter.page == nil
-        let table = dailyOnly ? "rollup_active" : "rollup_people"
-        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter, table: "r")
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        values.append(.integer(kind.rawValue))
+        conditions.append("kind = ?\(values.count)")
         return try read { database in
             try database.prepare(
                 """
-                SELECT r.day, CASE WHEN r.user_id != '' THEN r.user_id ELSE coalesce(i.user_id, r.anonymous_id) END,
-                    \(dailyOnly ? "''" : "r.page"), r.viewed
-                FROM \(table) r LEFT JOIN (
+                SELECT key, page, day, sum(count), max(detail) FROM rollup_counts
+                WHERE \(conditions.joined(separator: " AND ")) GROUP BY key, page, day
+                """
+            ).rows(values) { row in
+                RollupElement(
+                    key: row.text(at: 0) ?? "", page: row.text(at: 1) ?? "", day: row.int64(at: 2),
+                    count: Int(row.int64(at: 3)), text: row.text(at: 4))
+            }
+        }
+    }
+
+    public func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        throws(ServerError) -> [RollupPersonDays]
+    {
+        if let keys, keys.isEmpty { return [] }
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
+        conditions = conditions.map { "r." + $0 }
+        func add(_ condition: String, _ value: SQLiteValue) {
+            values.append(value)
+            conditions.append(condition.replacingOccurrences(of: "?", with: "?\(values.count)"))
+        }
+        add("r.kind = ?", .integer(kind.rawValue))
+        if let from = filter.from { add("r.block >= ?", .integer(from.dayNumber >> 6)) }
+        if let to = filter.to { add("r.block <= ?", .integer(to.adding(milliseconds: -1).dayNumber >> 6)) }
+        if let keys {
+            let placeholders = keys.sorted().map { key in
+                values.append(.text(key))
+                return "?\(values.count)"
+            }
+            conditions.append("r.key IN (\(placeholders.joined(separator: ", ")))")
+        }
+        return try read { database in
+            try database.prepare(
+                """
+                SELECT r.key, r.block, CASE WHEN r.user_id != '' THEN r.user_id ELSE coalesce(i.user_id, r.anonymous_id) END,
+                    r.days
+                FROM rollup_person_days r LEFT JOIN (
                     SELECT anonymous_id, min(user_id) AS user_id FROM identities WHERE project_id = ?1
                     GROUP BY anonymous_id
                 ) i ON i.anonymous_id = r.anonymous_id
-                WHERE \(conditions)
+                WHERE \(conditions.joined(separator: " AND "))
                 """
             ).rows(values) { row in
-                let page = row.text(at: 2) ?? ""
-                return RollupPerson(
-                    day: row.int64(at: 0), person: row.text(at: 1) ?? "", page: page.isEmpty ? nil : page,
-                    viewed: row.int64(at: 3) != 0)
+                RollupPersonDays(
+                    key: row.text(at: 0) ?? "", firstDay: row.int64(at: 1) << 6,
+                    person: row.text(at: 2) ?? "",
+                    days: UInt64(bitPattern: row.int64(at: 3)))
             }
         }
+    }
+
+    public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
+    {
+        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter, page: false)
+        return try read { database in
+            try database.prepare(
+                """
+                SELECT end_time - start_time, page_views FROM sessions INDEXED BY sessions_by_day
+                WHERE \(conditions.joined(separator: " AND "))
+                """
+            ).rows(values) { row in
+                StoredSession(lengthMilliseconds: row.int64(at: 0), pageViews: Int(row.int64(at: 1)))
+            }
+        }
+    }
+
+    public func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String:
+        DwellHistogram]
+    {
+        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        let rows = try read { database in
+            try database.prepare(
+                """
+                SELECT page, bucket, sum(count), sum(total) FROM rollup_dwell
+                WHERE \(conditions.joined(separator: " AND ")) GROUP BY page, bucket
+                """
+            ).rows(values) { row in
+                (row.text(at: 0) ?? "", row.int64(at: 1), row.int64(at: 2), row.int64(at: 3))
+            }
+        }
+        var histograms: [String: DwellHistogram] = [:]
+        for (page, bucket, count, total) in rows where count != 0 {
+            histograms[page, default: DwellHistogram()].add(bucket: bucket, count: count, total: total)
+        }
+        return histograms
+    }
+
+    public func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) throws(ServerError)
+        -> [RollupMove]
+    {
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, page: false)
+        if let page {
+            values.append(.text(page))
+            conditions.append("from_page = ?\(values.count)")
+        }
+        return try read { database in
+            try database.prepare(
+                """
+                SELECT from_page, to_page, sum(count) FROM rollup_moves
+                WHERE \(conditions.joined(separator: " AND ")) GROUP BY from_page, to_page
+                """
+            ).rows(values) { row in
+                let next = row.text(at: 1) ?? ""
+                return RollupMove(
+                    from: row.text(at: 0) ?? "", to: next.isEmpty ? nil : next, count: Int(row.int64(at: 2)))
+            }
+        }.filter { $0.count != 0 }
     }
 }

@@ -54,7 +54,9 @@ public final class SQLiteEventStore: EventStore {
                 options.synchronous = configuration.synchronous
                 let database = try SQLiteDatabase(path: path, options: options)
                 try database.migrate(SQLiteSchema.migrations)
-                writer = try GroupCommitWriter(database: database)
+                let writer = try GroupCommitWriter(database: database)
+                try writer.rebuildRollups()
+                self.writer = writer
             }
         } catch let error as ServerError {
             throw ServerError(code: error.code, message: "cannot open the database \(path): \(error.message)")

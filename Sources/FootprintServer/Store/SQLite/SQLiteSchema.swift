@@ -143,7 +143,70 @@ enum SQLiteSchema {
             PRIMARY KEY(project_id, id)
         ) WITHOUT ROWID;
         """,
+        // Rollups for every report: distinct people as day bitmasks, stored sessions with their
+        // page timelines, dwell histograms and page moves; the index funnels read. The rollups
+        // are rebuilt from the events in Swift after this migration (`store_state`), by the same
+        // code that keeps them on ingest.
+        """
+        DROP TABLE rollup_people;
+        DROP TABLE rollup_active;
+        DELETE FROM rollup_counts;
+        CREATE TABLE rollup_person_days(
+            project_id INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            block INTEGER NOT NULL,
+            anonymous_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            page TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            days INTEGER NOT NULL,
+            PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os)
+        ) WITHOUT ROWID;
+        CREATE TABLE sessions(
+            project_id INTEGER NOT NULL,
+            session_key TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            start_time INTEGER NOT NULL,
+            end_time INTEGER NOT NULL,
+            page_views INTEGER NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            marks TEXT NOT NULL,
+            PRIMARY KEY(project_id, session_key)
+        ) WITHOUT ROWID;
+        CREATE INDEX sessions_by_day ON sessions(project_id, day, app_version, os, start_time, end_time, page_views);
+        CREATE TABLE rollup_dwell(
+            project_id INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            page TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            bucket INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            total INTEGER NOT NULL,
+            PRIMARY KEY(project_id, day, page, app_version, os, bucket)
+        ) WITHOUT ROWID;
+        CREATE TABLE rollup_moves(
+            project_id INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            from_page TEXT NOT NULL,
+            to_page TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY(project_id, day, from_page, to_page, app_version, os)
+        ) WITHOUT ROWID;
+        CREATE INDEX events_by_name ON events(project_id, name, time, type, anonymous_id, user_id, app_version, os);
+        CREATE TABLE store_state(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO store_state(key, value) VALUES ('rollups_rebuilt_through', 0);
+        """,
     ]
+
+    /// The `store_state` key whose value is the last event id the rollup rebuild has counted;
+    /// present only while a rebuild is unfinished.
+    static let rebuildKey = "rollups_rebuilt_through"
 
     /// Inserts one event, skipping it when the project already has its `messageId`.
     static let insertEvent = """
@@ -153,27 +216,45 @@ enum SQLiteSchema {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
         """
 
-    /// Adds one to a daily count (kind 0: page views by page name, 1: track events by name,
-    /// 2: element clicks by exact path, 3: by similar path, 4: other messages by type;
-    /// `detail`: the latest element text).
+    /// Adds to a daily count (`kind`: a ``RollupKind``; `detail`: the latest element text).
     static let upsertRollupCount = """
         INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, ?8)
         ON CONFLICT DO UPDATE SET count = count + excluded.count, detail = coalesce(excluded.detail, detail)
         """
 
-    /// Records that a device (and user) was active on a day, page, version and OS, and whether
-    /// it viewed a page there.
-    static let upsertRollupPerson = """
-        INSERT INTO rollup_people(project_id, day, anonymous_id, user_id, page, app_version, os, viewed)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-        ON CONFLICT DO UPDATE SET viewed = max(viewed, excluded.viewed)
+    /// Marks the days a device (and user) did something (see ``RollupKind``) in one 64-day block.
+    static let upsertPersonDays = """
+        INSERT INTO rollup_person_days(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os, days)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+        ON CONFLICT DO UPDATE SET days = days | excluded.days
         """
 
-    /// Records that a device (and user) was active on a day, and whether it viewed a page.
-    static let upsertRollupActive = """
-        INSERT INTO rollup_active(project_id, day, anonymous_id, user_id, viewed) VALUES (?1, ?2, ?3, ?4, ?5)
-        ON CONFLICT DO UPDATE SET viewed = max(viewed, excluded.viewed)
+    /// Reads a stored session.
+    static let selectSession = """
+        SELECT start_time, end_time, page_views, app_version, os, marks FROM sessions
+        WHERE project_id = ?1 AND session_key = ?2
+        """
+
+    /// Stores a session, replacing the previous state.
+    static let upsertSession = """
+        INSERT OR REPLACE INTO sessions(project_id, session_key, day, start_time, end_time, page_views, app_version,
+            os, marks)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        """
+
+    /// Adds (or with negative values removes) dwells to a histogram bucket.
+    static let upsertDwell = """
+        INSERT INTO rollup_dwell(project_id, day, page, app_version, os, bucket, count, total)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        ON CONFLICT DO UPDATE SET count = count + excluded.count, total = total + excluded.total
+        """
+
+    /// Adds (or removes) page-to-page moves; `to_page` '' is the session's end.
+    static let upsertMove = """
+        INSERT INTO rollup_moves(project_id, day, from_page, to_page, app_version, os, count)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        ON CONFLICT DO UPDATE SET count = count + excluded.count
         """
 
     /// Records an anonymousId ↔ userId link once.

@@ -1,0 +1,318 @@
+import FootprintWire
+
+/// Builds the reports from rollups instead of events: the same figures as ``ReportEngine``
+/// (tests compare both on the same data) without reading the events, so their cost does not
+/// grow with the events stored. Pure: the store hands it the rollup rows.
+///
+/// Differences from the engine, each by design: a dwell median is a histogram estimate (see
+/// ``DwellHistogram``); a session belongs to the day it started, whole (the engine sees only
+/// the part of a session inside the range); an element's page is the one with most clicks.
+public enum RollupReports {
+    /// Whether rollups can answer `filter`: its range is whole UTC days.
+    public static func canAnswer(_ filter: ReportFilter) -> Bool {
+        guard let from = filter.from, let to = filter.to else { return false }
+        return from.millisecondsSince1970 % 86_400_000 == 0 && to.millisecondsSince1970 % 86_400_000 == 0
+    }
+
+    /// The first day (days since 1970-01-01) and the number of days of `filter` (which
+    /// ``canAnswer(_:)``).
+    static func days(of filter: ReportFilter) -> (first: Int64, count: Int) {
+        let first = filter.from?.dayNumber ?? 0
+        let last = (filter.to?.dayNumber ?? first + 1) - 1
+        return (first, Int(max(0, min(last - first + 1, 3660))))
+    }
+
+    // MARK: Traffic
+
+    /// PV, UV and DAU/WAU/MAU per day and PV, UV and dwell per page.
+    /// - Parameters:
+    ///   - counts: the daily counts of the range.
+    ///   - active: ``RollupKind/anyEvent`` rows of the range.
+    ///   - viewers: ``RollupKind/pageViews`` rows of the range (every page).
+    ///   - dwell: each page's dwell histogram over the range.
+    ///   - filter: the range.
+    public static func traffic(
+        counts: [RollupCount], active: [RollupPersonDays], viewers: [RollupPersonDays],
+        dwell: [String: DwellHistogram], filter: ReportFilter
+    ) -> TrafficReport {
+        let (firstDay, dayCount) = days(of: filter)
+        var eventsPerDay = Array(repeating: 0, count: dayCount)
+        var viewsPerDay = Array(repeating: 0, count: dayCount)
+        var pageViews: [String: [Int]] = [:]
+        for count in counts {
+            let day = Int(count.day - firstDay)
+            guard day >= 0, day < dayCount else { continue }
+            switch count.kind {
+            case .pageViews:
+                viewsPerDay[day] += count.count
+                eventsPerDay[day] += count.count
+                pageViews[count.key, default: Array(repeating: 0, count: dayCount)][day] += count.count
+            case .trackEvents, .otherEvents:
+                eventsPerDay[day] += count.count
+            case .elementClicks, .similarElementClicks, .itemExposures, .itemSkips, .itemClicks, .anyEvent:
+                break
+            }
+        }
+        var activeDays = RangeDays(firstDay: firstDay, dayCount: dayCount)
+        for row in active { activeDays.add(row) }
+        var visitorDays = RangeDays(firstDay: firstDay, dayCount: dayCount)
+        var pageDays: [String: RangeDays] = [:]
+        for row in viewers {
+            visitorDays.add(row)
+            pageDays[row.key, default: RangeDays(firstDay: firstDay, dayCount: dayCount)].add(row)
+        }
+        let daily = activeDays.peoplePerDay(window: 1)
+        let weekly = activeDays.peoplePerDay(window: 7)
+        let monthly = activeDays.peoplePerDay(window: 30)
+        let visitors = visitorDays.peoplePerDay(window: 1)
+        let days = (0..<dayCount).map { day in
+            DayTraffic(
+                day: Timestamp(millisecondsSince1970: (firstDay + Int64(day)) * 86_400_000).dayString,
+                events: eventsPerDay[day], pageViews: viewsPerDay[day], visitors: visitors[day],
+                dailyActive: daily[day], weeklyActive: weekly[day], monthlyActive: monthly[day])
+        }
+        let pages = pageViews.map { page, perDay in
+            let histogram = dwell[page] ?? DwellHistogram()
+            return PageTraffic(
+                page: page, pageViews: perDay.reduce(0, +), visitors: pageDays[page]?.people ?? 0,
+                averageDwellMilliseconds: histogram.average, medianDwellMilliseconds: histogram.median,
+                dwellSamples: histogram.count, pageViewsPerDay: perDay,
+                visitorsPerDay: pageDays[page]?.peoplePerDay(window: 1)
+                    ?? Array(repeating: 0, count: dayCount))
+        }.sorted { ($0.pageViews, $1.page) > ($1.pageViews, $0.page) }
+        return TrafficReport(
+            events: eventsPerDay.reduce(0, +), pageViews: viewsPerDay.reduce(0, +), people: activeDays.people,
+            days: days, pages: pages)
+    }
+
+    // MARK: Events, elements, items
+
+    /// The `limit` most frequent keys of one kind, most frequent first, ties by key.
+    public static func top(_ kind: RollupKind, in counts: [RollupCount], limit: Int) -> [(
+        key: String, count: Int
+    )] {
+        var totals: [String: Int] = [:]
+        for count in counts where count.kind == kind { totals[count.key, default: 0] += count.count }
+        return totals.map { (key: $0.key, count: $0.value) }.sorted {
+            ($0.count, $1.key) > ($1.count, $0.key)
+        }
+        .prefix(max(0, limit)).map { $0 }
+    }
+
+    /// Distinct people per key among `rows` inside the range of `filter`.
+    public static func people(_ rows: [RollupPersonDays], filter: ReportFilter) -> [String: Int] {
+        let (firstDay, dayCount) = days(of: filter)
+        var perKey: [String: RangeDays] = [:]
+        for row in rows {
+            perKey[row.key, default: RangeDays(firstDay: firstDay, dayCount: dayCount)].add(row)
+        }
+        return perKey.mapValues(\.people)
+    }
+
+    /// Track events by name with their people, most frequent first.
+    /// - Parameters:
+    ///   - top: the events and counts (``top(_:in:limit:)`` of ``RollupKind/trackEvents``).
+    ///   - people: ``RollupKind/trackEvents`` rows of those events.
+    public static func events(
+        top: [(key: String, count: Int)], people rows: [RollupPersonDays], filter: ReportFilter
+    ) -> [EventStatistics] {
+        let people = people(rows, filter: filter)
+        return top.map {
+            EventStatistics(event: $0.key, count: $0.count, uniqueVisitors: people[$0.key] ?? 0)
+        }
+    }
+
+    /// Element paths with their clicks, page, latest text and people, most clicked first.
+    /// - Parameters:
+    ///   - rows: the range's element rows (exact or similar paths).
+    ///   - people: person rows of the same kind, for the paths wanted (or all).
+    public static func elements(
+        rows: [RollupElement], people personRows: [RollupPersonDays], filter: ReportFilter, limit: Int
+    )
+        -> [ElementStatistics]
+    {
+        var groups: [String: (clicks: Int, pages: [String: Int], text: (day: Int64, text: String)?)] = [:]
+        for row in rows {
+            var group = groups[row.key] ?? (0, [:], nil)
+            group.clicks += row.count
+            if !row.page.isEmpty { group.pages[row.page, default: 0] += row.count }
+            if let text = row.text, group.text.map({ $0.day < row.day }) ?? true {
+                group.text = (row.day, text)
+            }
+            groups[row.key] = group
+        }
+        let people = people(personRows, filter: filter)
+        return groups.map { path, group in
+            ElementStatistics(
+                path: path,
+                page: group.pages.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key,
+                text: group.text?.text, clicks: group.clicks, uniqueVisitors: people[path] ?? 0)
+        }.sorted { ($0.clicks, $1.path) > ($1.clicks, $0.path) }.prefix(max(0, limit)).map { $0 }
+    }
+
+    /// Exposures, skips, clicks and exposure→click rate per item, most exposed first.
+    public static func items(counts: [RollupCount], limit: Int) -> [ItemStatistics] {
+        var totals: [String: (exposures: Int, skips: Int, clicks: Int)] = [:]
+        for count in counts {
+            switch count.kind {
+            case .itemExposures: totals[count.key, default: (0, 0, 0)].exposures += count.count
+            case .itemSkips: totals[count.key, default: (0, 0, 0)].skips += count.count
+            case .itemClicks: totals[count.key, default: (0, 0, 0)].clicks += count.count
+            default: break
+            }
+        }
+        return totals.map {
+            ItemStatistics(
+                itemId: $0.key, exposures: $0.value.exposures, skips: $0.value.skips, clicks: $0.value.clicks)
+        }
+        .sorted { ($0.exposures, $0.clicks, $1.itemId) > ($1.exposures, $1.clicks, $0.itemId) }
+        .prefix(max(0, limit)).map { $0 }
+    }
+
+    // MARK: Sessions and paths
+
+    /// Session count, length and screens per session.
+    public static func sessions(_ sessions: [StoredSession]) -> SessionReport {
+        let count = sessions.count
+        let lengths = sessions.map(\.lengthMilliseconds)
+        let screens = sessions.reduce(0) { $0 + $1.pageViews }
+        return SessionReport(
+            sessions: count,
+            averageLengthMilliseconds: count == 0
+                ? 0 : Int((Double(lengths.reduce(0, +)) / Double(count)).rounded()),
+            medianLengthMilliseconds: ReportEngine.median(lengths) ?? 0,
+            screensPerSession: count == 0 ? 0 : Double(screens) / Double(count),
+            bounces: sessions.filter { $0.pageViews <= 1 }.count)
+    }
+
+    /// The most common next pages after `page` (`moves` from it).
+    public static func paths(after page: String, moves: [RollupMove], limit: Int) -> PathReport {
+        var counts: [String?: Int] = [:]
+        for move in moves where move.from == page { counts[move.to, default: 0] += move.count }
+        let visits = counts.values.reduce(0, +)
+        let next = counts.map { next, count in
+            PageTransition(next: next, count: count, share: visits == 0 ? 0 : Double(count) / Double(visits))
+        }.sorted { ($0.count, $1.next ?? "") > ($1.count, $0.next ?? "") }
+        return PathReport(page: page, visits: visits, next: Array(next.prefix(max(0, limit))))
+    }
+
+    /// The most common page-to-page moves, most frequent first.
+    public static func transitions(_ moves: [RollupMove], limit: Int) -> [PageMove] {
+        var counts: [String: [String: Int]] = [:]
+        for move in moves {
+            guard let to = move.to else { continue }
+            counts[move.from, default: [:]][to, default: 0] += move.count
+        }
+        return counts.flatMap { from, next in next.map { PageMove(from: from, to: $0.key, count: $0.value) } }
+            .sorted { ($0.count, $1.from, $1.to) > ($1.count, $0.from, $0.to) }.prefix(max(0, limit)).map {
+                $0
+            }
+    }
+
+    // MARK: Retention
+
+    /// Cohorts by each person's first active day in range; day N counts those with a return
+    /// day N days later (see ``ReportEngine/retention(returnEvent:days:lastDay:)``).
+    /// - Parameters:
+    ///   - active: ``RollupKind/anyEvent`` rows of the range.
+    ///   - returns: the return event's rows (``RollupKind/trackEvents``), or `nil` for any event.
+    public static func retention(
+        active: [RollupPersonDays], returns: [RollupPersonDays]?, returnEvent: String?, days span: Int,
+        filter: ReportFilter
+    ) -> RetentionReport {
+        let (firstDay, dayCount) = days(of: filter)
+        var activeDays = RangeDays(firstDay: firstDay, dayCount: dayCount)
+        for row in active { activeDays.add(row) }
+        var returnDays = activeDays
+        if let returns {
+            returnDays = RangeDays(firstDay: firstDay, dayCount: dayCount)
+            for row in returns { returnDays.add(row) }
+        }
+        let span = max(0, span)
+        var cohorts: [Int: (people: Int, returned: [Int])] = [:]
+        for (person, words) in activeDays.words {
+            guard let first = RangeDays.firstBit(words) else { continue }
+            var cohort = cohorts[first] ?? (0, Array(repeating: 0, count: span + 1))
+            cohort.people += 1
+            if let back = returnDays.words[person] {
+                for n in 0...span where RangeDays.bit(first + n, in: back) { cohort.returned[n] += 1 }
+            }
+            cohorts[first] = cohort
+        }
+        let rows = cohorts.keys.sorted().map { day in
+            let cohort = cohorts[day]!
+            return RetentionCohort(
+                day: Timestamp(millisecondsSince1970: (firstDay + Int64(day)) * 86_400_000).dayString,
+                people: cohort.people,
+                returned: (0...span).map { n in day + n < dayCount ? cohort.returned[n] : nil })
+        }
+        return RetentionReport(returnEvent: returnEvent, cohorts: rows, days: span)
+    }
+}
+
+/// The days of a range on which each person did something, gathered from day-bitmask rows
+/// (a person's rows are OR-ed, so one person never counts twice).
+struct RangeDays {
+    let firstDay: Int64
+    let dayCount: Int
+    /// Each person's days: bit `n` of word `n / 64` is day `firstDay + n`.
+    private(set) var words: [String: [UInt64]] = [:]
+
+    init(firstDay: Int64, dayCount: Int) {
+        self.firstDay = firstDay
+        self.dayCount = dayCount
+    }
+
+    /// Adds a row's days that fall in the range.
+    mutating func add(_ row: RollupPersonDays) {
+        var bits = row.days
+        var person: [UInt64]?
+        while bits != 0 {
+            let offset = Int64(bits.trailingZeroBitCount)
+            bits &= bits - 1
+            let day = Int(row.firstDay + offset - firstDay)
+            guard day >= 0, day < dayCount else { continue }
+            if person == nil {
+                person = words[row.person] ?? Array(repeating: 0, count: (dayCount + 63) / 64)
+            }
+            person![day / 64] |= 1 << UInt64(day % 64)
+        }
+        if let person { words[row.person] = person }
+    }
+
+    /// People with at least one day.
+    var people: Int { words.count }
+
+    /// For each day, the people with a day among the `window` days ending there (in range).
+    func peoplePerDay(window: Int) -> [Int] {
+        var counts = Array(repeating: 0, count: dayCount + 1)
+        for person in words.values {
+            // Each active day covers itself and the next window − 1 days; count each day once.
+            var coveredUntil = -1
+            for day in 0..<dayCount where Self.bit(day, in: person) {
+                let start = max(day, coveredUntil + 1)
+                let end = min(dayCount - 1, day + window - 1)
+                guard start <= end else { continue }
+                counts[start] += 1
+                counts[end + 1] -= 1
+                coveredUntil = end
+            }
+        }
+        var running = 0
+        return (0..<dayCount).map { day in
+            running += counts[day]
+            return running
+        }
+    }
+
+    static func bit(_ day: Int, in words: [UInt64]) -> Bool {
+        day >= 0 && day / 64 < words.count && words[day / 64] & (1 << UInt64(day % 64)) != 0
+    }
+
+    static func firstBit(_ words: [UInt64]) -> Int? {
+        for (index, word) in words.enumerated() where word != 0 {
+            return index * 64 + word.trailingZeroBitCount
+        }
+        return nil
+    }
+}

@@ -1,0 +1,185 @@
+import FootprintWire
+
+/// The page views and `$screen_leave` events of one session in time order, and the span of all
+/// its events: what dwell, paths and session length are computed from.
+///
+/// One type serves both sides: ``ReportEngine`` builds a timeline per session of the events it
+/// reads, and the store keeps one per stored session, updated on ingest, to maintain the dwell,
+/// path and session rollups. Events may arrive in any order: ``add(time:mark:)`` keeps the
+/// marks sorted by time (equal times in arrival order), so the figures never depend on it.
+public struct SessionTimeline: Sendable, Hashable {
+    /// A page view or a leave.
+    public enum Mark: Sendable, Hashable {
+        /// A view of a named page.
+        case view(page: String)
+        /// A `$screen_leave` of a page with its measured duration.
+        case leave(page: String, durationMilliseconds: Int64)
+    }
+
+    /// A mark and when it happened (milliseconds since 1970).
+    public struct TimedMark: Sendable, Hashable {
+        /// When.
+        public var time: Int64
+        /// What.
+        public var mark: Mark
+    }
+
+    /// The marks, oldest first.
+    public private(set) var marks: [TimedMark] = []
+    /// The first event's time (any event), or `nil` for an empty timeline.
+    public private(set) var start: Int64?
+    /// The last event's time.
+    public private(set) var end: Int64?
+    /// Page views, named or not.
+    public private(set) var pageViews = 0
+
+    /// An empty timeline.
+    public init() {}
+
+    /// Adds an event: its time and, for a named page view or a leave with a page and a
+    /// duration, its mark.
+    /// - Parameter isPageView: whether it is a page view (named or not), counted in ``pageViews``.
+    public mutating func add(time: Int64, mark: Mark?, isPageView: Bool = false) {
+        start = Swift.min(start ?? time, time)
+        end = Swift.max(end ?? time, time)
+        if isPageView { pageViews += 1 }
+        guard let mark else { return }
+        var index = marks.count
+        while index > 0, marks[index - 1].time > time { index -= 1 }
+        marks.insert(TimedMark(time: time, mark: mark), at: index)
+    }
+
+    /// Adds an analytics event (see ``mark(of:)``).
+    public mutating func add(_ event: AnalyticsEvent) {
+        add(time: event.time.millisecondsSince1970, mark: Self.mark(of: event), isPageView: event.isPageView)
+    }
+
+    /// The mark an event leaves on a timeline: named page views and `$screen_leave` events with a
+    /// page and a duration of at least 0; `nil` for every other event.
+    public static func mark(of event: AnalyticsEvent) -> Mark? {
+        mark(
+            type: event.type, name: event.name, page: event.page,
+            durationMilliseconds: event.durationMilliseconds)
+    }
+
+    /// The mark of an event given by its fields (see ``mark(of:)``).
+    public static func mark(type: MessageType, name: String?, page: String?, durationMilliseconds: Int64?)
+        -> Mark?
+    {
+        if type == .screen || type == .page { return name.map { .view(page: $0) } }
+        guard type == .track, name == "$screen_leave", let page, let duration = durationMilliseconds,
+            duration >= 0
+        else { return nil }
+        return .leave(page: page, durationMilliseconds: duration)
+    }
+
+    /// A measured visit: the page, the UTC day it was viewed, and how long it stayed.
+    public struct Dwell: Sendable, Hashable {
+        /// The page.
+        public var page: String
+        /// Days since 1970-01-01 of the view.
+        public var day: Int64
+        /// The dwell in milliseconds.
+        public var milliseconds: Int64
+    }
+
+    /// Each visit's dwell: its `$screen_leave` duration when a leave of the same page follows it,
+    /// else the gap to the next page view capped at `cap`; a last visit with neither has none.
+    public func dwells(cap: Int64) -> [Dwell] {
+        var result: [Dwell] = []
+        var open: TimedMark?
+        for timed in marks {
+            switch timed.mark {
+            case .view:
+                if let visit = open, case .view(let page) = visit.mark {
+                    let gap = Swift.min(Swift.max(0, timed.time - visit.time), cap)
+                    result.append(Dwell(page: page, day: Self.day(of: visit.time), milliseconds: gap))
+                }
+                open = timed
+            case .leave(let page, let duration):
+                guard let visit = open, case .view(let viewed) = visit.mark, viewed == page else { continue }
+                result.append(Dwell(page: page, day: Self.day(of: visit.time), milliseconds: duration))
+                open = nil
+            }
+        }
+        return result
+    }
+
+    /// A step from a page to the next page viewed in the session.
+    public struct Move: Sendable, Hashable {
+        /// The page left.
+        public var from: String
+        /// The next page, `nil` when the session ended there.
+        public var to: String?
+        /// Days since 1970-01-01 of the view of `from`.
+        public var day: Int64
+    }
+
+    /// Every page view with the page viewed next (`nil` after the last).
+    public func moves() -> [Move] {
+        var result: [Move] = []
+        var previous: TimedMark?
+        for timed in marks {
+            guard case .view(let page) = timed.mark else { continue }
+            if let previous, case .view(let from) = previous.mark {
+                result.append(Move(from: from, to: page, day: Self.day(of: previous.time)))
+            }
+            previous = timed
+        }
+        if let previous, case .view(let from) = previous.mark {
+            result.append(Move(from: from, to: nil, day: Self.day(of: previous.time)))
+        }
+        return result
+    }
+
+    /// The session an event belongs to: `s:` and its `context.sessionId`; without one (the
+    /// Footprint SDK always sends it), `p:` and its device (else user) and UTC day.
+    public static func sessionKey(sessionId: String?, anonymousId: String?, userId: String?, time: Timestamp)
+        -> String
+    {
+        if let sessionId { return "s:" + sessionId }
+        return "p:\(time.dayNumber):" + (anonymousId ?? userId ?? "")
+    }
+
+    static func day(of time: Int64) -> Int64 {
+        Timestamp(millisecondsSince1970: time).dayNumber
+    }
+}
+
+extension SessionTimeline {
+    /// The marks as compact JSON (`[[time, page], [time, page, duration], …]`: a view has two
+    /// elements, a leave three), for the store.
+    public var encodedMarks: String {
+        JSONWriter.string(
+            .array(
+                marks.map { timed in
+                    switch timed.mark {
+                    case .view(let page): return .array([.int(timed.time), .string(page)])
+                    case .leave(let page, let duration):
+                        return .array([.int(timed.time), .string(page), .int(duration)])
+                    }
+                }))
+    }
+
+    /// A stored timeline: its span, page views and ``encodedMarks``; `nil` when the marks are
+    /// not what ``encodedMarks`` writes.
+    public init?(start: Int64, end: Int64, pageViews: Int, encodedMarks: String) {
+        guard case .array(let items)? = try? JSONParser().parse(encodedMarks) else { return nil }
+        self.init()
+        self.start = start
+        self.end = end
+        self.pageViews = pageViews
+        for item in items {
+            guard case .array(let fields) = item, let time = fields.first?.int64Value,
+                fields.count >= 2, case .string(let page) = fields[1]
+            else { return nil }
+            if fields.count == 3, let duration = fields[2].int64Value {
+                marks.append(TimedMark(time: time, mark: .leave(page: page, durationMilliseconds: duration)))
+            } else if fields.count == 2 {
+                marks.append(TimedMark(time: time, mark: .view(page: page)))
+            } else {
+                return nil
+            }
+        }
+    }
+}
