@@ -41,7 +41,7 @@ import Testing
         return Both(
             rollups: ReportService(store: store), project: project,
             engine: ReportEngine(
-                events: try store.analyticsEvents(projectId: project.id, filter: filter, properties: false),
+                events: try store.analyticsEvents(projectId: project.id, filter: filter, properties: true),
                 identityLinks: try store.identityLinks(projectId: project.id)),
             parameters: parameters)
     }
@@ -91,6 +91,10 @@ import Testing
         #expect(
             try service.items(project: project, parameters: parameters, limit: 50) == engine.items(limit: 50),
             comment)
+        let definitions = Self.definitions
+        #expect(
+            try service.definedEvents(project: project, parameters: parameters, definitions: definitions)
+                == engine.definedEvents(definitions), comment)
         let steps = try ReportParameters(
             query: ["step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click"],
             now: Timestamp(millisecondsSince1970: 0)
@@ -123,6 +127,58 @@ import Testing
                 == engine.topTransitions(limit: 20), comment)
     }
 
+    /// Definitions of every shape: exact, similar and pattern paths with and without a page,
+    /// events with and without a page, a page alone, clicks without a path rule, and two the
+    /// rollups cannot answer (attribute conditions; similar mixed with exact rules).
+    static let definitions: [EventDefinition] = {
+        func define(_ id: String, _ matchers: [EventMatcher]) -> EventDefinition {
+            EventDefinition(id: id, name: id, matchers: matchers)
+        }
+        let cells =
+            "#tableView:didSelectRowAtIndexPath:#UITableView#ProductCell[0:*]#ProductListViewController"
+        return [
+            define(
+                "buy on home",
+                [EventMatcher(path: ElementRule(path: "#buy:#UIButton#UIStackView[0]#HomeViewController"))]),
+            define("any product cell", [EventMatcher(path: ElementRule(match: .similar, path: cells))]),
+            define("share anywhere", [EventMatcher(path: ElementRule(match: .pattern, path: "#share:#**"))]),
+            define(
+                "buy or favorite on detail",
+                [
+                    EventMatcher(path: ElementRule(match: .pattern, path: "#buy:#**"), page: "ProductDetail"),
+                    EventMatcher(
+                        path: ElementRule(match: .pattern, path: "#favorite:#**"), page: "ProductDetail"),
+                    EventMatcher(
+                        path: ElementRule(match: .pattern, path: "#buy:#**#ProductDetailViewController")),
+                ]),
+            define("exposures", [EventMatcher(event: "$item_exposure")]),
+            define("leaves on cart", [EventMatcher(event: "$screen_leave", page: "Cart")]),
+            define("home views", [EventMatcher(event: "Home")]),
+            define("anything on checkout", [EventMatcher(page: "Checkout")]),
+            define(
+                "clicks on search",
+                [
+                    EventMatcher(event: "$element_click", page: "Search"),
+                    EventMatcher(path: ElementRule(match: .pattern, path: "#**#SearchViewController")),
+                ]),
+            define("every click", [EventMatcher(event: "$element_click")]),
+            define(
+                "typed buy",
+                [
+                    EventMatcher(
+                        path: ElementRule(
+                            match: .pattern, path: "#buy:#**", attributes: ["element_type": "UIButton"]))
+                ]),
+            define(
+                "mixed",
+                [
+                    EventMatcher(path: ElementRule(match: .similar, path: cells)),
+                    EventMatcher(
+                        path: ElementRule(path: "#back:#UIButton#UIStackView[0]#CartViewController")),
+                ]),
+        ]
+    }()
+
     static func synthetic(seed: UInt64) -> SyntheticTraffic.Configuration {
         var configuration = SyntheticTraffic.Configuration()
         configuration.people = 40
@@ -148,6 +204,10 @@ import Testing
                 from: end.adding(milliseconds: -11 * day), to: end.adding(milliseconds: day))
             try Self.expectSameReports(
                 Self.both(store, project, everything), sessions: true, dwell: true, "everything")
+            let all = try Self.both(store, project, everything)
+            let defined = try all.rollups.definedEvents(
+                project: project, parameters: all.parameters, definitions: Self.definitions)
+            #expect(defined.allSatisfy { $0.count > 0 && $0.uniqueVisitors > 0 }, "\(defined)")
             for filter in [
                 ReportFilter(from: everything.from, to: everything.to, appVersion: "2.4.0"),
                 ReportFilter(from: everything.from, to: everything.to, os: "iOS 18.1"),

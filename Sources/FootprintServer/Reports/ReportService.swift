@@ -83,14 +83,30 @@ public struct ReportService: Sendable {
         return RollupReports.events(top: top, people: people, filter: filter)
     }
 
-    /// The events each definition matches, with people, most frequent first. Definitions
-    /// match any field of an event, so this reads the range's events.
+    /// The events each definition matches, with people, most frequent first. Definitions with
+    /// attribute conditions (or mixing similar with other path rules) read the range's events.
     public func definedEvents(project: Project, parameters: ReportParameters, definitions: [EventDefinition])
         throws(ServerError) -> [EventStatistics]
     {
         guard !definitions.isEmpty else { return [] }
-        return try engine(project: project, parameters: parameters, definitions: definitions).definedEvents(
-            definitions)
+        let filter = parameters.filter
+        guard RollupReports.canAnswer(filter), definitions.allSatisfy(RollupReports.canAnswer) else {
+            return try engine(project: project, parameters: parameters, definitions: definitions)
+                .definedEvents(
+                    definitions)
+        }
+        let counts = try store.rollupPageCounts(
+            projectId: project.id, filter: filter,
+            kinds: [.pageViews, .trackEvents, .otherEvents, .elementClicks, .similarElementClicks])
+        let matches = definitions.map { RollupReports.match($0, counts: counts) }
+        var keys: [RollupKind: Set<String>] = [:]
+        for selector in matches.flatMap(\.people) { keys[selector.kind, default: []].insert(selector.key) }
+        var people: [RollupKind: [RollupPersonDays]] = [:]
+        for (kind, wanted) in keys {
+            people[kind] = try store.rollupPersonDays(
+                projectId: project.id, filter: filter, kind: kind, keys: kind == .anyEvent ? nil : wanted)
+        }
+        return RollupReports.definedEvents(definitions, matches: matches, people: people, filter: filter)
     }
 
     /// `$element_click` paths with clicks, page, text and people, most clicked first.
@@ -105,7 +121,7 @@ public struct ReportService: Sendable {
                 grouping: grouping, limit: limit)
         }
         let kind: RollupKind = grouping == .similar ? .similarElementClicks : .elementClicks
-        let rows = try store.rollupElements(projectId: project.id, filter: filter, kind: kind)
+        let rows = try store.rollupPageCounts(projectId: project.id, filter: filter, kinds: [kind])
         let top = RollupReports.elements(rows: rows, people: [], filter: filter, limit: limit)
         let people = try store.rollupPersonDays(
             projectId: project.id, filter: filter, kind: kind, keys: Set(top.map(\.path)))

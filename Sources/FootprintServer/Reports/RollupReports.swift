@@ -127,7 +127,7 @@ public enum RollupReports {
     ///   - rows: the range's element rows (exact or similar paths).
     ///   - people: person rows of the same kind, for the paths wanted (or all).
     public static func elements(
-        rows: [RollupElement], people personRows: [RollupPersonDays], filter: ReportFilter, limit: Int
+        rows: [RollupPageCount], people personRows: [RollupPersonDays], filter: ReportFilter, limit: Int
     )
         -> [ElementStatistics]
     {
@@ -167,6 +167,117 @@ public enum RollupReports {
         }
         .sorted { ($0.exposures, $0.clicks, $1.itemId) > ($1.exposures, $1.clicks, $0.itemId) }
         .prefix(max(0, limit)).map { $0 }
+    }
+
+    // MARK: Event definitions
+
+    /// Whether rollups can answer a definition: it has no attribute conditions, and either all
+    /// its path rules compare similar paths or none does.
+    public static func canAnswer(_ definition: EventDefinition) -> Bool {
+        let rules = definition.matchers.compactMap(\.path)
+        return rules.allSatisfy { $0.attributes.isEmpty }
+            && (rules.allSatisfy { $0.match == .similar } || rules.allSatisfy { $0.match != .similar })
+    }
+
+    /// The person rows that hold the people of some counted events: a kind, a key and a page.
+    public struct PeopleSelector: Sendable, Hashable {
+        /// The rows' kind.
+        public var kind: RollupKind
+        /// The rows' key.
+        public var key: String
+        /// The rows' page (`""`: none).
+        public var page: String
+    }
+
+    /// What a definition matched among the counts: how many events, and where their people are.
+    public struct DefinitionMatch: Sendable, Hashable {
+        /// Events matched.
+        public var count: Int
+        /// The person rows of those events.
+        public var people: Set<PeopleSelector>
+    }
+
+    /// Matches a definition (which ``canAnswer(_:)-swift.type.method``) against the counts of a range.
+    ///
+    /// The counts are split so that every event is in exactly one group: page views by name and
+    /// page, track events other than clicks by name and page, clicks by path (similar paths when
+    /// the definition's rules are similar) and page, clicks without a path per page (all clicks
+    /// minus those with one), other messages by type and page. Each group is matched once as an
+    /// event with its fields. People come from the group's person rows; clicks without a path
+    /// and other messages are matched only by rules that also match every event of their kind
+    /// on the page, so those rows (all clicks, any event on the page) hold exactly their people.
+    /// - Parameter counts: rows of kinds page views, track events, other events and element
+    ///   clicks (exact and similar).
+    public static func match(_ definition: EventDefinition, counts: [RollupPageCount]) -> DefinitionMatch {
+        let similar = definition.matchers.contains { $0.path?.match == .similar }
+        let clickKind: RollupKind = similar ? .similarElementClicks : .elementClicks
+        var totals: [PeopleSelector: Int] = [:]
+        for row in counts {
+            totals[PeopleSelector(kind: row.kind, key: row.key, page: row.page), default: 0] += row.count
+        }
+        var clicksWithPath: [String: Int] = [:]
+        for (group, count) in totals where group.kind == clickKind {
+            clicksWithPath[group.page, default: 0] += count
+        }
+        var matched = DefinitionMatch(count: 0, people: [])
+        for (group, count) in totals {
+            let page = group.page.isEmpty ? nil : group.page
+            let time = Timestamp(millisecondsSince1970: 0)
+            var candidate: AnalyticsEvent
+            var selector = group
+            switch group.kind {
+            case .pageViews:
+                candidate = AnalyticsEvent(type: .screen, name: group.key, time: time, page: page)
+            case .trackEvents where group.key == "$element_click":
+                let withoutPath = count - (clicksWithPath[group.page] ?? 0)
+                guard withoutPath > 0 else { continue }
+                candidate = AnalyticsEvent(type: .track, name: group.key, time: time, page: page)
+                if definition.matches(candidate) {
+                    matched.count += withoutPath
+                    matched.people.insert(selector)
+                }
+                continue
+            case .trackEvents:
+                candidate = AnalyticsEvent(type: .track, name: group.key, time: time, page: page)
+            case clickKind:
+                candidate = AnalyticsEvent(
+                    type: .track, name: "$element_click", time: time, page: page, elementPath: group.key,
+                    similarPath: group.key)
+            case .otherEvents:
+                candidate = AnalyticsEvent(
+                    type: MessageType(rawValue: group.key) ?? .identify, name: nil, time: time, page: page)
+                selector = PeopleSelector(kind: .anyEvent, key: "", page: group.page)
+            default:
+                continue
+            }
+            if definition.matches(candidate) {
+                matched.count += count
+                matched.people.insert(selector)
+            }
+        }
+        return matched
+    }
+
+    /// Each definition's events and people, most frequent first.
+    /// - Parameters:
+    ///   - matches: ``match(_:counts:)`` of each definition (same order).
+    ///   - people: the person rows of every selector, by kind.
+    public static func definedEvents(
+        _ definitions: [EventDefinition], matches: [DefinitionMatch],
+        people: [RollupKind: [RollupPersonDays]],
+        filter: ReportFilter
+    ) -> [EventStatistics] {
+        let (firstDay, dayCount) = days(of: filter)
+        return zip(definitions, matches).map { definition, match in
+            var days = RangeDays(firstDay: firstDay, dayCount: dayCount)
+            for selector in Set(match.people.map(\.kind)) {
+                for row in people[selector] ?? []
+                where match.people.contains(PeopleSelector(kind: selector, key: row.key, page: row.page)) {
+                    days.add(row)
+                }
+            }
+            return EventStatistics(event: definition.name, count: match.count, uniqueVisitors: days.people)
+        }.sorted { ($0.count, $1.event) > ($1.count, $0.event) }
     }
 
     // MARK: Sessions and paths

@@ -51,33 +51,39 @@ public struct RollupPersonDays: Sendable, Hashable {
     public var firstDay: Int64
     /// The person (identity links applied; see ``ReportEngine``).
     public var person: String
+    /// The page the events were on (`""`: none).
+    public var page: String
     /// The days, as bits.
     public var days: UInt64
 
     /// Creates a row.
-    public init(key: String, firstDay: Int64, person: String, days: UInt64) {
+    public init(key: String, firstDay: Int64, person: String, page: String = "", days: UInt64) {
         self.key = key
+        self.page = page
         self.firstDay = firstDay
         self.person = person
         self.days = days
     }
 }
 
-/// Clicks on one element path on one page and day.
-public struct RollupElement: Sendable, Hashable {
-    /// The exact or similar path.
+/// One daily count on one page.
+public struct RollupPageCount: Sendable, Hashable {
+    /// What is counted.
+    public var kind: RollupKind
+    /// The page name, event name, path or item.
     public var key: String
     /// The page (`""` when unknown).
     public var page: String
     /// Days since 1970-01-01.
     public var day: Int64
-    /// Clicks.
+    /// How many.
     public var count: Int
-    /// An element text seen that day.
+    /// For element clicks: an element text seen that day.
     public var text: String?
 
     /// Creates a row.
-    public init(key: String, page: String, day: Int64, count: Int, text: String?) {
+    public init(kind: RollupKind, key: String, page: String, day: Int64, count: Int, text: String?) {
+        self.kind = kind
         self.key = key
         self.page = page
         self.day = day

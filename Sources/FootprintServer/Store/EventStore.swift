@@ -51,10 +51,10 @@ public protocol EventStore: Sendable {
     /// other filters applied, summed per day, kind and key.
     func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount]
 
-    /// The element rows (``RollupKind/elementClicks`` or ``RollupKind/similarElementClicks``)
-    /// of `filter`, summed per path, page and day.
-    func rollupElements(projectId: Int64, filter: ReportFilter, kind: RollupKind) throws(ServerError)
-        -> [RollupElement]
+    /// The daily counts of these kinds on the days of `filter`, with its other filters, summed
+    /// per kind, key, page and day.
+    func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) throws(ServerError)
+        -> [RollupPageCount]
 
     /// Who did what on which days, in the 64-day blocks `filter`'s days touch (callers keep the
     /// days in range), with identity links applied and its other filters.

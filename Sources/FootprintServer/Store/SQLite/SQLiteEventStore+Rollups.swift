@@ -39,22 +39,22 @@ extension SQLiteEventStore {
         }
     }
 
-    public func rollupElements(projectId: Int64, filter: ReportFilter, kind: RollupKind) throws(ServerError)
-        -> [RollupElement]
+    public func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+        throws(ServerError) -> [RollupPageCount]
     {
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
-        values.append(.integer(kind.rawValue))
-        conditions.append("kind = ?\(values.count)")
+        conditions.append("kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))")
         return try read { database in
             try database.prepare(
                 """
-                SELECT key, page, day, sum(count), max(detail) FROM rollup_counts
-                WHERE \(conditions.joined(separator: " AND ")) GROUP BY key, page, day
+                SELECT kind, key, page, day, sum(count), max(detail) FROM rollup_counts
+                WHERE \(conditions.joined(separator: " AND ")) GROUP BY kind, key, page, day
                 """
             ).rows(values) { row in
-                RollupElement(
-                    key: row.text(at: 0) ?? "", page: row.text(at: 1) ?? "", day: row.int64(at: 2),
-                    count: Int(row.int64(at: 3)), text: row.text(at: 4))
+                RollupPageCount(
+                    kind: RollupKind(rawValue: row.int64(at: 0)) ?? .otherEvents, key: row.text(at: 1) ?? "",
+                    page: row.text(at: 2) ?? "", day: row.int64(at: 3), count: Int(row.int64(at: 4)),
+                    text: row.text(at: 5))
             }
         }
     }
@@ -83,7 +83,7 @@ extension SQLiteEventStore {
             try database.prepare(
                 """
                 SELECT r.key, r.block, CASE WHEN r.user_id != '' THEN r.user_id ELSE coalesce(i.user_id, r.anonymous_id) END,
-                    r.days
+                    r.days, r.page
                 FROM rollup_person_days r LEFT JOIN (
                     SELECT anonymous_id, min(user_id) AS user_id FROM identities WHERE project_id = ?1
                     GROUP BY anonymous_id
@@ -94,7 +94,7 @@ extension SQLiteEventStore {
                 RollupPersonDays(
                     key: row.text(at: 0) ?? "", firstDay: row.int64(at: 1) << 6,
                     person: row.text(at: 2) ?? "",
-                    days: UInt64(bitPattern: row.int64(at: 3)))
+                    page: row.text(at: 4) ?? "", days: UInt64(bitPattern: row.int64(at: 3)))
             }
         }
     }
