@@ -194,17 +194,10 @@ public struct ReportService: Sendable {
                 steps, windowMilliseconds: windowMilliseconds)
         }
         // Event and page steps: only the events with the steps' names (an index), not the range.
-        let names = Set(
-            steps.compactMap { step -> String? in
-                switch step {
-                case .event(let name), .page(let name): return name
-                case .defined: return nil
-                }
-            })
-        return ReportEngine(
-            events: try store.namedEvents(projectId: project.id, filter: parameters.filter, names: names),
-            identityLinks: try store.identityLinks(projectId: project.id)
-        ).funnel(steps, windowMilliseconds: windowMilliseconds)
+        return FunnelReport(
+            steps: steps,
+            people: try store.funnelHits(projectId: project.id, filter: parameters.filter, steps: steps),
+            windowMilliseconds: windowMilliseconds)
     }
 
     /// The retention table the parameters describe (`return_event`, `days`).

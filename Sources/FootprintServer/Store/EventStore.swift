@@ -42,10 +42,10 @@ public protocol EventStore: Sendable {
     func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
         -> [AnalyticsEvent]
 
-    /// Like ``analyticsEvents(projectId:filter:properties:)``, only events with these names, and
-    /// only their type, name, time, people, app version and OS (what funnel steps need).
-    func namedEvents(projectId: Int64, filter: ReportFilter, names: Set<String>) throws(ServerError)
-        -> [AnalyticsEvent]
+    /// Each person's events in `filter` that complete funnel steps, for steps that are events
+    /// or pages (``FunnelStep/defined(_:)`` steps complete nothing here), identity links applied.
+    func funnelHits(projectId: Int64, filter: ReportFilter, steps: [FunnelStep]) throws(ServerError)
+        -> [[FunnelHit]]
 
     /// The daily rollup counts of a project on the days of `filter` (whole UTC days), with its
     /// other filters applied, summed per day, kind and key.

@@ -50,52 +50,78 @@ public struct FunnelStepResult: Sendable, Hashable, Codable {
     public var dropOff: Int
 }
 
-extension ReportEngine {
-    /// The default conversion window: 14 days.
-    public static let defaultFunnelWindowMilliseconds: Int64 = 14 * 86_400_000
+/// One event of a person that completes funnel steps: when, and which steps (bit `i`: step `i`).
+public struct FunnelHit: Sendable, Hashable {
+    /// Milliseconds since 1970.
+    public var time: Int64
+    /// The steps it completes, as bits.
+    public var steps: UInt64
 
-    /// People who did the steps in order, each within `window` of the first step.
+    /// Creates a hit.
+    public init(time: Int64, steps: UInt64) {
+        self.time = time
+        self.steps = steps
+    }
+}
+
+extension FunnelReport {
+    /// The funnel over each person's hits (one array per person, any order).
     ///
     /// Each occurrence of the first step may start an attempt; a person counts at the deepest
     /// step any attempt reached. A later step before the first, or after the window, does not
     /// count.
-    public func funnel(
-        _ steps: [FunnelStep], windowMilliseconds window: Int64 = ReportEngine.defaultFunnelWindowMilliseconds
-    ) -> FunnelReport {
-        guard !steps.isEmpty else {
-            return FunnelReport(steps: [], windowMilliseconds: window, conversion: 0)
-        }
-        var timelines: [String: [(time: Int64, steps: [Int])]] = [:]
-        for (index, event) in events.enumerated() {
-            let matched = steps.indices.filter { steps[$0].matches(event) }
-            if !matched.isEmpty {
-                timelines[people[index], default: []].append((event.time.millisecondsSince1970, matched))
-            }
-        }
+    public init(steps: [FunnelStep], people: [[FunnelHit]], windowMilliseconds window: Int64) {
         var reached = Array(repeating: 0, count: steps.count)
-        for timeline in timelines.values {
+        for unsorted in people where !steps.isEmpty {
+            // Equal times: lower steps first, so the order events were stored in never matters.
+            let timeline = unsorted.sorted { ($0.time, $0.steps) < ($1.time, $1.steps) }
             var deepest = 0
-            for (start, entry) in timeline.enumerated() where entry.steps.contains(0) {
+            for (start, entry) in timeline.enumerated() where entry.steps & 1 != 0 {
                 let deadline = entry.time + window
                 var next = 1
                 for later in timeline[(start + 1)...] {
                     guard next < steps.count, later.time <= deadline else { break }
-                    if later.steps.contains(next) { next += 1 }
+                    if later.steps & (1 << UInt64(next)) != 0 { next += 1 }
                 }
                 deepest = max(deepest, next)
                 if deepest == steps.count { break }
             }
             for step in 0..<deepest { reached[step] += 1 }
         }
-        let started = reached[0]
-        let results = steps.enumerated().map { index, step in
-            FunnelStepResult(
-                label: step.label, people: reached[index],
-                conversion: started == 0 ? 0 : Double(reached[index]) / Double(started),
-                dropOff: index == 0 ? 0 : reached[index - 1] - reached[index])
+        let started = reached.first ?? 0
+        self.init(
+            steps: steps.enumerated().map { index, step in
+                FunnelStepResult(
+                    label: step.label, people: reached[index],
+                    conversion: started == 0 ? 0 : Double(reached[index]) / Double(started),
+                    dropOff: index == 0 ? 0 : reached[index - 1] - reached[index])
+            },
+            windowMilliseconds: window,
+            conversion: started == 0 || steps.isEmpty ? 0 : Double(reached[steps.count - 1]) / Double(started)
+        )
+    }
+}
+
+extension ReportEngine {
+    /// The default conversion window: 14 days.
+    public static let defaultFunnelWindowMilliseconds: Int64 = 14 * 86_400_000
+
+    /// People who did the steps in order, each within `window` of the first step (see
+    /// ``FunnelReport/init(steps:people:windowMilliseconds:)``).
+    public func funnel(
+        _ steps: [FunnelStep], windowMilliseconds window: Int64 = ReportEngine.defaultFunnelWindowMilliseconds
+    ) -> FunnelReport {
+        var timelines: [String: [FunnelHit]] = [:]
+        for (index, event) in events.enumerated() {
+            var matched: UInt64 = 0
+            for (step, definition) in steps.enumerated() where definition.matches(event) {
+                matched |= 1 << UInt64(step)
+            }
+            if matched != 0 {
+                timelines[people[index], default: []].append(
+                    FunnelHit(time: event.time.millisecondsSince1970, steps: matched))
+            }
         }
-        return FunnelReport(
-            steps: results, windowMilliseconds: window,
-            conversion: started == 0 ? 0 : Double(reached[steps.count - 1]) / Double(started))
+        return FunnelReport(steps: steps, people: Array(timelines.values), windowMilliseconds: window)
     }
 }

@@ -5,21 +5,63 @@ extension SQLiteEventStore {
     public func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
         -> [AnalyticsEvent]
     {
-        try events(projectId: projectId, filter: filter, properties: properties, names: nil)
+        try events(projectId: projectId, filter: filter, properties: properties)
     }
 
-    public func namedEvents(projectId: Int64, filter: ReportFilter, names: Set<String>) throws(ServerError)
-        -> [AnalyticsEvent]
+    public func funnelHits(projectId: Int64, filter: ReportFilter, steps: [FunnelStep]) throws(ServerError)
+        -> [[FunnelHit]]
     {
-        guard !names.isEmpty else { return [] }
-        return try events(projectId: projectId, filter: filter, properties: false, names: names.sorted())
+        // One index range per distinct name and kind (page or event), read in time order.
+        var wanted: [String: (pages: UInt64, events: UInt64)] = [:]
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case .page(let name): wanted[name, default: (0, 0)].pages |= 1 << UInt64(index)
+            case .event(let name): wanted[name, default: (0, 0)].events |= 1 << UInt64(index)
+            case .defined: break
+            }
+        }
+        var (conditions, values) = Self.eventConditions(projectId: projectId, filter: filter)
+        values.append(.null)
+        let nameParameter = values.count - 1
+        conditions.append("name = ?\(values.count)")
+        let links = try identityLinks(projectId: projectId)
+        var personIndex: [String: Int] = [:]
+        var timelines: [[FunnelHit]] = []
+        try read { database in
+            let statement = try database.prepare(
+                """
+                SELECT time, type IN ('screen', 'page'), type = 'track', anonymous_id, user_id
+                FROM events INDEXED BY events_by_name WHERE \(conditions.joined(separator: " AND "))
+                """)
+            for (name, masks) in wanted {
+                values[nameParameter] = .text(name)
+                try statement.bind(values)
+                while try statement.step() {
+                    let steps =
+                        (statement.int64(at: 1) != 0 ? masks.pages : 0)
+                        | (statement.int64(at: 2) != 0 ? masks.events : 0)
+                    guard steps != 0 else { continue }
+                    let anonymousId = statement.text(at: 3)
+                    let person =
+                        statement.text(at: 4) ?? anonymousId.flatMap { links[$0] } ?? anonymousId ?? ""
+                    let hit = FunnelHit(time: statement.int64(at: 0), steps: steps)
+                    if let index = personIndex[person] {
+                        timelines[index].append(hit)
+                    } else {
+                        personIndex[person] = timelines.count
+                        timelines.append([hit])
+                    }
+                }
+                statement.reset()
+            }
+        }
+        return timelines
     }
 
-    /// - Parameter names: only events with these names, read from the `events_by_name` index
-    ///   alone (type, name, time, people, app version and OS; the other fields `nil`).
-    private func events(projectId: Int64, filter: ReportFilter, properties: Bool, names: [String]?)
-        throws(ServerError) -> [AnalyticsEvent]
-    {
+    /// The WHERE conditions and values that select a project's events passing `filter`.
+    static func eventConditions(projectId: Int64, filter: ReportFilter) -> (
+        conditions: [String], values: [SQLiteValue]
+    ) {
         var conditions = ["project_id = ?1"]
         var values: [SQLiteValue] = [.integer(projectId)]
         func add(_ condition: String, _ value: SQLiteValue) {
@@ -31,26 +73,18 @@ extension SQLiteEventStore {
         if let version = filter.appVersion { add("app_version = ?", .text(version)) }
         if let os = filter.os { add("os = ?", .text(os)) }
         if let page = filter.page { add("page = ?", .text(page)) }
-        if let names {
-            let placeholders = names.map { name in
-                values.append(.text(name))
-                return "?\(values.count)"
-            }
-            conditions.append("name IN (\(placeholders.joined(separator: ", ")))")
-        }
-        let columns =
-            names == nil
-            ? """
-            type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
-                element_text, item_id, duration_ms, app_version, os
-            """
-            : """
-            type, name, time, anonymous_id, user_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, app_version, os
-            """
+        return (conditions, values)
+    }
+
+    private func events(projectId: Int64, filter: ReportFilter, properties: Bool)
+        throws(ServerError) -> [AnalyticsEvent]
+    {
+        let (conditions, values) = Self.eventConditions(projectId: projectId, filter: filter)
         let sql = """
-            SELECT \(columns), \(properties ? "json_extract(payload, '$.properties')" : "NULL")
-            FROM events \(names == nil ? "" : "INDEXED BY events_by_name")
-            WHERE \(conditions.joined(separator: " AND "))
+            SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
+                element_text, item_id, duration_ms, app_version, os,
+                \(properties ? "json_extract(payload, '$.properties')" : "NULL")
+            FROM events WHERE \(conditions.joined(separator: " AND "))
             LIMIT \(configuration.maximumReportEvents + 1)
             """
         let events = try read { database in
