@@ -56,7 +56,7 @@ extension Dashboard {
                 ["Page", "Views", "Visitors", "Avg. dwell", "Median dwell", "Visits timed"], rows,
                 numeric: [1, 2, 3, 4, 5],
                 id: "pages")
-            + "<p class=\"hint\">Dwell is the <code>$screen_leave</code> duration, else the time to the next screen of the session (at most 30 minutes).</p></section>"
+            + "<p class=\"hint\">Dwell is the <code>$screen_leave</code> duration, else the time to the next screen of the session (at most 30 minutes); the median is estimated to within 6.25 %.</p></section>"
         if let from = context.parameters.text("from_page") {
             let paths = try service.paths(
                 project: context.project, parameters: context.parameters, after: from, limit: 10)
