@@ -24,7 +24,12 @@ public struct SessionTimeline: Sendable, Hashable {
         public var mark: Mark
     }
 
-    /// The marks, oldest first.
+    /// The most marks a timeline keeps: the earliest ones. A session's row is rewritten when its
+    /// events arrive, so a client that never changes its session id cannot make ingest slow
+    /// down; dwell and paths count the session's first 1,000 page views and leaves.
+    public static let maximumMarks = 1_000
+
+    /// The marks, oldest first (at most ``maximumMarks``: the earliest).
     public private(set) var marks: [TimedMark] = []
     /// The first event's time (any event), or `nil` for an empty timeline.
     public private(set) var start: Int64?
@@ -46,7 +51,9 @@ public struct SessionTimeline: Sendable, Hashable {
         guard let mark else { return }
         var index = marks.count
         while index > 0, marks[index - 1].time > time { index -= 1 }
+        guard index < Self.maximumMarks else { return }
         marks.insert(TimedMark(time: time, mark: mark), at: index)
+        if marks.count > Self.maximumMarks { marks.removeLast() }
     }
 
     /// Adds an analytics event (see ``mark(of:)``).

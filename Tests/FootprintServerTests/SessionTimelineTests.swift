@@ -1,0 +1,205 @@
+import FootprintWire
+import Testing
+
+@testable import FootprintServer
+
+/// The pure pieces the rollups are built from: session timelines, dwell histograms and
+/// day bitmasks.
+struct SessionTimelineTests {
+    static let day: Int64 = 86_400_000
+    static let start: Int64 = 1_793_491_200_000
+
+    static func view(_ page: String, _ seconds: Int64) -> (Int64, SessionTimeline.Mark?, Bool) {
+        (start + seconds * 1000, .view(page: page), true)
+    }
+
+    static func leave(_ page: String, _ seconds: Int64, _ duration: Int64) -> (
+        Int64, SessionTimeline.Mark?, Bool
+    ) {
+        (start + seconds * 1000, .leave(page: page, durationMilliseconds: duration), false)
+    }
+
+    static func timeline(_ events: [(Int64, SessionTimeline.Mark?, Bool)]) -> SessionTimeline {
+        var timeline = SessionTimeline()
+        for (time, mark, isView) in events { timeline.add(time: time, mark: mark, isPageView: isView) }
+        return timeline
+    }
+
+    @Test func dwellIsTheLeaveElseTheGapCappedAndTheLastVisitWithoutALeaveHasNone() {
+        let timeline = Self.timeline([
+            Self.view("Home", 0), Self.leave("Home", 5, 4_000),  // measured by its leave
+            Self.view("List", 10), Self.leave("Home", 12, 99),  // a leave of another page: ignored
+            Self.view("Detail", 20),  // List: the gap, 10 s
+            (Self.start + 7_200_000, nil, false),  // any other event
+            Self.view("Cart", 7_200),  // Detail: the gap capped at 30 min
+            Self.view("Done", 7_300),
+            (  // a negative leave leaves no mark
+                Self.start + 7_301_000,
+                SessionTimeline.mark(
+                    type: .track, name: "$screen_leave", page: "Done", durationMilliseconds: -5),
+                false
+            ),
+        ])
+        let dwells = timeline.dwells(cap: 1_800_000)
+        #expect(dwells.map(\.page) == ["Home", "List", "Detail", "Cart"])
+        #expect(dwells.map(\.milliseconds) == [4_000, 10_000, 1_800_000, 100_000])
+        #expect(timeline.pageViews == 5)
+        #expect(timeline.start == Self.start)
+        #expect(timeline.end == Self.start + 7_301_000)
+        #expect(
+            timeline.moves().map { "\($0.from)>\($0.to ?? "end")" } == [
+                "Home>List", "List>Detail", "Detail>Cart", "Cart>Done", "Done>end",
+            ])
+    }
+
+    @Test func aVisitBeforeMidnightCountsOnItsOwnDay() {
+        let timeline = Self.timeline([Self.view("Home", 86_390), Self.view("List", 86_410)])
+        let dwell = timeline.dwells(cap: 1_800_000)
+        #expect(dwell.map(\.day) == [(Self.start / Self.day)])
+        #expect(timeline.moves().map(\.day) == [Self.start / Self.day, Self.start / Self.day + 1])
+    }
+
+    /// Any arrival order gives the same timeline as time order (ties keep arrival order).
+    @Test(arguments: 0..<40)
+    func arrivalOrderNeverChangesTheFigures(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        var events: [(Int64, SessionTimeline.Mark?, Bool)] = []
+        let pages = ["A", "B", "C"]
+        for step in 0..<Int.random(in: 1...30, using: &random) {
+            let time = Int64(step) * 5 + Int64.random(in: 0...3, using: &random)
+            let page = pages.randomElement(using: &random)!
+            switch Int.random(in: 0...2, using: &random) {
+            case 0: events.append(Self.view(page, time))
+            case 1: events.append(Self.leave(page, time, Int64.random(in: 0...9_000, using: &random)))
+            default: events.append((Self.start + time * 1000, nil, false))
+            }
+        }
+        // Distinct times for marks so that time order is the only order.
+        var seen = Set<Int64>()
+        events = events.filter { $0.1 == nil || seen.insert($0.0).inserted }
+        let ordered = Self.timeline(events.sorted { $0.0 < $1.0 })
+        let shuffled = Self.timeline(events.shuffled(using: &random))
+        #expect(shuffled == ordered)
+        #expect(shuffled.dwells(cap: 60_000) == ordered.dwells(cap: 60_000))
+        #expect(shuffled.moves() == ordered.moves())
+    }
+
+    @Test func aTimelineKeepsItsEarliestMarksWhateverTheOrder() {
+        var random = SeededRandom(seed: 9)
+        let views = (0..<(SessionTimeline.maximumMarks + 500)).map { Self.view("P\($0 % 7)", Int64($0)) }
+        let timeline = Self.timeline(views.shuffled(using: &random))
+        #expect(timeline.marks.count == SessionTimeline.maximumMarks)
+        #expect(timeline.marks.last?.time == Self.start + Int64(SessionTimeline.maximumMarks - 1) * 1000)
+        #expect(timeline.pageViews == views.count)
+        #expect(timeline.end == Self.start + Int64(views.count - 1) * 1000)
+    }
+
+    @Test func storedMarksRoundTripAndDamagedOnesAreRefused() throws {
+        let timeline = Self.timeline([
+            Self.view("Home \"quoted\" ✓", 0), Self.leave("Home \"quoted\" ✓", 3, 2_500),
+            Self.view("Next", 9),
+        ])
+        let stored = try #require(
+            SessionTimeline(
+                start: timeline.start!, end: timeline.end!, pageViews: timeline.pageViews,
+                encodedMarks: timeline.encodedMarks))
+        #expect(stored == timeline)
+        for damaged in ["", "{}", "[1]", "[[1]]", "[[\"x\",\"y\"]]", "[[1,\"a\",\"b\"]]", "[[1,\"a\",2,3]]"] {
+            #expect(
+                SessionTimeline(start: 0, end: 0, pageViews: 0, encodedMarks: damaged) == nil, "\(damaged)")
+        }
+    }
+
+    @Test func sessionKeysUseTheSessionIdElseTheDeviceAndDay() {
+        let time = Timestamp(millisecondsSince1970: Self.start + 5)
+        #expect(
+            SessionTimeline.sessionKey(sessionId: "s", anonymousId: "a", userId: "u", time: time) == "s:s")
+        let device = SessionTimeline.sessionKey(sessionId: nil, anonymousId: "a", userId: "u", time: time)
+        let nextDay = SessionTimeline.sessionKey(
+            sessionId: nil, anonymousId: "a", userId: "u", time: time.adding(milliseconds: Self.day))
+        #expect(device != nextDay)
+        #expect(device.hasSuffix(":a"))
+        #expect(
+            SessionTimeline.sessionKey(sessionId: nil, anonymousId: nil, userId: "u", time: time).hasSuffix(
+                ":u"))
+    }
+
+    // MARK: Dwell histogram
+
+    @Test func bucketsAreOrderedAndNarrow() {
+        var previous = DwellHistogram.bucket(of: 0)
+        var lowest: [Int64: Int64] = [:]
+        var highest: [Int64: Int64] = [:]
+        var value: Int64 = 1
+        while value < 40_000_000 {
+            let bucket = DwellHistogram.bucket(of: value)
+            #expect(bucket >= previous)
+            previous = bucket
+            lowest[bucket] = min(lowest[bucket] ?? value, value)
+            highest[bucket] = max(highest[bucket] ?? value, value)
+            value += max(1, value / 97)
+        }
+        for (bucket, low) in lowest {
+            #expect(Double(highest[bucket]! - low) <= Double(low) * 0.0625, "bucket \(bucket)")
+        }
+        #expect(DwellHistogram.bucket(of: -5) == 0)
+        #expect((0..<16).allSatisfy { DwellHistogram.bucket(of: Int64($0)) == Int64($0) })
+    }
+
+    @Test func theMeanIsExactAndTheMedianWithinABucket() {
+        var random = SeededRandom(seed: 3)
+        for count in [1, 2, 3, 10, 501, 2_000] {
+            let values = (0..<count).map { _ in Int64.random(in: 0...3_600_000, using: &random) }
+            var histogram = DwellHistogram()
+            for value in values { histogram.add(value) }
+            let sorted = values.sorted()
+            let exactMean = Int((Double(values.reduce(0, +)) / Double(count)).rounded())
+            let exactMedian = ReportEngine.median(values)!
+            #expect(histogram.count == count)
+            #expect(histogram.average == exactMean)
+            #expect(abs(Double(histogram.median! - exactMedian)) <= Double(sorted[count / 2]) * 0.0625 + 1)
+        }
+        var distinct = DwellHistogram()
+        for value: Int64 in [100, 5_000, 9_000, 70_000] { distinct.add(value) }
+        #expect(distinct.median == 7_000)
+        var emptied = distinct
+        emptied.add(bucket: DwellHistogram.bucket(of: 5_000), count: -1, total: -5_000)
+        #expect(emptied.median == 9_000)
+        #expect(DwellHistogram().median == nil && DwellHistogram().average == nil)
+    }
+
+    // MARK: Day bitmasks
+
+    /// People per day over a window equals counting each person's days by brute force.
+    @Test(arguments: 0..<20)
+    func peoplePerDayWindowsMatchABruteForceCount(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed) &+ 100)
+        let firstDay = Int64.random(in: 20_000...20_200, using: &random)
+        let dayCount = Int.random(in: 1...140, using: &random)
+        var range = RangeDays(firstDay: firstDay, dayCount: dayCount)
+        var active: [String: Set<Int64>] = [:]
+        for _ in 0..<Int.random(in: 0...60, using: &random) {
+            let person = "p\(Int.random(in: 0..<12, using: &random))"
+            let block = (firstDay >> 6) + Int64.random(in: -1...3, using: &random)
+            let bits =
+                UInt64.random(in: 0...UInt64.max, using: &random)
+                & UInt64.random(in: 0...UInt64.max, using: &random)
+            range.add(RollupPersonDays(key: "", firstDay: block << 6, person: person, days: bits))
+            for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
+                let day = (block << 6) + Int64(bit)
+                if day >= firstDay, day < firstDay + Int64(dayCount) {
+                    active[person, default: []].insert(day)
+                }
+            }
+        }
+        #expect(range.people == active.count)
+        for window in [1, 7, 30] {
+            let expected = (0..<dayCount).map { offset -> Int in
+                let day = firstDay + Int64(offset)
+                return active.values.filter { days in days.contains { $0 <= day && $0 > day - Int64(window) }
+                }.count
+            }
+            #expect(range.peoplePerDay(window: window) == expected, "window \(window)")
+        }
+    }
+}
