@@ -170,6 +170,31 @@ struct TrackerTests {
         #expect(sessions[2] != sessions[3])
     }
 
+    @Test func sessionStartsAreReportedOncePerNewSession() throws {
+        let started = LockedBox<[String]>([])
+        let tracker = Tracker(configuration: configuration())
+        tracker.observeSessionStarts { id in started.withLock { $0.append(id) } }
+        tracker.track("a")
+        clock.advance(milliseconds: 10 * 60_000)
+        tracker.screen("b")
+        clock.advance(milliseconds: 31 * 60_000)
+        tracker.track("c")
+        tracker.reset()
+        tracker.track("d")
+        tracker.track("e")
+        #expect(tracker.waitUntilStored())
+        let sessions = captured.current.map { $0.context["sessionId"]!.stringValue! }
+        #expect(started.current == [sessions[0], sessions[2], sessions[3]])
+        #expect(Set(started.current).count == 3)
+        // A restart resumes the stored session: no new start.
+        let resumed = Tracker(configuration: configuration())
+        let again = LockedBox<[String]>([])
+        resumed.observeSessionStarts { id in again.withLock { $0.append(id) } }
+        resumed.track("f")
+        #expect(resumed.waitUntilStored())
+        #expect(again.current.isEmpty)
+    }
+
     @Test func timedEventsAddTheirDuration() throws {
         let tracker = Tracker(configuration: configuration())
         tracker.startTimedEvent("Checkout")

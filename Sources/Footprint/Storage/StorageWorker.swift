@@ -10,6 +10,7 @@ final class StorageWorker {
     private let configuration: Tracker.Configuration
     private let inbox: CommandInbox
     private let uploader: Uploader
+    private let sessionStarts: SessionStartObservers
     private var queue: EventQueue?
     private var assembler: EventAssembler
     private var random = IdentifierRandomness()
@@ -18,19 +19,28 @@ final class StorageWorker {
     static let turnSize = 2048
 
     /// Starts the storage thread.
-    static func start(configuration: Tracker.Configuration, inbox: CommandInbox, uploader: Uploader) {
+    static func start(
+        configuration: Tracker.Configuration, inbox: CommandInbox, uploader: Uploader,
+        sessionStarts: SessionStartObservers
+    ) {
         let thread = Thread {
-            StorageWorker(configuration: configuration, inbox: inbox, uploader: uploader).run()
+            StorageWorker(
+                configuration: configuration, inbox: inbox, uploader: uploader, sessionStarts: sessionStarts
+            ).run()
         }
         thread.name = "Footprint.storage"
         thread.qualityOfService = .utility
         thread.start()
     }
 
-    private init(configuration: Tracker.Configuration, inbox: CommandInbox, uploader: Uploader) {
+    private init(
+        configuration: Tracker.Configuration, inbox: CommandInbox, uploader: Uploader,
+        sessionStarts: SessionStartObservers
+    ) {
         self.configuration = configuration
         self.inbox = inbox
         self.uploader = uploader
+        self.sessionStarts = sessionStarts
         let now = configuration.clock.now()
         assembler = EventAssembler(
             anonymousId: UUIDv7.make(at: now),
@@ -132,6 +142,10 @@ final class StorageWorker {
             default: break
             }
             if assembler.optedOut && command.isEvent { continue }
+            let session = assembler.session.id
+            defer {
+                if let started = assembler.session.id, started != session { sessionStarts.notify(started) }
+            }
             switch assembler.apply(command, random: &random) {
             case .none: break
             case .warning(let text): configuration.log(text)

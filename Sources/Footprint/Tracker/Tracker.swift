@@ -22,6 +22,7 @@ public final class Tracker: CaptureSink {
     /// remote config. Automatic capture reads it at every callback.
     public let plans: PlanStore
     let inbox: CommandInbox
+    private let sessionStarts = SessionStartObservers()
     private let uploader: Uploader
     private let remoteConfig: RemoteConfigUpdater?
     private let clock: any Clock
@@ -48,7 +49,15 @@ public final class Tracker: CaptureSink {
         let remoteConfig = remoteConfig
         Task { await uploader.start() }
         if let remoteConfig { Task { await remoteConfig.start() } }
-        StorageWorker.start(configuration: configuration, inbox: inbox, uploader: uploader)
+        StorageWorker.start(
+            configuration: configuration, inbox: inbox, uploader: uploader, sessionStarts: sessionStarts)
+    }
+
+    /// Calls `handler` with the new session's id whenever an event starts a session (the first
+    /// event after start unless the stored session resumes, after 30 minutes idle, after a long
+    /// background stay, after ``reset()``). Called on the SDK's storage thread: return quickly.
+    public func observeSessionStarts(_ handler: @escaping @Sendable (_ sessionId: String) -> Void) {
+        sessionStarts.add(handler)
     }
 
     /// Creates the automatic-capture core that the platform adapter feeds, reading the plan in

@@ -17,7 +17,7 @@
 
     extension UIKitCapture {
         /// Installs automatic capture for `tracker`: its plan, its clock, its lifecycle
-        /// (flush on background). Call once, in `application(_:didFinishLaunchingWithOptions:)`,
+        /// (flush on background), its sessions (once-per-session exposures start afresh). Call once, in `application(_:didFinishLaunchingWithOptions:)`,
         /// on the main thread, before any window is shown.
         /// - Parameters:
         ///   - tracker: the SDK client that records what is captured.
@@ -28,9 +28,13 @@
             tracker: Tracker, capture: AutoCaptureConfiguration = AutoCaptureConfiguration(),
             configuration: UIKitCaptureConfiguration = UIKitCaptureConfiguration()
         ) -> UIKitCapture {
-            install(
+            let adapter = install(
                 capture: tracker.makeAutoCapture(configuration: capture), sink: tracker,
                 clock: tracker.configuration.clock, lifecycle: tracker, configuration: configuration)
+            tracker.observeSessionStarts { _ in
+                Task { @MainActor in UIKitCapture.installed?.sessionStarted() }
+            }
+            return adapter
         }
     }
 #endif
