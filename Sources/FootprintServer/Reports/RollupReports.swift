@@ -341,12 +341,12 @@ public enum RollupReports {
         }
         let span = max(0, span)
         var cohorts: [Int: (people: Int, returned: [Int])] = [:]
-        for (person, words) in activeDays.words {
-            guard let first = RangeDays.firstBit(words) else { continue }
+        for (person, slot) in activeDays.slots {
+            guard let first = activeDays.days(inSlot: slot).first else { continue }
             var cohort = cohorts[first] ?? (0, Array(repeating: 0, count: span + 1))
             cohort.people += 1
-            if let back = returnDays.words[person] {
-                for n in 0...span where RangeDays.bit(first + n, in: back) { cohort.returned[n] += 1 }
+            if let back = returnDays.slots[person] {
+                for n in 0...span where returnDays.has(first + n, inSlot: back) { cohort.returned[n] += 1 }
             }
             cohorts[first] = cohort
         }
@@ -362,45 +362,81 @@ public enum RollupReports {
 }
 
 /// The days of a range on which each person did something, gathered from day-bitmask rows
-/// (a person's rows are OR-ed, so one person never counts twice).
+/// (a person's rows are OR-ed, so one person never counts twice). Adding a row costs one lookup
+/// of its person and a shift of its mask, whatever the number of days.
 struct RangeDays {
     let firstDay: Int64
     let dayCount: Int
-    /// Each person's days: bit `n` of word `n / 64` is day `firstDay + n`.
-    private(set) var words: [String: [UInt64]] = [:]
+    /// 64-bit words per person.
+    let width: Int
+    /// Each person's slot.
+    private(set) var slots: [String: Int] = [:]
+    /// The days of the person in slot `s`: bit `n` of word `s * width + n / 64` is day
+    /// `firstDay + n`.
+    private(set) var words: [UInt64] = []
 
     init(firstDay: Int64, dayCount: Int) {
         self.firstDay = firstDay
         self.dayCount = dayCount
+        width = max(1, (dayCount + 63) / 64)
     }
 
     /// Adds a row's days that fall in the range.
     mutating func add(_ row: RollupPersonDays) {
-        var bits = row.days
-        var person: [UInt64]?
-        while bits != 0 {
-            let offset = Int64(bits.trailingZeroBitCount)
-            bits &= bits - 1
-            let day = Int(row.firstDay + offset - firstDay)
-            guard day >= 0, day < dayCount else { continue }
-            if person == nil {
-                person = words[row.person] ?? Array(repeating: 0, count: (dayCount + 63) / 64)
-            }
-            person![day / 64] |= 1 << UInt64(day % 64)
+        // Bit b of the row is day `offset + b` of the range.
+        let offset = row.firstDay - firstDay
+        guard row.days != 0, offset + 63 >= 0, offset < Int64(dayCount) else { return }
+        var slot: Int?
+        for word in Int(max(0, offset) >> 6)...Int(min(Int64(width - 1), (offset + 63) >> 6)) {
+            let shift = offset - Int64(word) * 64
+            var part: UInt64 =
+                shift >= 0
+                ? (shift < 64 ? row.days << UInt64(shift) : 0)
+                : (shift > -64 ? row.days >> UInt64(-shift) : 0)
+            let valid = dayCount - word * 64
+            if valid < 64 { part &= (1 << UInt64(valid)) - 1 }
+            guard part != 0 else { continue }
+            if slot == nil { slot = self.slot(of: row.person) }
+            words[slot! * width + word] |= part
         }
-        if let person { words[row.person] = person }
+    }
+
+    private mutating func slot(of person: String) -> Int {
+        if let known = slots[person] { return known }
+        let slot = slots.count
+        slots[person] = slot
+        words.append(contentsOf: repeatElement(0, count: width))
+        return slot
     }
 
     /// People with at least one day.
-    var people: Int { words.count }
+    var people: Int { slots.count }
+
+    /// The days (offsets in the range) of the person in `slot`, in order.
+    func days(inSlot slot: Int) -> [Int] {
+        var days: [Int] = []
+        for word in 0..<width {
+            var bits = words[slot * width + word]
+            while bits != 0 {
+                days.append(word * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+        return days
+    }
+
+    /// Whether the person in `slot` has day `day` (an offset in the range).
+    func has(_ day: Int, inSlot slot: Int) -> Bool {
+        day >= 0 && day < dayCount && words[slot * width + day / 64] & (1 << UInt64(day % 64)) != 0
+    }
 
     /// For each day, the people with a day among the `window` days ending there (in range).
     func peoplePerDay(window: Int) -> [Int] {
         var counts = Array(repeating: 0, count: dayCount + 1)
-        for person in words.values {
+        for slot in 0..<slots.count {
             // Each active day covers itself and the next window − 1 days; count each day once.
             var coveredUntil = -1
-            for day in 0..<dayCount where Self.bit(day, in: person) {
+            for day in days(inSlot: slot) {
                 let start = max(day, coveredUntil + 1)
                 let end = min(dayCount - 1, day + window - 1)
                 guard start <= end else { continue }
@@ -414,16 +450,5 @@ struct RangeDays {
             running += counts[day]
             return running
         }
-    }
-
-    static func bit(_ day: Int, in words: [UInt64]) -> Bool {
-        day >= 0 && day / 64 < words.count && words[day / 64] & (1 << UInt64(day % 64)) != 0
-    }
-
-    static func firstBit(_ words: [UInt64]) -> Int? {
-        for (index, word) in words.enumerated() where word != 0 {
-            return index * 64 + word.trailingZeroBitCount
-        }
-        return nil
     }
 }

@@ -79,22 +79,21 @@ extension SQLiteEventStore {
             }
             conditions.append("r.key IN (\(placeholders.joined(separator: ", ")))")
         }
+        // People are resolved here rather than joined in SQL: one dictionary lookup per row.
+        let links = try identityLinks(projectId: projectId)
         return try read { database in
             try database.prepare(
                 """
-                SELECT r.key, r.block, CASE WHEN r.user_id != '' THEN r.user_id ELSE coalesce(i.user_id, r.anonymous_id) END,
-                    r.days, r.page
-                FROM rollup_person_days r LEFT JOIN (
-                    SELECT anonymous_id, min(user_id) AS user_id FROM identities WHERE project_id = ?1
-                    GROUP BY anonymous_id
-                ) i ON i.anonymous_id = r.anonymous_id
+                SELECT r.key, r.block, r.anonymous_id, r.user_id, r.days, r.page FROM rollup_person_days r
                 WHERE \(conditions.joined(separator: " AND "))
                 """
             ).rows(values) { row in
-                RollupPersonDays(
+                let anonymousId = row.text(at: 2) ?? ""
+                let userId = row.text(at: 3) ?? ""
+                return RollupPersonDays(
                     key: row.text(at: 0) ?? "", firstDay: row.int64(at: 1) << 6,
-                    person: row.text(at: 2) ?? "",
-                    page: row.text(at: 4) ?? "", days: UInt64(bitPattern: row.int64(at: 3)))
+                    person: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId,
+                    page: row.text(at: 5) ?? "", days: UInt64(bitPattern: row.int64(at: 4)))
             }
         }
     }
