@@ -65,8 +65,10 @@ public final class AnalyticsServer: Sendable {
             created = true
         }
         let api = IngestAPI(store: store, configuration: configuration.api)
-        let reports = ReportAPI(store: store, access: configuration.access)
-        let dashboard = Dashboard(store: store, access: configuration.access)
+        // One allowance of wrong tokens for the dashboard's sign-in and the report API.
+        let signIns = LockedValue(SignInLimiter(access: configuration.access))
+        let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
+        let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns)
         do {
             self.http = try HTTPServer(configuration: configuration.http) { request in
                 if ReportAPI.serves(request.path) { return reports.handle(request) }
