@@ -56,6 +56,29 @@ import Testing
         #expect(try client.from("127.0.0.5").send("GET", "/").text == "127.0.0.5")
     }
 
+    @Test func addressesAreNumericAndIPv4MappedOnesReadAsIPv4() throws {
+        defer { fixture.shutDown() }
+        func text(ipv6 bytes: [UInt8]) -> String? {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: bytes) }
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { HTTPServer.numericHost($0) }
+            }
+        }
+        #expect(text(ipv6: Array(repeating: 0, count: 15) + [1]) == "::1")
+        #expect(text(ipv6: Array(repeating: 0, count: 10) + [0xff, 0xff, 192, 0, 2, 7]) == "192.0.2.7")
+        #expect(text(ipv6: [0x20, 0x01, 0x0d, 0xb8] + Array(repeating: 0, count: 11) + [9]) == "2001:db8::9")
+        var ipv4 = sockaddr_in()
+        ipv4.sin_family = sa_family_t(AF_INET)
+        ipv4.sin_addr.s_addr = inet_addr("10.1.2.3")
+        let text4 = withUnsafePointer(to: &ipv4) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { HTTPServer.numericHost($0) }
+        }
+        #expect(text4 == "10.1.2.3")
+        #expect(HTTPServer.numericHost(nil) == nil)
+    }
+
     @Test func anAddressPastItsFailuresWaitsWhileOthersSignIn() throws {
         defer { fixture.shutDown() }
         for _ in 0..<3 {

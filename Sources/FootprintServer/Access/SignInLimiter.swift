@@ -44,6 +44,12 @@ public struct SignInLimiter: Sendable {
         self.overall = overall.map(RateLimiter.init(rate:))
     }
 
+    /// Creates the limiter `access` asks for (``AccessConfiguration/failedSignInsPerAddress``,
+    /// ``AccessConfiguration/failedSignInsOverall``).
+    public init(access: AccessConfiguration) {
+        self.init(perAddress: access.failedSignInsPerAddress, overall: access.failedSignInsOverall)
+    }
+
     /// Whether a sign-in from `address` may be tried now. Changes nothing.
     /// - Parameter address: the client's IP address as text (see ``key(forAddress:)``);
     ///   `nil` when unknown (all unknown callers share one allowance).
@@ -66,12 +72,6 @@ public struct SignInLimiter: Sendable {
         if let count = perAddress?.keyCount, count > Self.pruneThreshold {
             perAddress?.forgetFullBuckets(now: now)
         }
-    }
-
-    /// Creates the limiter `access` asks for (``AccessConfiguration/failedSignInsPerAddress``,
-    /// ``AccessConfiguration/failedSignInsOverall``).
-    public init(access: AccessConfiguration) {
-        self.init(perAddress: access.failedSignInsPerAddress, overall: access.failedSignInsOverall)
     }
 
     /// The addresses tracked (for tests: forgotten once their allowance is whole again).
