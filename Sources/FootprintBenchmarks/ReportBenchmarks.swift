@@ -117,8 +117,8 @@ let reportSuite = BenchmarkSuite(name: "reports") {
         BenchmarkRow(
             metric: "funnel, 3 steps, 30 days",
             value: try time { _ = try service.funnel(project: project, parameters: funnel) }, note: note))
-    // `footprint report`: rollups, plus one read of the range's events (with their properties,
-    // for `$event_name`) for each event's people, named events, elements and items.
+    // `footprint report`: rollups, dwell from page visits, one engine read (each event's people,
+    // elements, items) and the range's clicks for the plan-named events.
     rows.append(
         BenchmarkRow(
             metric: "overview Report (footprint report), 30 days",

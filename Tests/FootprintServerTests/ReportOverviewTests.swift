@@ -161,19 +161,27 @@ struct ReportOverviewTests {
         defer { close() }
         try write([
             event("1", .screen, name: "Home", visitor: "a"),
-            event("2", .track, name: "Tap", visitor: "a", at: 10, properties: ["$event_name": "tap"]),
+            event(
+                "2", .track, name: "$element_click", visitor: "a", at: 10,
+                properties: ["$event_name": "tap", "$element_path": "#tap"]),
+            // The plan names only element clicks.
+            event("5", .track, name: "Tap", visitor: "a", at: 20, properties: ["$event_name": "other"]),
             event("3", .screen, name: "Home", visitor: "b", at: nextDay),
             event("4", .screen, name: "Cart", visitor: "c", at: 2 * nextDay, appVersion: "1.0"),
         ])
         let secondDay = try overview(["from": "2026-11-30", "to": "2026-11-30"])
         #expect(secondDay.fromDay == "2026-11-30")
         #expect(secondDay.toDay == "2026-11-30")
-        #expect(secondDay.totalEvents == 4, "the project's whole count")
+        #expect(secondDay.totalEvents == 5, "the project's whole count")
         #expect(secondDay.uniqueVisitors == 1)
         #expect(secondDay.pages.map(\.page) == ["Home"])
         #expect(secondDay.topEvents.isEmpty)
         #expect(secondDay.namedEvents.isEmpty)
         #expect(secondDay.usersPerDay == [DailyUsers(day: "2026-11-30", users: 1)])
+
+        let whole = try overview()
+        #expect(whole.namedEvents == [EventStatistics(event: "tap", count: 1, uniqueVisitors: 1)])
+        #expect(whole.topElements.map(\.path) == ["#tap"])
 
         let fromTheSecondDay = try overview(["from": "2026-11-30"])
         #expect(fromTheSecondDay.toDay == "2026-12-01", "to: the newest event's day")
@@ -183,6 +191,8 @@ struct ReportOverviewTests {
         #expect(version.fromDay == "2026-11-29")
         #expect(version.pages.map(\.page) == ["Cart"])
         #expect(version.uniqueVisitors == 1)
+        #expect(version.namedEvents.isEmpty, "the click was in version 2.0")
+        #expect(try overview(["app_version": "2.0"]).namedEvents.map(\.event) == ["tap"])
     }
 
     @Test func theDefaultRangeCoversEveryEventOrTheLast30Days() throws {

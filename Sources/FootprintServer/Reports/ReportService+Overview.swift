@@ -8,14 +8,15 @@ extension ReportService {
     ///
     /// Pages (PV, UV, dwell), UV, users per day and the top events' counts come from
     /// ``traffic(project:parameters:dwell:pageVisitors:)`` and
-    /// ``eventCounts(project:parameters:limit:)`` (daily rollups); each event's people, the
-    /// plan-named events, element paths and list items from one read of the range's events.
+    /// ``eventCounts(project:parameters:limit:)`` (daily rollups); each event's people, element
+    /// paths and list items from ``engine(project:parameters:definitions:)``; the plan-named
+    /// events from ``namedEvents(project:parameters:limit:)``.
     /// - Throws: ``ServerError`` `invalidQuery` when the range holds more events than a report
     ///   may read (`SQLiteEventStore.Configuration.maximumReportEvents`).
     public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
         let traffic = try traffic(project: project, parameters: parameters)
         let counts = try eventCounts(project: project, parameters: parameters, limit: Report.topEventLimit)
-        let engine = try overviewEngine(project: project, parameters: parameters)
+        let engine = try engine(project: project, parameters: parameters)
         let peoplePerEvent = Dictionary(
             engine.topEvents(limit: .max).map { ($0.event, $0.uniqueVisitors) },
             uniquingKeysWith: { first, _ in first })
@@ -35,7 +36,8 @@ extension ReportService {
             usersPerDay: traffic.days.filter { $0.dailyActive > 0 }.map {
                 DailyUsers(day: $0.day, users: $0.dailyActive)
             },
-            namedEvents: Self.namedEvents(engine, limit: Report.topEventLimit),
+            namedEvents: try namedEvents(
+                project: project, parameters: parameters, limit: Report.topEventLimit),
             topElements: engine.elements(grouping: .exact, limit: Report.topElementLimit),
             items: engine.items(limit: Report.itemLimit))
     }
@@ -64,23 +66,19 @@ extension ReportService {
         return try ReportParameters(query: query, now: now)
     }
 
-    /// The engine the overview reads: the range's events with their properties, since
-    /// `$event_name` (the plan-named events) is not a column. The same read as
-    /// ``engine(project:parameters:definitions:)`` when a definition has attribute conditions.
-    private func overviewEngine(project: Project, parameters: ReportParameters) throws(ServerError)
-        -> ReportEngine
+    /// The events the tracking plan named (`$event_name`, which the SDK puts on the
+    /// `$element_click` events a plan event matches), with their people, most frequent first.
+    /// Reads only the range's clicks (the name is not in the rollups).
+    public func namedEvents(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
+        -> [EventStatistics]
     {
-        try store.reportEngine(projectId: project.id, filter: parameters.filter, needsProperties: true)
-    }
-
-    /// Track events by their `$event_name` (the name the tracking plan gave an automatically
-    /// captured action), with their people, most frequent first.
-    static func namedEvents(_ engine: ReportEngine, limit: Int) -> [EventStatistics] {
+        let links = try store.identityLinks(projectId: project.id)
         var named: [String: (count: Int, people: Set<String>)] = [:]
-        for (index, event) in engine.events.enumerated() where event.type == .track {
-            guard case .string(let name) = event.properties["$event_name"] else { continue }
-            named[name, default: (0, [])].count += 1
-            named[name, default: (0, [])].people.insert(engine.people[index])
+        for click in try store.namedClicks(projectId: project.id, filter: parameters.filter) {
+            // The person, as ``ReportEngine`` defines it.
+            let person = click.userId ?? click.anonymousId.flatMap { links[$0] } ?? click.anonymousId ?? ""
+            named[click.eventName, default: (0, [])].count += 1
+            named[click.eventName, default: (0, [])].people.insert(person)
         }
         return named.map {
             EventStatistics(event: $0.key, count: $0.value.count, uniqueVisitors: $0.value.people.count)

@@ -41,6 +41,10 @@ public protocol EventStore: Sendable {
     /// The times of a project's oldest and newest events, or `nil` when it has none.
     func eventTimeSpan(projectId: Int64) throws(ServerError) -> ClosedRange<Timestamp>?
 
+    /// The `$element_click` events of a project that pass `filter` and carry a plan event name
+    /// (`properties.$event_name`), in any order.
+    func namedClicks(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [NamedClick]
+
     /// The events of a project that pass `filter`, in any order, for ``ReportEngine``.
     /// - Parameter properties: also read every property (for attribute conditions).
     func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
