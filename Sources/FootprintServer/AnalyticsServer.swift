@@ -54,6 +54,8 @@ public final class AnalyticsServer: Sendable {
     /// How many requests are being handled right now.
     public var requestsInFlight: Int { http.requestsInFlight }
     private let http: HTTPServer
+    /// The requests' clock: today, for reports of a project without events.
+    private let clock: any Clock
 
     /// Opens the database and starts listening.
     public init(configuration: Configuration) throws(ServerError) {
@@ -65,8 +67,10 @@ public final class AnalyticsServer: Sendable {
             created = true
         }
         let api = IngestAPI(store: store, configuration: configuration.api)
-        let reports = ReportAPI(store: store, access: configuration.access)
-        let dashboard = Dashboard(store: store, access: configuration.access)
+        // One allowance of wrong tokens for the dashboard's sign-in and the report API.
+        let signIns = LockedValue(SignInLimiter(access: configuration.access))
+        let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
+        let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns)
         do {
             self.http = try HTTPServer(configuration: configuration.http) { request in
                 if ReportAPI.serves(request.path) { return reports.handle(request) }
@@ -78,6 +82,7 @@ public final class AnalyticsServer: Sendable {
             throw error
         }
         self.store = store
+        self.clock = configuration.http.clock
         self.access = configuration.access
         self.defaultProject = project
         self.createdDefaultProject = created
@@ -90,19 +95,35 @@ public final class AnalyticsServer: Sendable {
         store.close()
     }
 
-    /// The overview report of a project of this server's store.
-    public func report(project: String) throws(ServerError) -> Report {
-        try store.report(ReportQuery(project: project))
+    /// The overview report of a project of this server's store
+    /// (``ReportService/overview(project:parameters:)``).
+    /// - Parameters:
+    ///   - project: the project's name.
+    ///   - query: report parameters as in a query string (`from`, `to`, `app_version`, `os`,
+    ///     `page`); the range defaults to the days of the project's oldest to newest event.
+    public func report(project: String, query: [String: String] = [:]) throws(ServerError) -> Report {
+        let service = ReportService(store: store)
+        let found = try service.project(named: project)
+        return try service.overview(
+            project: found,
+            parameters: try service.parametersCoveringEveryEvent(
+                project: found, query: query, now: clock.now()))
     }
 }
 
 extension Report {
     /// Builds the overview report of a project from any Footprint database file, opened
-    /// read-only (a running server may be writing it).
+    /// read-only (a running server may be writing it), through ``ReportService``.
     /// - Parameters:
     ///   - databasePath: the SQLite database.
     ///   - project: the project's name; `nil` for the first project.
-    public static func load(databasePath: String, project: String? = nil) throws(ServerError) -> Report {
+    ///   - query: report parameters as in a query string (`from`, `to`, `app_version`, `os`,
+    ///     `page`); the range defaults to the days of the project's oldest to newest event.
+    ///   - now: today, for a project without events. Default: the system clock.
+    public static func load(
+        databasePath: String, project: String? = nil, query: [String: String] = [:],
+        now: Timestamp = SystemClock().now()
+    ) throws(ServerError) -> Report {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw ServerError(code: .storage, message: "no database at \(databasePath)")
         }
@@ -110,14 +131,15 @@ extension Report {
         configuration.readOnly = true
         let store = try SQLiteEventStore(path: databasePath, configuration: configuration)
         defer { store.close() }
-        let name: String
-        if let project {
-            name = project
-        } else if let first = try store.projects().first {
-            name = first.name
-        } else {
+        let service = ReportService(store: store)
+        let found: Project
+        do {
+            found = try service.project(named: project)
+        } catch  where error.code == .project && project == nil {
             throw ServerError(code: .project, message: "the database \(databasePath) has no project")
         }
-        return try store.report(ReportQuery(project: name))
+        return try service.overview(
+            project: found,
+            parameters: try service.parametersCoveringEveryEvent(project: found, query: query, now: now))
     }
 }

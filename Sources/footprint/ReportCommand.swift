@@ -1,15 +1,32 @@
 import FootprintServer
+import FootprintWire
 import Foundation
 
-/// `footprint report`: PV and UV per page, dwell, top events, users per day, named events, top
-/// element paths and list items.
+/// `footprint report`: PV, UV and dwell per page, top events, users per day, named events, top
+/// element paths and list items, from the daily rollups and the range's events
+/// (``ReportService/overview(project:parameters:)``).
 enum ReportCommand {
-    static let usage = "footprint report [--db PATH] [--project NAME] [--json]"
+    static let usage =
+        "footprint report [--db PATH] [--project NAME] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]"
 
     static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandLineArguments(arguments, options: ["db", "project"], flags: ["json"])
+        let parsed = try CommandLineArguments(
+            arguments, options: ["db", "project", "from", "to"], flags: ["json"])
+        var query: [String: String] = [:]
+        for name in ["from", "to"] {
+            guard let day = parsed.options[name] else { continue }
+            guard isDay(day) else {
+                throw CommandLineArguments.UsageError(
+                    description: "--\(name) must be a UTC day such as 2026-11-01")
+            }
+            query[name] = day
+        }
+        if let from = query["from"], let to = query["to"], from > to {
+            throw CommandLineArguments.UsageError(description: "--from must not be after --to")
+        }
         let report = try Report.load(
-            databasePath: parsed.options["db"] ?? StoreAccess.defaultPath, project: parsed.options["project"])
+            databasePath: parsed.options["db"] ?? StoreAccess.defaultPath, project: parsed.options["project"],
+            query: query)
         if parsed.flags.contains("json") {
             try Output.json(report)
         } else {
@@ -17,11 +34,24 @@ enum ReportCommand {
         }
     }
 
+    /// Whether `text` is a day `YYYY-MM-DD` that exists.
+    static func isDay(_ text: String) -> Bool {
+        let shape = text.utf8.enumerated().allSatisfy { index, byte in
+            index == 4 || index == 7
+                ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard text.utf8.count == 10, shape, let time = Timestamp(iso8601: text + "T00:00:00Z") else {
+            return false
+        }
+        return time.dayString == text
+    }
+
     /// Prints the report as tables for people.
     static func printTables(_ report: Report) {
         print(
-            "Project \(report.project): \(report.totalEvents) events, \(report.uniqueVisitors) visitors, \(report.lostEvents) lost on devices\n"
+            "Project \(report.project): \(report.totalEvents) events stored, \(report.lostEvents) lost on devices"
         )
+        print("\(report.fromDay) to \(report.toDay): \(report.uniqueVisitors) visitors\n")
         print("Pages")
         Output.table(
             ["page", "PV", "UV", "avg dwell"],

@@ -28,3 +28,31 @@ struct RateLimiterTests {
         #expect(admitted >= min(1000, Int(rate * 10)))
     }
 }
+
+struct RateLimiterFailureTests {
+    @Test func checkTakesNothingAndChargeRunsIntoDebt() {
+        var limiter = RateLimiter(rate: RateLimiter.Rate(requestsPerSecond: 1, burst: 2))
+        let start = Timestamp(millisecondsSince1970: 1_000_000)
+        for _ in 0..<10 { #expect(limiter.check(key: "k", now: start) == .allow) }
+        #expect(limiter.keyCount == 0, "a check stores nothing")
+        for _ in 0..<5 { limiter.charge(key: "k", now: start) }
+        // 2 - 5 = -3 tokens: 4 seconds until one is whole again.
+        #expect(limiter.check(key: "k", now: start) == .deny(retryAfterSeconds: 4))
+        #expect(
+            limiter.check(key: "k", now: start.adding(milliseconds: 3_999)) == .deny(retryAfterSeconds: 1))
+        #expect(limiter.check(key: "k", now: start.adding(milliseconds: 4_000)) == .allow)
+    }
+
+    @Test func fullBucketsAreForgottenAndBehaveAsNew() {
+        var limiter = RateLimiter(rate: RateLimiter.Rate(requestsPerSecond: 1, burst: 2))
+        let start = Timestamp(millisecondsSince1970: 1_000_000)
+        limiter.charge(key: "a", now: start)
+        limiter.charge(key: "b", now: start)
+        limiter.charge(key: "b", now: start)
+        limiter.forgetFullBuckets(now: start.adding(milliseconds: 1_000))
+        #expect(limiter.keyCount == 1, "a is full again after 1 s; b is not")
+        #expect(limiter.check(key: "b", now: start.adding(milliseconds: 1_000)) == .allow)
+        limiter.forgetFullBuckets(now: start.adding(milliseconds: 2_000))
+        #expect(limiter.keyCount == 0)
+    }
+}

@@ -284,7 +284,10 @@ import Testing
             let database = try SQLiteDatabase(path: path)
             try database.migrate(Array(SQLiteSchema.migrations.prefix(2)))
             try database.execute("INSERT INTO projects(id, name, created_at) VALUES (1, 'old', 0)")
-            let insert = try database.prepare(SQLiteSchema.insertEvent)
+            // The insert of schema version 2 (no plan_event column yet).
+            let insert = try database.prepare(
+                SQLiteSchema.insertEvent.replacingOccurrences(of: ", plan_event)", with: ")")
+                    .replacingOccurrences(of: ", ?21)", with: ")"))
             for event in events {
                 try insert.run([
                     .integer(1), .text(event.messageId), .text(event.type.rawValue), .text(event.name),

@@ -78,95 +78,28 @@ struct SQLiteEventStoreTests {
         store.close()
     }
 
-    @Test func reportCountsPagesDwellEventsAndDays() throws {
-        let nextDay: Int64 = 86_400_000
-        _ = try store.write(
-            IngestBatch(
-                projectId: project.id,
-                events: [
-                    event("1", .screen, name: "Home", visitor: "a"),
-                    event("2", .screen, name: "Home", visitor: "a", at: 1000),
-                    event("3", .screen, name: "Home", visitor: "b", at: nextDay),
-                    event("4", .screen, name: "Cart", visitor: "b", at: nextDay + 5),
-                    event(
-                        "5", .track, name: "$screen_leave", visitor: "a", at: 900,
-                        properties: ["$page_name": "Home", "duration_ms": 900]),
-                    event(
-                        "6", .track, name: "$screen_leave", visitor: "b", at: nextDay + 4,
-                        properties: ["$page_name": "Home", "duration_ms": 4]),
-                    event("7", .track, name: "Add To Cart", visitor: "b", at: nextDay + 6),
-                ], evictedCount: 3, batchKey: "k", receivedAt: day))
-        let report = try store.report(ReportQuery(project: "shop"))
-        #expect(report.totalEvents == 7)
-        #expect(report.uniqueVisitors == 2)
-        #expect(report.lostEvents == 3)
-        #expect(
-            report.pages == [
-                PageStatistics(
-                    page: "Home", pageViews: 3, uniqueVisitors: 2, averageDwellMilliseconds: 452, leaves: 2),
-                PageStatistics(
-                    page: "Cart", pageViews: 1, uniqueVisitors: 1, averageDwellMilliseconds: nil, leaves: 0),
-            ])
-        #expect(
-            report.topEvents == [
-                EventStatistics(event: "$screen_leave", count: 2, uniqueVisitors: 2),
-                EventStatistics(event: "Add To Cart", count: 1, uniqueVisitors: 1),
-            ])
-        #expect(
-            report.usersPerDay == [
-                DailyUsers(day: "2026-11-29", users: 1), DailyUsers(day: "2026-11-30", users: 1),
-            ])
-        store.close()
-    }
-
-    @Test func reportCountsNamedEventsElementsAndItems() throws {
-        let click: (String, String, String?, String?) -> EventRecord = { id, path, item, named in
-            var properties: JSONObject = [
-                "$element_path": .string(path), "$page_name": "List", "$element_text": "Buy",
-            ]
-            if let item { properties["$item_id"] = .string(item) }
-            if let named { properties["$event_name"] = .string(named) }
-            return self.event(id, .track, name: "$element_click", visitor: id, properties: properties)
-        }
-        let item: (String, String, String) -> EventRecord = { id, name, item in
-            self.event(id, .track, name: name, visitor: "a", properties: ["$item_id": .string(item)])
-        }
-        _ = try store.write(
-            batch([
-                click("c1", "#buy#UIButton#Cell[0:*]", "sku-1", "add_to_cart"),
-                click("c2", "#buy#UIButton#Cell[0:*]", "sku-2", "add_to_cart"),
-                click("c3", "#share#UIButton", nil, nil),
-                item("e1", "$item_exposure", "sku-1"), item("e2", "$item_exposure", "sku-1"),
-                item("e3", "$item_exposure", "sku-2"), item("e4", "$item_exposure", "sku-3"),
-                item("s1", "$item_skip", "sku-3"), item("s2", "$item_skip", "sku-4"),
-            ]))
-        let report = try store.report(ReportQuery(project: "shop"))
-        #expect(report.namedEvents == [EventStatistics(event: "add_to_cart", count: 2, uniqueVisitors: 2)])
-        #expect(
-            report.topElements == [
-                ElementStatistics(
-                    path: "#buy#UIButton#Cell[0:*]", page: "List", text: "Buy", clicks: 2, uniqueVisitors: 2),
-                ElementStatistics(
-                    path: "#share#UIButton", page: "List", text: "Buy", clicks: 1, uniqueVisitors: 1),
-            ])
-        #expect(
-            report.items == [
-                ItemStatistics(itemId: "sku-1", exposures: 2, skips: 0, clicks: 1),
-                ItemStatistics(itemId: "sku-2", exposures: 1, skips: 0, clicks: 1),
-                ItemStatistics(itemId: "sku-3", exposures: 1, skips: 1, clicks: 0),
-                ItemStatistics(itemId: "sku-4", exposures: 0, skips: 1, clicks: 0),
-            ])
-        #expect(report.items[0].clickThroughRate == 0.5)
-        #expect(report.items[3].clickThroughRate == nil)
-        store.close()
-    }
-
     @Test func evictedCountOfAResentBatchIsCountedOnce() throws {
         let resent = IngestBatch(
             projectId: project.id, events: [], evictedCount: 5, batchKey: "same", receivedAt: day)
         _ = try store.write(resent)
         _ = try store.write(resent)
-        #expect(try store.report(ReportQuery(project: "shop")).lostEvents == 5)
+        #expect(try store.lostEventCount(projectId: project.id) == 5)
+        store.close()
+    }
+
+    @Test func theTimeSpanRunsFromTheOldestToTheNewestEvent() throws {
+        #expect(try store.eventTimeSpan(projectId: project.id) == nil)
+        _ = try store.write(
+            batch([
+                event("2", .track, name: "Tap", visitor: "a", at: 5_000),
+                event("1", .track, name: "Tap", visitor: "a", at: -86_400_000),
+                event("3", .track, name: "Tap", visitor: "a", at: 1_000),
+            ]))
+        let other = try store.createProject(named: "other")
+        #expect(try store.eventTimeSpan(projectId: other.id) == nil)
+        #expect(
+            try store.eventTimeSpan(projectId: project.id)
+                == day.adding(milliseconds: -86_400_000)...day.adding(milliseconds: 5_000))
         store.close()
     }
 
@@ -211,7 +144,7 @@ struct SQLiteEventStoreTests {
         var configuration = SQLiteEventStore.Configuration()
         configuration.readOnly = true
         let reader = try SQLiteEventStore(path: directory + "/store.sqlite", configuration: configuration)
-        #expect(try reader.report(ReportQuery(project: "shop")).totalEvents == 1)
+        #expect(try reader.eventCount(projectId: project.id) == 1)
         #expect(throws: ServerError.self) { try reader.write(batch([])) }
         #expect(throws: ServerError.self) { try reader.createProject(named: "x") }
         // The writer keeps committing while the reader is open, and the reader sees it.

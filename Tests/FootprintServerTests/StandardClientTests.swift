@@ -69,7 +69,8 @@ struct StandardClientTests {
         #expect(
             report.pages == [
                 PageStatistics(
-                    page: "Home", pageViews: 1, uniqueVisitors: 1, averageDwellMilliseconds: 4000, leaves: 1)
+                    page: "Home", pageViews: 1, uniqueVisitors: 1, averageDwellMilliseconds: 4000,
+                    dwellSamples: 1)
             ])
         // Skew-corrected: the screen view is stored about 5 s before the server received it, by
         // the server's clock, not an hour earlier.

@@ -2,6 +2,11 @@ import Footprint
 import FootprintServer
 
 /// The server's report checked against the demo's own tally, one figure per row.
+///
+/// The report counts people, merged across identify (``ReportEngine``): a device's events
+/// before and after its user signs in are one person. Each virtual user has one device (its own
+/// storage folder, so one anonymous id) and one user id, so a person is a virtual user, and the
+/// tally's visitors (overall, per page, per day) are the virtual users it saw act.
 public struct DemoComparison: Sendable, Hashable {
     /// One figure, as the demo counted it and as the report shows it.
     public struct Row: Sendable, Hashable {

@@ -6,7 +6,7 @@
 public struct DemoTally: Sendable, Hashable {
     /// Page views per page name.
     public var pageViews: [String: Int] = [:]
-    /// The virtual users who viewed each page.
+    /// The virtual users who viewed each page (a virtual user is one person in the report).
     public var pageVisitors: [String: Set<Int>] = [:]
     /// Element actions (taps and cell selections): `$element_click` events.
     public var clicks = 0

@@ -11,12 +11,19 @@ public final class ReportAPI: Sendable {
     private let service: ReportService
     private let publisher: ConfigPublisher
     private let access: AccessConfiguration
+    private let signIns: LockedValue<SignInLimiter>
 
     /// Creates the API over `store`.
-    public init(store: any EventStore, access: AccessConfiguration) {
+    public convenience init(store: any EventStore, access: AccessConfiguration) {
+        self.init(store: store, access: access, signIns: LockedValue(SignInLimiter(access: access)))
+    }
+
+    /// Creates the API over `store`, counting wrong bearer tokens in `signIns`.
+    init(store: any EventStore, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>) {
         self.service = ReportService(store: store)
         self.publisher = ConfigPublisher(store: store)
         self.access = access
+        self.signIns = signIns
     }
 
     /// Whether `path` is one of this API's.
@@ -26,9 +33,34 @@ public final class ReportAPI: Sendable {
     }
 
     /// Answers one request for a path this API ``serves(_:)``.
+    ///
+    /// A bearer token that is neither the read nor the admin token counts as a failed sign-in
+    /// (``AccessConfiguration/failedSignInsPerAddress``); past the limit every bearer token is
+    /// answered `429` with `Retry-After` without being compared.
     public func handle(_ request: ServerRequest) -> ServerResponse {
-        let level = AccessLevel.of(authorization: request.headers["authorization"], access: access)
+        let authorization = request.headers["authorization"]
+        let presentsToken = AccessLevel.bearerToken(authorization) != nil
+        if presentsToken {
+            switch signIns.withLock({ $0.check(address: request.clientAddress, now: request.receivedAt) }) {
+            case .allow:
+                break
+            case .tooManyFromAddress(let seconds):
+                return .error(
+                    429, code: "too_many_failures",
+                    message: "too many wrong tokens from this address; retry after \(seconds) s",
+                    headers: ["Retry-After": String(seconds)])
+            case .tooManyOverall(let seconds):
+                return .error(
+                    429, code: "too_many_failures",
+                    message: "too many wrong tokens sent to this server; retry after \(seconds) s",
+                    headers: ["Retry-After": String(seconds)])
+            }
+        }
+        let level = AccessLevel.of(authorization: authorization, access: access)
         guard level >= .read else {
+            if presentsToken {
+                signIns.withLock { $0.failed(address: request.clientAddress, now: request.receivedAt) }
+            }
             return .error(
                 401, code: "unauthorized",
                 message:

@@ -11,6 +11,15 @@ public struct AccessConfiguration: Sendable {
     public var sessionLifetimeSeconds: Int64 = 12 * 3600
     /// Marks the session cookie `Secure` (serve the dashboard over HTTPS). Default `false`.
     public var secureCookies = false
+    /// Wrong tokens one client address may send (dashboard sign-ins and report API bearer
+    /// tokens together) before it must wait: default 5 at once, then one a minute. Past it,
+    /// that address gets `429` with `Retry-After`, right token or not. `nil`: no limit.
+    public var failedSignInsPerAddress: RateLimiter.Rate? = RateLimiter.Rate(
+        requestsPerSecond: 1.0 / 60, burst: 5)
+    /// Wrong tokens all client addresses together may send: default 30 at once, then one
+    /// every 2 seconds. Past it, every sign-in and bearer token gets `429` until the
+    /// allowance refills (else a right guess would stand out). `nil`: no cap.
+    public var failedSignInsOverall: RateLimiter.Rate? = RateLimiter.Rate(requestsPerSecond: 0.5, burst: 30)
 
     /// Creates the default configuration (random tokens).
     public init() {}

@@ -11,10 +11,15 @@ public enum AccessLevel: Int, Sendable, Comparable {
 
     /// The level of an `Authorization: Bearer TOKEN` header.
     static func of(authorization: String?, access: AccessConfiguration) -> AccessLevel {
-        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return .none }
-        let token = String(authorization.dropFirst(7)).trimmingSpaces
+        guard let token = bearerToken(authorization) else { return .none }
         if AccessConfiguration.constantTimeEquals(token, access.adminToken) { return .admin }
         if AccessConfiguration.constantTimeEquals(token, access.readToken) { return .read }
         return .none
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` header; `nil` for none or another scheme.
+    static func bearerToken(_ authorization: String?) -> String? {
+        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(authorization.dropFirst(7)).trimmingSpaces
     }
 }

@@ -10,6 +10,9 @@ public final class Dashboard: Sendable {
     let publisher: ConfigPublisher
     let access: AccessConfiguration
     let sessions: DashboardSessions
+    /// Wrong admin tokens per client address and overall (shared with ``ReportAPI`` when the
+    /// server runs both).
+    let signIns: LockedValue<SignInLimiter>
 
     /// The session cookie's name.
     static let sessionCookie = "fp_session"
@@ -17,11 +20,17 @@ public final class Dashboard: Sendable {
     static let signInCookie = "fp_signin"
 
     /// Creates the dashboard over `store`.
-    public init(store: any EventStore, access: AccessConfiguration) {
+    public convenience init(store: any EventStore, access: AccessConfiguration) {
+        self.init(store: store, access: access, signIns: LockedValue(SignInLimiter(access: access)))
+    }
+
+    /// Creates the dashboard over `store`, counting wrong tokens in `signIns`.
+    init(store: any EventStore, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>) {
         service = ReportService(store: store)
         publisher = ConfigPublisher(store: store)
         self.access = access
         sessions = DashboardSessions(lifetimeSeconds: access.sessionLifetimeSeconds)
+        self.signIns = signIns
     }
 
     /// A request as the pages see it: its parameters, session and project.
@@ -289,13 +298,39 @@ public final class Dashboard: Sendable {
         return response
     }
 
+    /// The sign-in page refusing with `429` and `Retry-After` (no token was compared).
+    private func tooManySignIns(_ message: String, _ seconds: Int) -> ServerResponse {
+        var response = signInPage(message: message, status: 429)
+        response.headers["Retry-After"] = String(seconds)
+        return response
+    }
+
+    /// `45 seconds`, `2 minutes`, for people.
+    static func wait(_ seconds: Int) -> String {
+        if seconds < 90 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
+        return "\((seconds + 59) / 60) minutes"
+    }
+
     private func signIn(_ request: ServerRequest) -> ServerResponse {
         let form = FormBody.fields(request.body)
         let cookie = FormBody.cookies(request.headers["cookie"])[Self.signInCookie] ?? ""
         guard let csrf = form["csrf"], AccessConfiguration.constantTimeEquals(csrf, cookie) else {
             return signInPage(message: "The sign-in form expired. Please try again.", status: 403)
         }
+        let address = request.clientAddress
+        switch signIns.withLock({ $0.check(address: address, now: request.receivedAt) }) {
+        case .allow:
+            break
+        case .tooManyFromAddress(let seconds):
+            return tooManySignIns(
+                "Too many wrong tokens from your address. Try again in \(Self.wait(seconds)).", seconds)
+        case .tooManyOverall(let seconds):
+            return tooManySignIns(
+                "Too many wrong tokens were sent to this server. Sign-in is paused for everyone; try again in \(Self.wait(seconds)).",
+                seconds)
+        }
         guard AccessConfiguration.constantTimeEquals(form["token"] ?? "", access.adminToken) else {
+            signIns.withLock { $0.failed(address: address, now: request.receivedAt) }
             return signInPage(message: "That is not the admin token.", status: 401)
         }
         let id = sessions.start(now: request.receivedAt)

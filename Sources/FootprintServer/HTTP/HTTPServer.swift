@@ -177,6 +177,7 @@ extension HTTPServer {
         let query: [String: String]
         let headers: [String: String]
         let receivedAt: Timestamp
+        let clientAddress: String?
         let started = DispatchTime.now()
         var body: [UInt8] = []
         /// Set when the request was answered (the first call may answer 413 at once).
@@ -186,18 +187,49 @@ extension HTTPServer {
 
         init(
             method: String, path: String, query: [String: String], headers: [String: String],
-            receivedAt: Timestamp
+            receivedAt: Timestamp, clientAddress: String?
         ) {
             self.method = method
             self.path = path
             self.query = query
             self.headers = headers
             self.receivedAt = receivedAt
+            self.clientAddress = clientAddress
         }
 
         var secondsSinceStart: Double {
             Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         }
+    }
+
+    /// The numeric text of a client's socket address (`127.0.0.1`, `2001:db8::1`); an
+    /// IPv4-mapped IPv6 address (an IPv4 client of an IPv6 listener) as IPv4; `nil` for another
+    /// family or none.
+    static func numericHost(_ address: UnsafePointer<sockaddr>?) -> String? {
+        guard let address else { return nil }
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            var ipv4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self).sin_addr
+            return numericText(family: AF_INET, &ipv4)
+        case AF_INET6:
+            var ipv6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self).sin6_addr
+            let bytes = withUnsafeBytes(of: ipv6) { Array($0) }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
+                return bytes[12...].map { String($0) }.joined(separator: ".")
+            }
+            return numericText(family: AF_INET6, &ipv6)
+        default:
+            return nil
+        }
+    }
+
+    private static func numericText<Address>(family: Int32, _ address: inout Address) -> String? {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let written = withUnsafePointer(to: &address) { pointer in
+            inet_ntop(family, pointer, &text, socklen_t(text.count))
+        }
+        guard written != nil else { return nil }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
@@ -254,7 +286,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             connection, .GET_ARGUMENT_KIND, collectArgument, Unmanaged.passUnretained(arguments).toOpaque())
         let pending = HTTPServer.PendingRequest(
             method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-            query: arguments.headers, headers: box.headers, receivedAt: limits.clock.now())
+            query: arguments.headers, headers: box.headers, receivedAt: limits.clock.now(),
+            clientAddress: HTTPServer.numericHost(cmhd_client_address(connection)))
         requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
         core.began()
         if let declared = pending.headers["content-length"].flatMap({ Int($0) }) {
@@ -293,8 +326,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if let refusal = pending.refusal { return send(refusal, on: connection, close: true) }
     let request = ServerRequest(
         method: pending.method, path: pending.path, query: pending.query, headers: pending.headers,
-        body: pending.body,
-        receivedAt: pending.receivedAt)
+        body: pending.body, receivedAt: pending.receivedAt, clientAddress: pending.clientAddress)
     pending.body = []
     return send(core.handler(request), on: connection)
 }

@@ -15,11 +15,15 @@ public struct ServerRequest: Sendable {
     public var body: [UInt8]
     /// When the server began to receive the request.
     public var receivedAt: Timestamp
+    /// The IP address of the client's end of the connection, as text (`127.0.0.1`,
+    /// `2001:db8::1`; an IPv4 client of an IPv6 listener as IPv4); `nil` when unknown (a request
+    /// made in process). Behind a reverse proxy, the proxy's address.
+    public var clientAddress: String?
 
     /// Creates a request; header names are lower-cased.
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: [UInt8] = [], receivedAt: Timestamp
+        body: [UInt8] = [], receivedAt: Timestamp, clientAddress: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -28,5 +32,6 @@ public struct ServerRequest: Sendable {
             headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
         self.receivedAt = receivedAt
+        self.clientAddress = clientAddress
     }
 }

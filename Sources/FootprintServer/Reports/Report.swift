@@ -1,38 +1,57 @@
-/// The overview report of one project: PV and UV per page, dwell, top events, users per day.
+/// The overview report of one project (`footprint report`, the demo's check): PV, UV and dwell
+/// per page, top events, users per day, plan-named events, element paths and list items, over
+/// a range of UTC days. Built by ``ReportService/overview(project:parameters:)``.
 ///
-/// A visitor is an event's `anonymousId` (one install), or its `userId` when it has none.
+/// Visitors are people, as in every report (see ``ReportEngine``): an event's `userId`, else
+/// the user id its `anonymousId` was linked to by identify or alias, else its `anonymousId`; so
+/// one person on two devices, or before and after signing in, counts once.
 public struct Report: Sendable, Hashable, Codable {
+    /// The most entries in ``topEvents`` and ``namedEvents``: 20.
+    public static let topEventLimit = 20
+    /// The most paths in ``topElements``: 20.
+    public static let topElementLimit = 20
+    /// The most items in ``items``: 100.
+    public static let itemLimit = 100
+
     /// The project's name.
     public var project: String
-    /// Events stored.
+    /// The range's first UTC day (`2026-11-23`).
+    public var fromDay: String
+    /// The range's last UTC day (included).
+    public var toDay: String
+    /// Events stored for the project, whatever the range.
     public var totalEvents: Int
-    /// Distinct visitors over all events.
+    /// Distinct people with an event in the range.
     public var uniqueVisitors: Int
-    /// Events devices reported evicting unsent (their queue was full).
+    /// Events devices reported evicting unsent (their queue was full), whatever the range.
     public var lostEvents: Int
     /// Per page (screen and page views), most viewed first.
     public var pages: [PageStatistics]
-    /// Track events by name, most frequent first (at most ``ReportQuery/topEventLimit``).
+    /// Track events by name, most frequent first (at most ``topEventLimit``).
     public var topEvents: [EventStatistics]
-    /// Distinct visitors per UTC day of the event time, oldest first.
+    /// Distinct people per UTC day of the event time, oldest first; days without events are
+    /// left out.
     public var usersPerDay: [DailyUsers]
     /// Automatically captured actions the tracking plan names (`$event_name`), most frequent
-    /// first.
+    /// first (at most ``topEventLimit``).
     public var namedEvents: [EventStatistics]
     /// The most clicked element paths (`$element_click`), most frequent first (at most
-    /// ``ReportQuery/topElementLimit``).
+    /// ``topElementLimit``).
     public var topElements: [ElementStatistics]
     /// List items by `$item_id`: exposures, skips, clicks and exposure→click rate, most exposed
-    /// first (at most ``ReportQuery/itemLimit``).
+    /// first (at most ``itemLimit``).
     public var items: [ItemStatistics]
 
     /// Creates a report.
     public init(
-        project: String, totalEvents: Int, uniqueVisitors: Int, lostEvents: Int, pages: [PageStatistics],
-        topEvents: [EventStatistics], usersPerDay: [DailyUsers], namedEvents: [EventStatistics] = [],
-        topElements: [ElementStatistics] = [], items: [ItemStatistics] = []
+        project: String, fromDay: String, toDay: String, totalEvents: Int, uniqueVisitors: Int,
+        lostEvents: Int, pages: [PageStatistics], topEvents: [EventStatistics], usersPerDay: [DailyUsers],
+        namedEvents: [EventStatistics] = [], topElements: [ElementStatistics] = [],
+        items: [ItemStatistics] = []
     ) {
         self.project = project
+        self.fromDay = fromDay
+        self.toDay = toDay
         self.totalEvents = totalEvents
         self.uniqueVisitors = uniqueVisitors
         self.lostEvents = lostEvents
@@ -49,13 +68,13 @@ public struct Report: Sendable, Hashable, Codable {
 public struct ElementStatistics: Sendable, Hashable, Codable {
     /// The exact `$element_path`.
     public var path: String
-    /// The page it was on (`$page_name`), when known.
+    /// The page of the most recent click that had one (`$page_name`).
     public var page: String?
-    /// The element's text (`$element_text`) in the most recent click, when captured.
+    /// The element's text (`$element_text`) in the most recent click that had one.
     public var text: String?
     /// `$element_click` events with this path.
     public var clicks: Int
-    /// Distinct visitors who clicked it.
+    /// Distinct people who clicked it.
     public var uniqueVisitors: Int
 
     /// Creates element statistics.
@@ -97,22 +116,24 @@ public struct PageStatistics: Sendable, Hashable, Codable {
     public var page: String
     /// Page views: screen and page messages.
     public var pageViews: Int
-    /// Distinct visitors who viewed it.
+    /// Distinct people who viewed it.
     public var uniqueVisitors: Int
-    /// The mean `duration_ms` of its `$screen_leave` events, rounded; `nil` when none.
+    /// The mean dwell of its visits, rounded; `nil` when none was measured. A visit's dwell is
+    /// its `$screen_leave` `duration_ms`, else the time to the session's next page view (at most
+    /// 30 minutes); a session's last visit without a leave has none.
     public var averageDwellMilliseconds: Int?
-    /// How many `$screen_leave` events the average is over.
-    public var leaves: Int
+    /// How many visits the average is over.
+    public var dwellSamples: Int
 
     /// Creates page statistics.
     public init(
-        page: String, pageViews: Int, uniqueVisitors: Int, averageDwellMilliseconds: Int?, leaves: Int
+        page: String, pageViews: Int, uniqueVisitors: Int, averageDwellMilliseconds: Int?, dwellSamples: Int
     ) {
         self.page = page
         self.pageViews = pageViews
         self.uniqueVisitors = uniqueVisitors
         self.averageDwellMilliseconds = averageDwellMilliseconds
-        self.leaves = leaves
+        self.dwellSamples = dwellSamples
     }
 }
 
@@ -122,7 +143,7 @@ public struct EventStatistics: Sendable, Hashable, Codable {
     public var event: String
     /// How many were stored.
     public var count: Int
-    /// Distinct visitors who sent it.
+    /// Distinct people who sent it.
     public var uniqueVisitors: Int
 
     /// Creates event statistics.
@@ -133,36 +154,16 @@ public struct EventStatistics: Sendable, Hashable, Codable {
     }
 }
 
-/// Distinct visitors on one day.
+/// Distinct people on one day.
 public struct DailyUsers: Sendable, Hashable, Codable {
     /// The UTC day, `2026-11-29`.
     public var day: String
-    /// Distinct visitors with an event that day.
+    /// Distinct people with an event that day.
     public var users: Int
 
     /// Creates a day's count.
     public init(day: String, users: Int) {
         self.day = day
         self.users = users
-    }
-}
-
-/// What a report covers.
-public struct ReportQuery: Sendable, Hashable {
-    /// The project's name.
-    public var project: String
-    /// The most event names in ``Report/topEvents``. Default 20.
-    public var topEventLimit = 20
-    /// The most paths in ``Report/topElements``. Default 20.
-    public var topElementLimit = 20
-    /// The most items in ``Report/items``. Default 100.
-    public var itemLimit = 100
-
-    /// Creates a query for `project`.
-    public init(project: String, topEventLimit: Int = 20, topElementLimit: Int = 20, itemLimit: Int = 100) {
-        self.project = project
-        self.topEventLimit = topEventLimit
-        self.topElementLimit = topElementLimit
-        self.itemLimit = itemLimit
     }
 }

@@ -49,7 +49,8 @@ public enum RollupReports {
                 pageViews[count.key, default: Array(repeating: 0, count: dayCount)][day] += count.count
             case .trackEvents, .otherEvents:
                 eventsPerDay[day] += count.count
-            case .elementClicks, .similarElementClicks, .itemExposures, .itemSkips, .itemClicks, .anyEvent:
+            case .elementClicks, .similarElementClicks, .itemExposures, .itemSkips, .itemClicks, .anyEvent,
+                .planEvents:
                 break
             }
         }

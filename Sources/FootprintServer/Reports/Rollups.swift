@@ -20,6 +20,8 @@ public enum RollupKind: Int64, Sendable, Hashable {
     case itemClicks = 7
     /// Any event (people only, key ""): who was active.
     case anyEvent = 8
+    /// Track events the tracking plan named (`$event_name`), keyed by that name.
+    case planEvents = 9
 }
 
 /// One daily count, kept up to date on ingest.

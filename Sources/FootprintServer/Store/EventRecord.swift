@@ -41,6 +41,8 @@ public struct EventRecord: Sendable, Hashable {
     public var itemId: String?
     /// `properties.duration_ms`, when an integer.
     public var durationMilliseconds: Int64?
+    /// `properties.$event_name` of an `$element_click`: the tracking plan's name for the action.
+    public var planEventName: String?
 
     /// Creates a record.
     public init(
@@ -48,7 +50,7 @@ public struct EventRecord: Sendable, Hashable {
         sentAt: Timestamp?, receivedAt: Timestamp, anonymousId: String?, userId: String?,
         sessionId: String?, page: String?, elementPath: String?, appVersion: String?, os: String?,
         payload: String, similarPath: String? = nil, elementText: String? = nil, itemId: String? = nil,
-        durationMilliseconds: Int64? = nil
+        durationMilliseconds: Int64? = nil, planEventName: String? = nil
     ) {
         self.messageId = messageId
         self.type = type
@@ -69,6 +71,7 @@ public struct EventRecord: Sendable, Hashable {
         self.elementText = elementText
         self.itemId = itemId
         self.durationMilliseconds = durationMilliseconds
+        self.planEventName = planEventName
     }
 }
 
@@ -98,6 +101,8 @@ extension EventRecord {
             similarPath: message.properties["$element_similar_path"]?.stringValue,
             elementText: message.properties["$element_text"]?.stringValue,
             itemId: message.properties["$item_id"]?.stringValue,
-            durationMilliseconds: message.properties["duration_ms"]?.int64Value)
+            durationMilliseconds: message.properties["duration_ms"]?.int64Value,
+            planEventName: message.type == .track && message.event == "$element_click"
+                ? message.properties["$event_name"]?.stringValue : nil)
     }
 }

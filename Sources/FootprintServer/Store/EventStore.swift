@@ -34,8 +34,12 @@ public protocol EventStore: Sendable {
     /// The number of events stored for a project.
     func eventCount(projectId: Int64) throws(ServerError) -> Int
 
-    /// The overview report of a project.
-    func report(_ query: ReportQuery) throws(ServerError) -> Report
+    /// The events a project's devices reported evicting unsent (their queue was full), each
+    /// batch's report counted once.
+    func lostEventCount(projectId: Int64) throws(ServerError) -> Int
+
+    /// The times of a project's oldest and newest events, or `nil` when it has none.
+    func eventTimeSpan(projectId: Int64) throws(ServerError) -> ClosedRange<Timestamp>?
 
     /// The events of a project that pass `filter`, in any order, for ``ReportEngine``.
     /// - Parameter properties: also read every property (for attribute conditions).

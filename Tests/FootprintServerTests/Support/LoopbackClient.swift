@@ -21,11 +21,38 @@ struct LoopbackClient {
     }
 
     let port: UInt16
+    /// The loopback address connections come from (any of 127.0.0.0/8 on Linux), so a test
+    /// can play several clients; `nil`: the system's choice (127.0.0.1).
+    var sourceAddress: String?
+
+    init(port: UInt16, sourceAddress: String? = nil) {
+        self.port = port
+        self.sourceAddress = sourceAddress
+    }
+
+    /// The same server, reached from `address`.
+    func from(_ address: String) -> LoopbackClient {
+        LoopbackClient(port: port, sourceAddress: address)
+    }
 
     /// Opens a connection to 127.0.0.1:port.
     func connect() throws -> Int32 {
         let socketHandle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketHandle >= 0 else { throw Failure(description: "socket() failed") }
+        if let sourceAddress {
+            var source = sockaddr_in()
+            source.sin_family = sa_family_t(AF_INET)
+            source.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socketHandle, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(socketHandle)
+                throw Failure(description: "bind(\(sourceAddress)) failed: \(errno)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

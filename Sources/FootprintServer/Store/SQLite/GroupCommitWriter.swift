@@ -109,7 +109,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             let select = try database.prepare(
                 """
                 SELECT id, project_id, type, name, time, anonymous_id, user_id, session_id, page, element_path,
-                    similar_path, element_text, item_id, duration_ms, app_version, os
+                    similar_path, element_text, item_id, duration_ms, app_version, os, plan_event
                 FROM events WHERE id > ?1 ORDER BY id LIMIT ?2
                 """)
             let save = try database.prepare("UPDATE store_state SET value = ?2 WHERE key = ?1")
@@ -127,7 +127,8 @@ final class GroupCommitWriter: @unchecked Sendable {
                             page: row.text(at: 8), elementPath: row.text(at: 9), appVersion: row.text(at: 14),
                             os: row.text(at: 15), payload: "", similarPath: row.text(at: 10),
                             elementText: row.text(at: 11), itemId: row.text(at: 12),
-                            durationMilliseconds: row.isNull(at: 13) ? nil : row.int64(at: 13))
+                            durationMilliseconds: row.isNull(at: 13) ? nil : row.int64(at: 13),
+                            planEventName: row.text(at: 16))
                         return (id: row.int64(at: 0), project: row.int64(at: 1), event: event)
                     }
                     guard let newest = rows.last else {
@@ -255,6 +256,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 .text(event.sessionId), .text(event.page), .text(event.elementPath), .text(event.appVersion),
                 .text(event.os), .text(event.payload), .text(event.similarPath), .text(event.elementText),
                 .text(event.itemId), event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
+                .text(event.planEventName),
             ])
             if statements.insertEvent.database.changes > 0 {
                 stored += 1

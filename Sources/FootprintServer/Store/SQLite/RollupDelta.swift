@@ -85,6 +85,10 @@ struct RollupDelta {
             person(.elementClicks, path)
             person(.similarElementClicks, event.similarPath ?? path)
         }
+        if event.type == .track, let named = event.planEventName {
+            count(.planEvents, named)
+            person(.planEvents, named)
+        }
         if event.type == .track, let item = event.itemId {
             switch event.name {
             case "$item_exposure": count(.itemExposures, item)

@@ -148,6 +148,7 @@ enum SQLiteSchema {
         // are rebuilt from the events in Swift after this migration (`store_state`), by the same
         // code that keeps them on ingest.
         """
+        ALTER TABLE events ADD COLUMN plan_event TEXT;
         DROP TABLE rollup_people;
         DROP TABLE rollup_active;
         DELETE FROM rollup_counts;
@@ -199,6 +200,9 @@ enum SQLiteSchema {
             PRIMARY KEY(project_id, day, from_page, to_page, app_version, os)
         ) WITHOUT ROWID;
         CREATE INDEX events_by_name ON events(project_id, name, time, type, anonymous_id, user_id, app_version, os);
+        UPDATE events SET plan_event = json_extract(payload, '$.properties."$event_name"')
+        WHERE type = 'track' AND name = '$element_click'
+            AND typeof(json_extract(payload, '$.properties."$event_name"')) = 'text';
         CREATE TABLE store_state(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
         INSERT INTO store_state(key, value) VALUES ('rollups_rebuilt_through', 0);
         """,
@@ -212,8 +216,8 @@ enum SQLiteSchema {
     static let insertEvent = """
         INSERT OR IGNORE INTO events(project_id, message_id, type, name, time, client_timestamp, sent_at,
             received_at, anonymous_id, user_id, session_id, page, element_path, app_version, os, payload,
-            similar_path, element_text, item_id, duration_ms)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+            similar_path, element_text, item_id, duration_ms, plan_event)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
         """
 
     /// Adds to a daily count (`kind`: a ``RollupKind``; `detail`: the latest element text).

@@ -1,0 +1,67 @@
+import FootprintWire
+
+extension ReportService {
+    /// The overview report of `project` (`footprint report`, the demo's check): every figure
+    /// over the parameters' range and filters, people counted across identify merges (see
+    /// ``ReportEngine``), except ``Report/totalEvents`` and ``Report/lostEvents``, which are the
+    /// project's whole counts. Built from the same service calls as the API and the dashboard,
+    /// so from rollups when the range is whole days.
+    public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
+        let traffic = try traffic(project: project, parameters: parameters)
+        return Report(
+            project: project.name, fromDay: parameters.fromDay, toDay: parameters.toDay,
+            totalEvents: try store.eventCount(projectId: project.id), uniqueVisitors: traffic.people,
+            lostEvents: try store.lostEventCount(projectId: project.id),
+            pages: traffic.pages.map { page in
+                PageStatistics(
+                    page: page.page, pageViews: page.pageViews, uniqueVisitors: page.visitors,
+                    averageDwellMilliseconds: page.averageDwellMilliseconds, dwellSamples: page.dwellSamples)
+            },
+            topEvents: try topEvents(project: project, parameters: parameters, limit: Report.topEventLimit),
+            usersPerDay: traffic.days.filter { $0.dailyActive > 0 }.map {
+                DailyUsers(day: $0.day, users: $0.dailyActive)
+            },
+            namedEvents: try namedEvents(
+                project: project, parameters: parameters, limit: Report.topEventLimit),
+            topElements: try elements(
+                project: project, parameters: parameters, grouping: .exact, limit: Report.topElementLimit),
+            items: try items(project: project, parameters: parameters, limit: Report.itemLimit))
+    }
+
+    /// Parameters whose range covers every event of `project`: from the UTC day of its oldest
+    /// event to that of its newest (at most the ten years a range may hold, the newest kept),
+    /// with the filters in `query`. A `from` or `to` in `query` wins over the events' day.
+    /// - Parameters:
+    ///   - query: report parameters as in a query string (`from`, `to`, `app_version`, ...).
+    ///   - now: today, for a project without events (the 30 days ending today).
+    /// - Throws: ``ServerError`` `invalidQuery` naming a bad parameter.
+    public func parametersCoveringEveryEvent(
+        project: Project, query: [String: String] = [:], now: Timestamp
+    ) throws(ServerError) -> ReportParameters {
+        var query = query
+        let given = (
+            from: try ReportParameters.day(query["from"], name: "from"),
+            to: try ReportParameters.day(query["to"], name: "to")
+        )
+        if given.from == nil || given.to == nil, let span = try store.eventTimeSpan(projectId: project.id) {
+            let lastDay = given.to ?? max(span.upperBound.dayNumber, given.from ?? .min)
+            let firstDay = given.from ?? min(lastDay, max(span.lowerBound.dayNumber, lastDay - 3659))
+            query["from"] = Timestamp(millisecondsSince1970: firstDay * 86_400_000).dayString
+            query["to"] = Timestamp(millisecondsSince1970: lastDay * 86_400_000).dayString
+        }
+        return try ReportParameters(query: query, now: now)
+    }
+
+    /// The events the tracking plan named (`$event_name`, which the SDK puts on the
+    /// `$element_click` events a plan event matches), with their people, most frequent first.
+    public func namedEvents(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
+        -> [EventStatistics]
+    {
+        let filter = parameters.filter
+        let top = RollupReports.top(
+            .planEvents, in: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
+        let people = try store.rollupPersonDays(
+            projectId: project.id, filter: filter, kind: .planEvents, keys: Set(top.map(\.key)))
+        return RollupReports.events(top: top, people: people, filter: filter)
+    }
+}
