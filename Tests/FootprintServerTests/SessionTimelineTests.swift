@@ -202,4 +202,29 @@ struct SessionTimelineTests {
             #expect(range.peoplePerDay(window: window) == expected, "window \(window)")
         }
     }
+
+    // MARK: Time lists
+
+    @Test(arguments: 0..<30)
+    func timeListsRoundTripSorted(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed) &+ 500)
+        let base = Int64.random(in: -2_000_000_000_000...2_000_000_000_000, using: &random)
+        let times = (0..<Int.random(in: 0...300, using: &random)).map { _ in
+            Int.random(in: 0...9, using: &random) == 0
+                ? Int64.random(in: Int64.min...Int64.max, using: &random)
+                : base + Int64.random(in: 0...700_000_000, using: &random)
+        }
+        let encoded = TimeList.encode(times)
+        #expect(TimeList.decode(encoded) == times.sorted())
+        let more = (0..<5).map { _ in base + Int64.random(in: -1_000...1_000, using: &random) }
+        #expect(TimeList.decode(TimeList.merge(encoded, more)) == (times + more).sorted())
+        #expect(TimeList.decode(TimeList.merge(nil, more)) == more.sorted())
+    }
+
+    @Test func damagedTimeListsAreRefused() {
+        #expect(TimeList.decode([]) == [])
+        #expect(TimeList.decode([0x80]) == nil, "a number cut short")
+        #expect(TimeList.decode(Array(repeating: 0xFF, count: 11) + [0x01]) == nil, "longer than 64 bits")
+        #expect(TimeList.encode([1_796_083_200_000, 1_796_083_200_250]).count <= 9)
+    }
 }

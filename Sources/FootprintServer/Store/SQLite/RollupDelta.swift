@@ -17,6 +17,9 @@ struct RollupDelta {
         var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
         var page: String, appVersion: String, os: String
     }
+    struct PersonTimesKey: Hashable {
+        var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
+    }
     struct SessionKey: Hashable {
         var project: Int64, key: String
     }
@@ -36,6 +39,8 @@ struct RollupDelta {
     let dwellCap: Int64
     private(set) var counts: [CountKey: (count: Int64, detail: String?)] = [:]
     private(set) var personDays: [PersonDaysKey: Int64] = [:]
+    /// New event times per person, page view or track event, and 8-day block (for funnels).
+    private(set) var personTimes: [PersonTimesKey: [Int64]] = [:]
     private(set) var sessions: [SessionKey: SessionEvents] = [:]
     private(set) var dwell: [DwellKey: DwellHistogram.Bin] = [:]
     private(set) var moves: [MoveKey: Int64] = [:]
@@ -67,15 +72,24 @@ struct RollupDelta {
                 page: page, appVersion: appVersion, os: os)
             personDays[personKey, default: 0] |= bit
         }
+        func time(_ kind: RollupKind, _ key: String) {
+            let timesKey = PersonTimesKey(
+                project: project, kind: kind, key: key, block: TimeList.block(ofDay: day),
+                anonymousId: anonymousId,
+                userId: userId)
+            personTimes[timesKey, default: []].append(event.time.millisecondsSince1970)
+        }
         let isView = event.type == .screen || event.type == .page
         person(.anyEvent, "")
         if let name = event.name {
             if isView {
                 count(.pageViews, name)
                 person(.pageViews, name)
+                time(.pageViews, name)
             } else if event.type == .track {
                 count(.trackEvents, name)
                 person(.trackEvents, name)
+                time(.trackEvents, name)
             }
         }
         if !isView, event.type != .track { count(.otherEvents, event.type.rawValue) }

@@ -20,6 +20,10 @@ extension SQLiteEventStore {
             case .defined: break
             }
         }
+        if filter.appVersion == nil, filter.os == nil, filter.page == nil {
+            return try funnelHitsFromTimes(projectId: projectId, filter: filter, wanted: wanted)
+        }
+        // Filtered: the `events_by_name` index, which holds the app version and OS.
         var (conditions, values) = Self.eventConditions(projectId: projectId, filter: filter)
         values.append(.null)
         let nameParameter = values.count - 1
@@ -53,6 +57,62 @@ extension SQLiteEventStore {
                     }
                 }
                 statement.reset()
+            }
+        }
+        return timelines
+    }
+
+    /// Funnel hits from `rollup_person_times`: a few bytes per event, read per person and
+    /// 8-day block, for funnels without an app version, OS or page filter.
+    private func funnelHitsFromTimes(
+        projectId: Int64, filter: ReportFilter, wanted: [String: (pages: UInt64, events: UInt64)]
+    ) throws(ServerError) -> [[FunnelHit]] {
+        var conditions = ["project_id = ?1", "kind = ?2", "key = ?3"]
+        var values: [SQLiteValue] = [.integer(projectId), .null, .null]
+        if let from = filter.from {
+            values.append(.integer(TimeList.block(ofDay: from.dayNumber)))
+            conditions.append("block >= ?\(values.count)")
+        }
+        if let to = filter.to {
+            values.append(.integer(TimeList.block(ofDay: to.adding(milliseconds: -1).dayNumber)))
+            conditions.append("block <= ?\(values.count)")
+        }
+        let from = filter.from?.millisecondsSince1970 ?? .min
+        let to = filter.to?.millisecondsSince1970 ?? .max
+        let links = try identityLinks(projectId: projectId)
+        var personIndex: [String: Int] = [:]
+        var timelines: [[FunnelHit]] = []
+        try read { database in
+            let statement = try database.prepare(
+                """
+                SELECT anonymous_id, user_id, times FROM rollup_person_times
+                WHERE \(conditions.joined(separator: " AND "))
+                """)
+            for (name, masks) in wanted {
+                for (kind, steps) in [(RollupKind.pageViews, masks.pages), (.trackEvents, masks.events)]
+                where steps != 0 {
+                    values[1] = .integer(kind.rawValue)
+                    values[2] = .text(name)
+                    try statement.bind(values)
+                    while try statement.step() {
+                        guard let times = TimeList.decode(statement.blob(at: 2)) else { continue }
+                        let anonymousId = statement.text(at: 0) ?? ""
+                        let userId = statement.text(at: 1) ?? ""
+                        let person = userId.isEmpty ? links[anonymousId] ?? anonymousId : userId
+                        let index: Int
+                        if let known = personIndex[person] {
+                            index = known
+                        } else {
+                            index = timelines.count
+                            personIndex[person] = index
+                            timelines.append([])
+                        }
+                        for time in times where time >= from && time < to {
+                            timelines[index].append(FunnelHit(time: time, steps: steps))
+                        }
+                    }
+                    statement.reset()
+                }
             }
         }
         return timelines

@@ -165,6 +165,16 @@ enum SQLiteSchema {
             days INTEGER NOT NULL,
             PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os)
         ) WITHOUT ROWID;
+        CREATE TABLE rollup_person_times(
+            project_id INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            block INTEGER NOT NULL,
+            anonymous_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            times BLOB NOT NULL,
+            PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id)
+        ) WITHOUT ROWID;
         CREATE TABLE sessions(
             project_id INTEGER NOT NULL,
             session_key TEXT NOT NULL,
@@ -232,6 +242,18 @@ enum SQLiteSchema {
         INSERT INTO rollup_person_days(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os, days)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         ON CONFLICT DO UPDATE SET days = days | excluded.days
+        """
+
+    /// Reads the event times of a person, kind and key in one 8-day block (``TimeList``).
+    static let selectPersonTimes = """
+        SELECT times FROM rollup_person_times
+        WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4 AND anonymous_id = ?5 AND user_id = ?6
+        """
+
+    /// Stores the event times of a person, kind and key in one 8-day block.
+    static let upsertPersonTimes = """
+        INSERT OR REPLACE INTO rollup_person_times(project_id, kind, key, block, anonymous_id, user_id, times)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
         """
 
     /// Reads a stored session.
