@@ -315,6 +315,64 @@ import Testing
         #expect(try store.eventCount(projectId: project.id) == events.count)
     }
 
+    /// A database whose rollups must be rebuilt (as after the upgrade) is refused to read-only
+    /// readers (`footprint report` beside a server) until a writable open has rebuilt them; the
+    /// rebuilt rollups give the figures ingest gave.
+    @Test func aPendingRebuildRefusesReadOnlyReadersUntilDone() throws {
+        let path =
+            NSTemporaryDirectory()
+            + "footprint-rollup-resume-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0))).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.synchronous = "OFF"
+        let end = Self.synthetic(seed: 8).end
+        let everything = ReportFilter(
+            from: end.adding(milliseconds: -11 * 86_400_000), to: end.adding(milliseconds: 86_400_000))
+        var expected: [String] = []
+        do {
+            let store = try SQLiteEventStore(path: path, configuration: configuration)
+            let project = try store.createProject(named: "resume")
+            var traffic = SyntheticTraffic(configuration: Self.synthetic(seed: 8))
+            try traffic.write(count: 1_200, into: store, projectId: project.id, batchSize: 300)
+            let both = try Self.both(store, project, everything)
+            expected = [
+                "\(try both.rollups.traffic(project: project, parameters: both.parameters))",
+                "\(try both.rollups.sessions(project: project, parameters: both.parameters))",
+            ]
+            store.close()
+        }
+        // As right after the migration: rollups empty, rebuild pending.
+        do {
+            let database = try SQLiteDatabase(path: path)
+            try database.execute(
+                """
+                INSERT INTO store_state(key, value) VALUES ('\(SQLiteSchema.rebuildKey)', 0);
+                DELETE FROM rollup_counts; DELETE FROM rollup_person_days; DELETE FROM rollup_person_times;
+                DELETE FROM sessions; DELETE FROM rollup_dwell; DELETE FROM rollup_moves;
+                """)
+        }
+        var readOnly = configuration
+        readOnly.readOnly = true
+        let refused = #expect(throws: ServerError.self) {
+            try SQLiteEventStore(path: path, configuration: readOnly)
+        }
+        #expect(refused?.message.contains("still being built") == true)
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        defer { store.close() }
+        let project = try #require(try store.project(named: "resume"))
+        let both = try Self.both(store, project, everything)
+        #expect(
+            [
+                "\(try both.rollups.traffic(project: project, parameters: both.parameters))",
+                "\(try both.rollups.sessions(project: project, parameters: both.parameters))",
+            ] == expected)
+        try Self.expectSameReports(both, sessions: true, dwell: true, "rebuilt")
+        let reader = try SQLiteEventStore(path: path, configuration: readOnly)
+        reader.close()
+    }
+
     @Test func aRangeWithTooManyEventsIsRefusedButRollupsStillAnswer() throws {
         try Self.withStore(maximumReportEvents: 100) { store, project in
             var traffic = SyntheticTraffic()

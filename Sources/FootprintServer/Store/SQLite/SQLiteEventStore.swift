@@ -47,6 +47,16 @@ public final class SQLiteEventStore: EventStore {
                         message:
                             "schema version \(version), this build reads \(SQLiteSchema.migrations.count)")
                 }
+                let rebuilding = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rows([
+                    .text(SQLiteSchema.rebuildKey)
+                ]) { _ in true }
+                guard rebuilding.isEmpty else {
+                    throw ServerError(
+                        code: .storage,
+                        message:
+                            "its rollups are still being built from its events (after an upgrade); reports would be incomplete. Open it for writing once (footprint serve) and let it finish"
+                    )
+                }
                 readers.withLock { $0.append(database) }
                 writer = nil
             } else {
