@@ -72,29 +72,37 @@ extension SQLiteEventStore {
         add("r.kind = ?", .integer(kind.rawValue))
         if let from = filter.from { add("r.block >= ?", .integer(from.dayNumber >> 6)) }
         if let to = filter.to { add("r.block <= ?", .integer(to.adding(milliseconds: -1).dayNumber >> 6)) }
-        if let keys {
-            let placeholders = keys.sorted().map { key in
-                values.append(.text(key))
-                return "?\(values.count)"
-            }
-            conditions.append("r.key IN (\(placeholders.joined(separator: ", ")))")
+        // With keys: one index range per key, and the key (often a long path) is not read back.
+        let keyParameter = values.count
+        if keys != nil {
+            values.append(.null)
+            conditions.append("r.key = ?\(values.count)")
         }
         // People are resolved here rather than joined in SQL: one dictionary lookup per row.
         let links = try identityLinks(projectId: projectId)
         return try read { database in
-            try database.prepare(
+            let statement = try database.prepare(
                 """
                 SELECT r.key, r.block, r.anonymous_id, r.user_id, r.days, r.page FROM rollup_person_days r
                 WHERE \(conditions.joined(separator: " AND "))
-                """
-            ).rows(values) { row in
-                let anonymousId = row.text(at: 2) ?? ""
-                let userId = row.text(at: 3) ?? ""
-                return RollupPersonDays(
-                    key: row.text(at: 0) ?? "", firstDay: row.int64(at: 1) << 6,
-                    person: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId,
-                    page: row.text(at: 5) ?? "", days: UInt64(bitPattern: row.int64(at: 4)))
+                """)
+            var rows: [RollupPersonDays] = []
+            for key in keys.map({ $0.sorted() as [String?] }) ?? [nil] {
+                if let key { values[keyParameter] = .text(key) }
+                try statement.bind(values)
+                while try statement.step() {
+                    let anonymousId = statement.text(at: 2) ?? ""
+                    let userId = statement.text(at: 3) ?? ""
+                    rows.append(
+                        RollupPersonDays(
+                            key: key ?? statement.text(at: 0) ?? "", firstDay: statement.int64(at: 1) << 6,
+                            person: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId,
+                            page: statement.text(at: 5) ?? "",
+                            days: UInt64(bitPattern: statement.int64(at: 4))))
+                }
+                statement.reset()
             }
+            return rows
         }
     }
 
