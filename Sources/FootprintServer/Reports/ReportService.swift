@@ -189,11 +189,11 @@ public struct ReportService: Sendable {
             return nil
         }
         let windowMilliseconds = Int64(window) * 86_400_000
-        guard used.isEmpty else {
+        guard used.isEmpty, parameters.filter.page == nil else {
             return try engine(project: project, parameters: parameters, definitions: used).funnel(
                 steps, windowMilliseconds: windowMilliseconds)
         }
-        // Event and page steps: only the events with the steps' names (an index), not the range.
+        // Event and page steps: the steps' event times per person, not the range's events.
         return FunnelReport(
             steps: steps,
             people: try store.funnelHits(projectId: project.id, filter: parameters.filter, steps: steps),

@@ -48,6 +48,7 @@ public protocol EventStore: Sendable {
 
     /// Each person's events in `filter` that complete funnel steps, for steps that are events
     /// or pages (``FunnelStep/defined(_:)`` steps complete nothing here), identity links applied.
+    /// Applies the range, app version and OS of `filter`, not its page.
     func funnelHits(projectId: Int64, filter: ReportFilter, steps: [FunnelStep]) throws(ServerError)
         -> [[FunnelHit]]
 

@@ -244,7 +244,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         for (key, added) in delta.personTimes {
             let values: [SQLiteValue] = [
                 .integer(key.project), .integer(key.kind.rawValue), .text(key.key), .integer(key.block),
-                .text(key.anonymousId), .text(key.userId),
+                .text(key.anonymousId), .text(key.userId), .text(key.appVersion), .text(key.os),
             ]
             let select = statements.selectPersonTimes
             try select.bind(values)

@@ -19,6 +19,7 @@ struct RollupDelta {
     }
     struct PersonTimesKey: Hashable {
         var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
+        var appVersion: String, os: String
     }
     struct SessionKey: Hashable {
         var project: Int64, key: String
@@ -75,8 +76,7 @@ struct RollupDelta {
         func time(_ kind: RollupKind, _ key: String) {
             let timesKey = PersonTimesKey(
                 project: project, kind: kind, key: key, block: TimeList.block(ofDay: day),
-                anonymousId: anonymousId,
-                userId: userId)
+                anonymousId: anonymousId, userId: userId, appVersion: appVersion, os: os)
             personTimes[timesKey, default: []].append(event.time.millisecondsSince1970)
         }
         let isView = event.type == .screen || event.type == .page

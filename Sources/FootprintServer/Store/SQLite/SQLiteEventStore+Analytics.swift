@@ -11,7 +11,7 @@ extension SQLiteEventStore {
     public func funnelHits(projectId: Int64, filter: ReportFilter, steps: [FunnelStep]) throws(ServerError)
         -> [[FunnelHit]]
     {
-        // One index range per distinct name and kind (page or event), read in time order.
+        // One read per distinct name and kind (page or event); a name in two steps is read once.
         var wanted: [String: (pages: UInt64, events: UInt64)] = [:]
         for (index, step) in steps.enumerated() {
             switch step {
@@ -20,55 +20,24 @@ extension SQLiteEventStore {
             case .defined: break
             }
         }
-        if filter.appVersion == nil, filter.os == nil, filter.page == nil {
-            return try funnelHitsFromTimes(projectId: projectId, filter: filter, wanted: wanted)
-        }
-        // Filtered: the `events_by_name` index, which holds the app version and OS.
-        var (conditions, values) = Self.eventConditions(projectId: projectId, filter: filter)
-        values.append(.null)
-        let nameParameter = values.count - 1
-        conditions.append("name = ?\(values.count)")
-        let links = try identityLinks(projectId: projectId)
-        var personIndex: [String: Int] = [:]
-        var timelines: [[FunnelHit]] = []
-        try read { database in
-            let statement = try database.prepare(
-                """
-                SELECT time, type IN ('screen', 'page'), type = 'track', anonymous_id, user_id
-                FROM events INDEXED BY events_by_name WHERE \(conditions.joined(separator: " AND "))
-                """)
-            for (name, masks) in wanted {
-                values[nameParameter] = .text(name)
-                try statement.bind(values)
-                while try statement.step() {
-                    let steps =
-                        (statement.int64(at: 1) != 0 ? masks.pages : 0)
-                        | (statement.int64(at: 2) != 0 ? masks.events : 0)
-                    guard steps != 0 else { continue }
-                    let anonymousId = statement.text(at: 3)
-                    let person =
-                        statement.text(at: 4) ?? anonymousId.flatMap { links[$0] } ?? anonymousId ?? ""
-                    let hit = FunnelHit(time: statement.int64(at: 0), steps: steps)
-                    if let index = personIndex[person] {
-                        timelines[index].append(hit)
-                    } else {
-                        personIndex[person] = timelines.count
-                        timelines.append([hit])
-                    }
-                }
-                statement.reset()
-            }
-        }
-        return timelines
+        return try funnelHitsFromTimes(projectId: projectId, filter: filter, wanted: wanted)
     }
 
-    /// Funnel hits from `rollup_person_times`: a few bytes per event, read per person and
-    /// 8-day block, for funnels without an app version, OS or page filter.
+    /// Funnel hits from `rollup_person_times`: a few bytes per event, read per person, app
+    /// version, OS and 8-day block.
     private func funnelHitsFromTimes(
         projectId: Int64, filter: ReportFilter, wanted: [String: (pages: UInt64, events: UInt64)]
     ) throws(ServerError) -> [[FunnelHit]] {
         var conditions = ["project_id = ?1", "kind = ?2", "key = ?3"]
         var values: [SQLiteValue] = [.integer(projectId), .null, .null]
+        if let version = filter.appVersion {
+            values.append(.text(version))
+            conditions.append("app_version = ?\(values.count)")
+        }
+        if let os = filter.os {
+            values.append(.text(os))
+            conditions.append("os = ?\(values.count)")
+        }
         if let from = filter.from {
             values.append(.integer(TimeList.block(ofDay: from.dayNumber)))
             conditions.append("block >= ?\(values.count)")

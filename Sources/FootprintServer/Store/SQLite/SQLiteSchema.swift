@@ -172,8 +172,10 @@ enum SQLiteSchema {
             block INTEGER NOT NULL,
             anonymous_id TEXT NOT NULL,
             user_id TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
             times BLOB NOT NULL,
-            PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id)
+            PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id, app_version, os)
         ) WITHOUT ROWID;
         CREATE TABLE sessions(
             project_id INTEGER NOT NULL,
@@ -209,7 +211,6 @@ enum SQLiteSchema {
             count INTEGER NOT NULL,
             PRIMARY KEY(project_id, day, from_page, to_page, app_version, os)
         ) WITHOUT ROWID;
-        CREATE INDEX events_by_name ON events(project_id, name, time, type, anonymous_id, user_id, app_version, os);
         UPDATE events SET plan_event = json_extract(payload, '$.properties."$event_name"')
         WHERE type = 'track' AND name = '$element_click'
             AND typeof(json_extract(payload, '$.properties."$event_name"')) = 'text';
@@ -244,16 +245,19 @@ enum SQLiteSchema {
         ON CONFLICT DO UPDATE SET days = days | excluded.days
         """
 
-    /// Reads the event times of a person, kind and key in one 8-day block (``TimeList``).
+    /// Reads the event times of a person, kind, key, app version and OS in one 8-day block
+    /// (``TimeList``).
     static let selectPersonTimes = """
         SELECT times FROM rollup_person_times
         WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4 AND anonymous_id = ?5 AND user_id = ?6
+            AND app_version = ?7 AND os = ?8
         """
 
-    /// Stores the event times of a person, kind and key in one 8-day block.
+    /// Stores the event times of a person, kind, key, app version and OS in one 8-day block.
     static let upsertPersonTimes = """
-        INSERT OR REPLACE INTO rollup_person_times(project_id, kind, key, block, anonymous_id, user_id, times)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        INSERT OR REPLACE INTO rollup_person_times(project_id, kind, key, block, anonymous_id, user_id, app_version,
+            os, times)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
         """
 
     /// Reads a stored session.
