@@ -1,3 +1,4 @@
+import Dispatch
 import FootprintWire
 
 extension ReportService {
@@ -6,26 +7,39 @@ extension ReportService {
     /// ``ReportEngine``), except ``Report/totalEvents`` and ``Report/lostEvents``, which are the
     /// project's whole counts. Built from the same service calls as the API and the dashboard,
     /// so from rollups when the range is whole days.
+    ///
+    /// The element paths (the largest read) are read on a second thread while the rest is.
     public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
+        let elementsResult = LockedValue<Result<[ElementStatistics], ServerError>?>(nil)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            let result = Result { () throws(ServerError) in
+                try elements(
+                    project: project, parameters: parameters, grouping: .exact, limit: Report.topElementLimit)
+            }
+            elementsResult.withLock { $0 = result }
+        }
+        defer { group.wait() }
         let traffic = try traffic(project: project, parameters: parameters)
+        let topEvents = try topEvents(project: project, parameters: parameters, limit: Report.topEventLimit)
+        let namedEvents = try namedEvents(project: project, parameters: parameters, limit: Report.topEventLimit)
+        let items = try items(project: project, parameters: parameters, limit: Report.itemLimit)
+        let totalEvents = try store.eventCount(projectId: project.id)
+        let lostEvents = try store.lostEventCount(projectId: project.id)
+        group.wait()
         return Report(
             project: project.name, fromDay: parameters.fromDay, toDay: parameters.toDay,
-            totalEvents: try store.eventCount(projectId: project.id), uniqueVisitors: traffic.people,
-            lostEvents: try store.lostEventCount(projectId: project.id),
+            totalEvents: totalEvents, uniqueVisitors: traffic.people, lostEvents: lostEvents,
             pages: traffic.pages.map { page in
                 PageStatistics(
                     page: page.page, pageViews: page.pageViews, uniqueVisitors: page.visitors,
                     averageDwellMilliseconds: page.averageDwellMilliseconds, dwellSamples: page.dwellSamples)
             },
-            topEvents: try topEvents(project: project, parameters: parameters, limit: Report.topEventLimit),
+            topEvents: topEvents,
             usersPerDay: traffic.days.filter { $0.dailyActive > 0 }.map {
                 DailyUsers(day: $0.day, users: $0.dailyActive)
             },
-            namedEvents: try namedEvents(
-                project: project, parameters: parameters, limit: Report.topEventLimit),
-            topElements: try elements(
-                project: project, parameters: parameters, grouping: .exact, limit: Report.topElementLimit),
-            items: try items(project: project, parameters: parameters, limit: Report.itemLimit))
+            namedEvents: namedEvents, topElements: try elementsResult.withLock { $0! }.get(), items: items)
     }
 
     /// Parameters whose range covers every event of `project`: from the UTC day of its oldest

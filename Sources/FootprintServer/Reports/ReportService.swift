@@ -1,7 +1,8 @@
 import FootprintWire
 
-/// Answers report requests for the JSON API and the dashboard: finds the project, reads its
-/// events through the store and runs the ``ReportEngine``.
+/// Answers report requests for the JSON API, the dashboard and the CLI: finds the project and
+/// builds each report from the store's rollups (``RollupReports``), or from the range's events
+/// (``ReportEngine``) when rollups cannot answer.
 public struct ReportService: Sendable {
     /// The store every query goes through.
     public let store: any EventStore

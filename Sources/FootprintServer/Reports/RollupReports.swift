@@ -104,9 +104,17 @@ public enum RollupReports {
     public static func people(_ rows: [RollupPersonDays], filter: ReportFilter) -> [String: Int] {
         let (firstDay, dayCount) = days(of: filter)
         var perKey: [String: RangeDays] = [:]
+        // Rows usually come grouped by key: gather a run of one key before storing it.
+        var run: (key: String, days: RangeDays)?
         for row in rows {
-            perKey[row.key, default: RangeDays(firstDay: firstDay, dayCount: dayCount)].add(row)
+            if run?.key != row.key {
+                if let done = run { perKey[done.key] = done.days }
+                run = (row.key, perKey[row.key] ?? RangeDays(firstDay: firstDay, dayCount: dayCount))
+                perKey[row.key] = nil
+            }
+            run!.days.add(row)
         }
+        if let done = run { perKey[done.key] = done.days }
         return perKey.mapValues(\.people)
     }
 
