@@ -22,7 +22,8 @@ extension ReportService {
         defer { group.wait() }
         let traffic = try traffic(project: project, parameters: parameters)
         let topEvents = try topEvents(project: project, parameters: parameters, limit: Report.topEventLimit)
-        let namedEvents = try namedEvents(project: project, parameters: parameters, limit: Report.topEventLimit)
+        let namedEvents = try namedEvents(
+            project: project, parameters: parameters, limit: Report.topEventLimit)
         let items = try items(project: project, parameters: parameters, limit: Report.itemLimit)
         let totalEvents = try store.eventCount(projectId: project.id)
         let lostEvents = try store.lostEventCount(projectId: project.id)
