@@ -10,18 +10,14 @@ import Testing
     static func withStore(
         maximumReportEvents: Int = 5_000_000, _ body: (SQLiteEventStore, Project) throws -> Void
     ) throws {
-        let path =
-            NSTemporaryDirectory()
-            + "footprint-rollup-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0))).sqlite"
-        var configuration = SQLiteEventStore.Configuration()
-        configuration.synchronous = "OFF"
-        configuration.maximumReportEvents = maximumReportEvents
-        let store = try SQLiteEventStore(path: path, configuration: configuration)
-        defer {
-            store.close()
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try withTemporaryDatabase("footprint-rollup") { path in
+            var configuration = SQLiteEventStore.Configuration()
+            configuration.synchronous = "OFF"
+            configuration.maximumReportEvents = maximumReportEvents
+            let store = try SQLiteEventStore(path: path, configuration: configuration)
+            defer { store.close() }
+            try body(store, try store.createProject(named: "rollups"))
         }
-        try body(store, try store.createProject(named: "rollups"))
     }
 
     /// The report a filter gives from rollups (through the service) and from the events (the
@@ -271,106 +267,100 @@ import Testing
     /// A database from before the rollups of migration 3 is migrated and its rollups rebuilt
     /// from its events on open: the reports then equal the event scan.
     @Test func anOlderDatabaseIsMigratedAndItsRollupsRebuilt() throws {
-        let path =
-            NSTemporaryDirectory()
-            + "footprint-rollup-upgrade-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0))).sqlite"
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
-        var generator = SyntheticTraffic(configuration: Self.synthetic(seed: 7))
-        var events: [EventRecord] = []
-        while events.count < 1_500 { events += generator.session().events }
-        do {
-            let database = try SQLiteDatabase(path: path)
-            try database.migrate(Array(SQLiteSchema.migrations.prefix(2)))
-            try database.execute("INSERT INTO projects(id, name, created_at) VALUES (1, 'old', 0)")
-            // The insert of schema version 2 (no plan_event column yet).
-            let insert = try database.prepare(
-                SQLiteSchema.insertEvent.replacingOccurrences(of: ", plan_event)", with: ")")
-                    .replacingOccurrences(of: ", ?21)", with: ")"))
-            for event in events {
-                try insert.run([
-                    .integer(1), .text(event.messageId), .text(event.type.rawValue), .text(event.name),
-                    .integer(event.time.millisecondsSince1970),
-                    .integer(event.clientTimestamp.millisecondsSince1970),
-                    .null, .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId),
-                    .text(event.userId), .text(event.sessionId), .text(event.page), .text(event.elementPath),
-                    .text(event.appVersion), .text(event.os), .text(event.payload), .text(event.similarPath),
-                    .text(event.elementText), .text(event.itemId),
-                    event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
-                ])
+        try withTemporaryDatabase("footprint-rollup-upgrade") { path in
+            var generator = SyntheticTraffic(configuration: Self.synthetic(seed: 7))
+            var events: [EventRecord] = []
+            while events.count < 1_500 { events += generator.session().events }
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.migrate(Array(SQLiteSchema.migrations.prefix(2)))
+                try database.execute("INSERT INTO projects(id, name, created_at) VALUES (1, 'old', 0)")
+                // The insert of schema version 2 (no plan_event column yet).
+                let insert = try database.prepare(
+                    SQLiteSchema.insertEvent.replacingOccurrences(of: ", plan_event)", with: ")")
+                        .replacingOccurrences(of: ", ?21)", with: ")"))
+                for event in events {
+                    try insert.run([
+                        .integer(1), .text(event.messageId), .text(event.type.rawValue), .text(event.name),
+                        .integer(event.time.millisecondsSince1970),
+                        .integer(event.clientTimestamp.millisecondsSince1970),
+                        .null, .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId),
+                        .text(event.userId), .text(event.sessionId), .text(event.page),
+                        .text(event.elementPath),
+                        .text(event.appVersion), .text(event.os), .text(event.payload),
+                        .text(event.similarPath),
+                        .text(event.elementText), .text(event.itemId),
+                        event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
+                    ])
+                }
+                #expect(try database.userVersion == 2)
             }
-            #expect(try database.userVersion == 2)
+            var configuration = SQLiteEventStore.Configuration()
+            configuration.synchronous = "OFF"
+            let store = try SQLiteEventStore(path: path, configuration: configuration)
+            defer { store.close() }
+            let project = try #require(try store.project(named: "old"))
+            let end = Self.synthetic(seed: 7).end
+            let everything = ReportFilter(
+                from: end.adding(milliseconds: -11 * 86_400_000), to: end.adding(milliseconds: 86_400_000))
+            try Self.expectSameReports(
+                Self.both(store, project, everything), sessions: true, dwell: true, "upgraded")
+            #expect(try store.eventCount(projectId: project.id) == events.count)
         }
-        var configuration = SQLiteEventStore.Configuration()
-        configuration.synchronous = "OFF"
-        let store = try SQLiteEventStore(path: path, configuration: configuration)
-        defer { store.close() }
-        let project = try #require(try store.project(named: "old"))
-        let end = Self.synthetic(seed: 7).end
-        let everything = ReportFilter(
-            from: end.adding(milliseconds: -11 * 86_400_000), to: end.adding(milliseconds: 86_400_000))
-        try Self.expectSameReports(
-            Self.both(store, project, everything), sessions: true, dwell: true, "upgraded")
-        #expect(try store.eventCount(projectId: project.id) == events.count)
     }
 
     /// A database whose rollups must be rebuilt (as after the upgrade) is refused to read-only
     /// readers (`footprint report` beside a server) until a writable open has rebuilt them; the
     /// rebuilt rollups give the figures ingest gave.
     @Test func aPendingRebuildRefusesReadOnlyReadersUntilDone() throws {
-        let path =
-            NSTemporaryDirectory()
-            + "footprint-rollup-resume-\(UUIDv7.make(at: Timestamp(millisecondsSince1970: 0))).sqlite"
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        }
-        var configuration = SQLiteEventStore.Configuration()
-        configuration.synchronous = "OFF"
-        let end = Self.synthetic(seed: 8).end
-        let everything = ReportFilter(
-            from: end.adding(milliseconds: -11 * 86_400_000), to: end.adding(milliseconds: 86_400_000))
-        var expected: [String] = []
-        do {
+        try withTemporaryDatabase("footprint-rollup-resume") { path in
+            var configuration = SQLiteEventStore.Configuration()
+            configuration.synchronous = "OFF"
+            let end = Self.synthetic(seed: 8).end
+            let everything = ReportFilter(
+                from: end.adding(milliseconds: -11 * 86_400_000), to: end.adding(milliseconds: 86_400_000))
+            var expected: [String] = []
+            do {
+                let store = try SQLiteEventStore(path: path, configuration: configuration)
+                let project = try store.createProject(named: "resume")
+                var traffic = SyntheticTraffic(configuration: Self.synthetic(seed: 8))
+                try traffic.write(count: 1_200, into: store, projectId: project.id, batchSize: 300)
+                let both = try Self.both(store, project, everything)
+                expected = [
+                    "\(try both.rollups.traffic(project: project, parameters: both.parameters))",
+                    "\(try both.rollups.sessions(project: project, parameters: both.parameters))",
+                ]
+                store.close()
+            }
+            // As right after the migration: rollups empty, rebuild pending.
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.execute(
+                    """
+                    INSERT INTO store_state(key, value) VALUES ('\(SQLiteSchema.rebuildKey)', 0);
+                    DELETE FROM rollup_counts; DELETE FROM rollup_person_days; DELETE FROM rollup_person_times;
+                    DELETE FROM sessions; DELETE FROM rollup_dwell; DELETE FROM rollup_moves;
+                    """)
+            }
+            var readOnly = configuration
+            readOnly.readOnly = true
+            let refused = #expect(throws: ServerError.self) {
+                try SQLiteEventStore(path: path, configuration: readOnly)
+            }
+            #expect(refused?.message.contains("still being built") == true)
             let store = try SQLiteEventStore(path: path, configuration: configuration)
-            let project = try store.createProject(named: "resume")
-            var traffic = SyntheticTraffic(configuration: Self.synthetic(seed: 8))
-            try traffic.write(count: 1_200, into: store, projectId: project.id, batchSize: 300)
+            defer { store.close() }
+            let project = try #require(try store.project(named: "resume"))
             let both = try Self.both(store, project, everything)
-            expected = [
-                "\(try both.rollups.traffic(project: project, parameters: both.parameters))",
-                "\(try both.rollups.sessions(project: project, parameters: both.parameters))",
-            ]
-            store.close()
+            #expect(
+                [
+                    "\(try both.rollups.traffic(project: project, parameters: both.parameters))",
+                    "\(try both.rollups.sessions(project: project, parameters: both.parameters))",
+                ] == expected)
+            try Self.expectSameReports(both, sessions: true, dwell: true, "rebuilt")
+            let reader = try SQLiteEventStore(path: path, configuration: readOnly)
+            reader.close()
         }
-        // As right after the migration: rollups empty, rebuild pending.
-        do {
-            let database = try SQLiteDatabase(path: path)
-            try database.execute(
-                """
-                INSERT INTO store_state(key, value) VALUES ('\(SQLiteSchema.rebuildKey)', 0);
-                DELETE FROM rollup_counts; DELETE FROM rollup_person_days; DELETE FROM rollup_person_times;
-                DELETE FROM sessions; DELETE FROM rollup_dwell; DELETE FROM rollup_moves;
-                """)
-        }
-        var readOnly = configuration
-        readOnly.readOnly = true
-        let refused = #expect(throws: ServerError.self) {
-            try SQLiteEventStore(path: path, configuration: readOnly)
-        }
-        #expect(refused?.message.contains("still being built") == true)
-        let store = try SQLiteEventStore(path: path, configuration: configuration)
-        defer { store.close() }
-        let project = try #require(try store.project(named: "resume"))
-        let both = try Self.both(store, project, everything)
-        #expect(
-            [
-                "\(try both.rollups.traffic(project: project, parameters: both.parameters))",
-                "\(try both.rollups.sessions(project: project, parameters: both.parameters))",
-            ] == expected)
-        try Self.expectSameReports(both, sessions: true, dwell: true, "rebuilt")
-        let reader = try SQLiteEventStore(path: path, configuration: readOnly)
-        reader.close()
     }
 
     @Test func aRangeWithTooManyEventsIsRefusedButRollupsStillAnswer() throws {
