@@ -3,19 +3,25 @@ import FootprintWire
 import Foundation
 
 /// Each report's latency over a store of synthetic traffic (`footprint generate`'s generator),
-/// at 1M events by default; `FOOTPRINT_REPORT_EVENTS=10000000` for 10M. The database is kept
-/// in the temporary directory between runs (`footprint-report-bench-N.sqlite`), since filling it
-/// takes longer than the measurements.
+/// at 1M events by default; `FOOTPRINT_REPORT_EVENTS=10000000` for 10M, and
+/// `FOOTPRINT_REPORT_PEOPLE` for other than the generator's 20,000 people. The database is kept
+/// in the temporary directory between runs (`footprint-report-bench-N[-pP].sqlite`), since
+/// filling it takes longer than the measurements.
 let reportSuite = BenchmarkSuite(name: "reports") {
-    let count = Int(ProcessInfo.processInfo.environment["FOOTPRINT_REPORT_EVENTS"] ?? "") ?? 1_000_000
-    let path = NSTemporaryDirectory() + "footprint-report-bench-\(count).sqlite"
+    let environment = ProcessInfo.processInfo.environment
+    let count = Int(environment["FOOTPRINT_REPORT_EVENTS"] ?? "") ?? 1_000_000
+    let people = Int(environment["FOOTPRINT_REPORT_PEOPLE"] ?? "")
+    let path =
+        NSTemporaryDirectory() + "footprint-report-bench-\(count)\(people.map { "-p\($0)" } ?? "").sqlite"
     var configuration = SQLiteEventStore.Configuration()
     configuration.synchronous = "NORMAL"
     var fillSeconds: Double?
     if !FileManager.default.fileExists(atPath: path) {
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         let project = try store.createProject(named: "bench")
-        var traffic = SyntheticTraffic()
+        var generator = SyntheticTraffic.Configuration()
+        if let people { generator.people = people }
+        var traffic = SyntheticTraffic(configuration: generator)
         fillSeconds = try Measure.seconds {
             try traffic.write(count: count, into: store, projectId: project.id)
         }
@@ -56,7 +62,8 @@ let reportSuite = BenchmarkSuite(name: "reports") {
                 metric: "fill (generator, group commit)", value: Measure.rate(Double(stored) / fillSeconds),
                 note: "\(Measure.grouped(stored)) events"))
     }
-    let note = "\(Measure.grouped(stored)) events stored, best of 3"
+    let note =
+        "\(Measure.grouped(stored)) events stored, \(Measure.grouped(people ?? 20_000)) people, best of 3"
     let reports: [(String, () throws -> Void)] = [
         (
             "traffic: PV, UV, DAU/WAU/MAU, page visitors, dwell",
