@@ -6,11 +6,13 @@ import Foundation
 /// at 1M events by default; `FOOTPRINT_REPORT_EVENTS=10000000` for 10M, and
 /// `FOOTPRINT_REPORT_PEOPLE` for other than the generator's 20,000 people. The database is kept
 /// in the temporary directory between runs (`footprint-report-bench-N[-pP].sqlite`), since
-/// filling it takes longer than the measurements.
+/// filling it takes longer than the measurements. `FOOTPRINT_REPORT_ONLY` keeps the reports whose
+/// name contains it.
 let reportSuite = BenchmarkSuite(name: "reports") {
     let environment = ProcessInfo.processInfo.environment
     let count = Int(environment["FOOTPRINT_REPORT_EVENTS"] ?? "") ?? 1_000_000
     let people = Int(environment["FOOTPRINT_REPORT_PEOPLE"] ?? "")
+    let only = environment["FOOTPRINT_REPORT_ONLY"]
     let path =
         NSTemporaryDirectory() + "footprint-report-bench-\(count)\(people.map { "-p\($0)" } ?? "").sqlite"
     var configuration = SQLiteEventStore.Configuration()
@@ -64,7 +66,7 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     }
     let note =
         "\(Measure.grouped(stored)) events stored, \(Measure.grouped(people ?? 20_000)) people, best of 3"
-    let reports: [(String, () throws -> Void)] = [
+    var reports: [(String, () throws -> Void)] = [
         (
             "traffic: PV, UV, DAU/WAU/MAU, page visitors, dwell",
             {
@@ -128,21 +130,21 @@ let reportSuite = BenchmarkSuite(name: "reports") {
             }
         ),
     ]
-    for (name, body) in reports {
-        rows.append(BenchmarkRow(metric: name + ", 30 days", value: try time(body), note: note))
-    }
     // For comparison: the same traffic computed from the events of one week (the engine, which
     // serves ranges that are not whole days).
-    rows.append(
-        BenchmarkRow(
-            metric: "for comparison: traffic from events, 7 days",
-            value: try time {
-                _ = try service.engine(project: project, parameters: week).traffic(days: week.filter)
-            },
-            note: note))
-    rows.append(
-        BenchmarkRow(
-            metric: "overview Report (footprint report), 30 days",
-            value: try time { _ = try service.overview(project: project, parameters: month) }, note: note))
+    reports.append(
+        (
+            "for comparison: traffic from events, 7 days",
+            { _ = try service.engine(project: project, parameters: week).traffic(days: week.filter) }
+        ))
+    reports.append(
+        (
+            "overview Report (footprint report)",
+            { _ = try service.overview(project: project, parameters: month) }
+        ))
+    for (name, body) in reports where only.map(name.contains) ?? true {
+        let metric = name.hasSuffix(" days") ? name : name + ", 30 days"
+        rows.append(BenchmarkRow(metric: metric, value: try time(body), note: note))
+    }
     return rows
 }
