@@ -43,6 +43,36 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     let funnel = try ReportParameters(
         query: ["step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click"],
         now: end.adding(milliseconds: -1))
+    // Definitions as a product team would write them: a similar path, patterns with a page.
+    for definition in [
+        EventDefinition(
+            id: "product-cell", name: "Product cell",
+            matchers: [
+                EventMatcher(
+                    path: ElementRule(
+                        match: .similar,
+                        path:
+                            "#tableView:didSelectRowAtIndexPath:#UITableView#ProductCell[0:*]#ProductListViewController"
+                    ))
+            ]),
+        EventDefinition(
+            id: "buy", name: "Buy",
+            matchers: [
+                EventMatcher(path: ElementRule(match: .pattern, path: "#buy:#**")),
+                EventMatcher(path: ElementRule(match: .pattern, path: "#checkout:#**"), page: "Cart"),
+            ]),
+    ] {
+        try store.saveEventDefinition(definition, projectId: project.id, at: end)
+    }
+    let definedFunnel = try ReportParameters(
+        query: ["step1": "page:Home", "step2": "defined:product-cell", "step3": "defined:buy"],
+        now: end.adding(milliseconds: -1))
+    let funnelOnPage = try ReportParameters(
+        query: [
+            "step1": "page:ProductDetail", "step2": "defined:buy", "step3": "event:$screen_leave",
+            "page": "ProductDetail",
+        ],
+        now: end.adding(milliseconds: -1))
     let retention = try ReportParameters(query: ["days": "7"], now: end.adding(milliseconds: -1))
     let returning = try ReportParameters(
         query: ["days": "7", "return_event": "$element_click"], now: end.adding(milliseconds: -1))
@@ -117,6 +147,26 @@ let reportSuite = BenchmarkSuite(name: "reports") {
             "funnel: page Home → page ProductList → $element_click",
             {
                 _ = try service.funnel(project: project, parameters: funnel)
+            }
+        ),
+        (
+            "funnel: page Home → defined product cell → defined buy (similar and pattern paths)",
+            {
+                _ = try service.funnel(project: project, parameters: definedFunnel)
+            }
+        ),
+        (
+            "funnel on page ProductDetail: view → defined buy → $screen_leave",
+            {
+                _ = try service.funnel(project: project, parameters: funnelOnPage)
+            }
+        ),
+        (
+            "defined events: product cell, buy",
+            {
+                _ = try service.definedEvents(
+                    project: project, parameters: month,
+                    definitions: try store.eventDefinitions(projectId: project.id))
             }
         ),
         (

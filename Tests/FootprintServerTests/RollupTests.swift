@@ -16,7 +16,12 @@ import Testing
             configuration.maximumReportEvents = maximumReportEvents
             let store = try SQLiteEventStore(path: path, configuration: configuration)
             defer { store.close() }
-            try body(store, try store.createProject(named: "rollups"))
+            let project = try store.createProject(named: "rollups")
+            for definition in Self.definitions {
+                try store.saveEventDefinition(
+                    definition, projectId: project.id, at: Timestamp(millisecondsSince1970: 0))
+            }
+            try body(store, project)
         }
     }
 
@@ -34,12 +39,21 @@ import Testing
     ) throws -> Both {
         var parameters = try ReportParameters(query: query, now: Timestamp(millisecondsSince1970: 0))
         parameters.filter = filter
+        try saveDefinitions(in: store, project)
         return Both(
             rollups: ReportService(store: store), project: project,
             engine: ReportEngine(
                 events: try store.analyticsEvents(projectId: project.id, filter: filter, properties: true),
                 identityLinks: try store.identityLinks(projectId: project.id)),
             parameters: parameters)
+    }
+
+    /// Stores ``definitions`` (for funnel steps).
+    static func saveDefinitions(in store: SQLiteEventStore, _ project: Project) throws {
+        for definition in definitions {
+            try store.saveEventDefinition(
+                definition, projectId: project.id, at: Timestamp(millisecondsSince1970: 0))
+        }
     }
 
     static func withoutDwell(_ report: TrafficReport) -> TrafficReport {
@@ -91,17 +105,15 @@ import Testing
         #expect(
             try service.definedEvents(project: project, parameters: parameters, definitions: definitions)
                 == engine.definedEvents(definitions), comment)
-        let steps = try ReportParameters(
-            query: ["step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click"],
-            now: Timestamp(millisecondsSince1970: 0)
-        ).funnelSteps(definitions: [])
-        var funnelParameters = parameters
-        funnelParameters.query = [
-            "step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click",
-        ]
-        #expect(
-            try service.funnel(project: project, parameters: funnelParameters) == engine.funnel(steps),
-            comment)
+        for funnel in Self.funnels {
+            var funnelParameters = parameters
+            funnelParameters.query = Dictionary(
+                uniqueKeysWithValues: funnel.enumerated().map { ("step\($0.offset + 1)", $0.element) })
+            let steps = try funnelParameters.funnelSteps(definitions: definitions)
+            #expect(
+                try service.funnel(project: project, parameters: funnelParameters) == engine.funnel(steps),
+                "\(comment) \(funnel)")
+        }
         for returnEvent in [nil, "$element_click"] as [String?] {
             var retention = parameters
             retention.query = ["days": "3"].merging(returnEvent.map { ["return_event": $0] } ?? [:]) { $1 }
@@ -123,12 +135,25 @@ import Testing
                 == engine.topTransitions(limit: 20), comment)
     }
 
+    /// Funnels over pages, events and definitions: read from the event times, or (the last
+    /// two: a click read both as `$element_click` and by its path; identify messages on a
+    /// page) from the events.
+    static let funnels: [[String]] = [
+        ["page:Home", "page:ProductList", "event:$element_click"],
+        ["page:Home", "defined:any-product-cell", "defined:buy-or-favorite-on-detail"],
+        ["defined:share-anywhere", "defined:share-anywhere", "event:$screen_leave"],
+        ["defined:home-views", "defined:leaves-on-cart", "defined:clicks-on-search", "page:Cart"],
+        ["defined:every-click", "event:$item_exposure", "defined:every-click"],
+        ["event:$element_click", "defined:buy-on-home"],
+        ["page:Home", "defined:anything-on-checkout"],
+    ]
+
     /// Definitions of every shape: exact, similar and pattern paths with and without a page,
     /// events with and without a page, a page alone, clicks without a path rule, and two the
     /// rollups cannot answer (attribute conditions; similar mixed with exact rules).
     static let definitions: [EventDefinition] = {
         func define(_ id: String, _ matchers: [EventMatcher]) -> EventDefinition {
-            EventDefinition(id: id, name: id, matchers: matchers)
+            EventDefinition(id: id.replacingOccurrences(of: " ", with: "-"), name: id, matchers: matchers)
         }
         let cells =
             "#tableView:didSelectRowAtIndexPath:#UITableView#ProductCell[0:*]#ProductListViewController"
@@ -211,13 +236,16 @@ import Testing
                 try Self.expectSameReports(
                     Self.both(store, project, filter), sessions: true, dwell: true, "\(filter)")
             }
-            for filter in [
-                ReportFilter.lastDays(3, now: end.adding(milliseconds: -day - 1)),
-                ReportFilter(from: everything.from, to: everything.to, page: "ProductList"),
-            ] {
+            for page in ["ProductList", "Home", "Checkout"] {
+                let filter = ReportFilter(from: everything.from, to: everything.to, page: page)
                 try Self.expectSameReports(
-                    Self.both(store, project, filter), sessions: false, dwell: false, "\(filter)")
+                    Self.both(store, project, filter), sessions: true, dwell: false, "\(filter)")
             }
+            // Sessions across the range's edges count whole on their first day, unlike the
+            // engine's, which reads only the range's events.
+            let lastDays = ReportFilter.lastDays(3, now: end.adding(milliseconds: -day - 1))
+            try Self.expectSameReports(
+                Self.both(store, project, lastDays), sessions: false, dwell: false, "\(lastDays)")
         }
     }
 
@@ -253,6 +281,11 @@ import Testing
                 }
                 let both = try Self.both(store, project, everything)
                 try Self.expectSameReports(both, sessions: true, dwell: true, "arrival order")
+                var onPage = everything
+                onPage.page = "ProductList"
+                try Self.expectSameReports(
+                    Self.both(store, project, onPage), sessions: true, dwell: false, "arrival order, one page"
+                )
                 let service = both.rollups
                 reports.append([
                     "\(try service.traffic(project: project, parameters: both.parameters))",
@@ -375,6 +408,74 @@ import Testing
             #expect(error?.code == .invalidQuery)
             let counts = try store.rollupCounts(projectId: project.id, filter: filter)
             #expect(counts.reduce(0) { $0 + $1.count } >= 300)
+        }
+    }
+
+    /// Which funnels the event times answer: each click is read under one kind only, and a
+    /// step limited to a page completes only that page's rows.
+    @Test func funnelSourcesReadEveryEventOnce() throws {
+        func defined(_ id: String) throws -> FunnelStep {
+            .defined(try #require(Self.definitions.first { $0.name == id }))
+        }
+        let home = "#buy:#UIButton#UIStackView[0]#HomeViewController"
+        let detail = "#buy:#UIButton#UIStackView[0]#ProductDetailViewController"
+        func count(_ kind: RollupKind, _ key: String, page: String) -> RollupPageCount {
+            RollupPageCount(kind: kind, key: key, page: page, day: 0, count: 1, text: nil)
+        }
+        let counts = [
+            count(.pageViews, "Home", page: "Home"),
+            count(.trackEvents, "$element_click", page: "Home"),
+            count(.elementClicks, home, page: "Home"),
+            count(.elementClicks, detail, page: "ProductDetail"),
+            count(.trackEvents, "$element_click", page: "ProductDetail"),
+            // Two clicks on Search, one of them without a path.
+            RollupPageCount(
+                kind: .trackEvents, key: "$element_click", page: "Search", day: 0, count: 2, text: nil),
+            count(.elementClicks, "#search:#UIButton#SearchViewController", page: "Search"),
+            count(.otherEvents, "identify", page: "Checkout"),
+        ]
+        func sources(_ steps: [FunnelStep]) -> FunnelSources? {
+            FunnelSources(steps: steps, counts: counts)
+        }
+        let buyOnDetail = try defined("buy or favorite on detail")
+        let read = try #require(sources([.page("Home"), buyOnDetail, buyOnDetail]))
+        #expect(
+            read.sources == [
+                .init(kind: .pageViews, key: "Home"): .init(onAnyPage: 0b001),
+                .init(kind: .elementClicks, key: detail): .init(onPage: ["ProductDetail": 0b110]),
+            ])
+        #expect(read.sources.values.first { !$0.onPage.isEmpty }?.completed(onPage: "Home") == 0)
+        // Every click on Search is read as `$element_click` there, not by path as well.
+        let search = try #require(sources([try defined("clicks on search")]))
+        #expect(
+            search.sources == [.init(kind: .trackEvents, key: "$element_click"): .init(onPage: ["Search": 1])]
+        )
+        // Clicks by path and all clicks on the same page, in two steps: the engine decides.
+        #expect(sources([.event("$element_click"), try defined("buy on home")]) == nil)
+        #expect(sources([try defined("anything on checkout")]) == nil)
+        #expect(sources([try defined("typed buy")]) == nil)
+        // On different pages the two kinds never share a click.
+        #expect(sources([try defined("clicks on search"), buyOnDetail]) != nil)
+    }
+
+    /// Funnels with defined steps and a page filter answer from the event times over a range
+    /// with more events than a report may read.
+    @Test func definedFunnelsAnswerWithoutReadingTheEvents() throws {
+        try Self.withStore(maximumReportEvents: 100) { store, project in
+            var traffic = SyntheticTraffic()
+            try traffic.write(count: 3_000, into: store, projectId: project.id)
+            try Self.saveDefinitions(in: store, project)
+            var parameters = try ReportParameters(
+                query: [
+                    "step1": "page:Home", "step2": "defined:any-product-cell",
+                    "step3": "defined:buy-or-favorite-on-detail",
+                ], now: SyntheticTraffic.Configuration().end.adding(milliseconds: -1))
+            let funnel = try ReportService(store: store).funnel(project: project, parameters: parameters)
+            #expect(funnel.steps.map(\.people).allSatisfy { $0 > 0 }, "\(funnel)")
+            parameters.filter.page = "ProductList"
+            parameters.query = ["step1": "page:ProductList", "step2": "defined:any-product-cell"]
+            let onList = try ReportService(store: store).funnel(project: project, parameters: parameters)
+            #expect(onList.steps[1].people > 0 && onList.steps[1].people <= onList.steps[0].people)
         }
     }
 

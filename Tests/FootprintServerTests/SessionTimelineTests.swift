@@ -206,25 +206,34 @@ struct SessionTimelineTests {
     // MARK: Time lists
 
     @Test(arguments: 0..<30)
-    func timeListsRoundTripSorted(seed: Int) {
+    func timeListsRoundTripAndConcatenate(seed: Int) {
         var random = SeededRandom(seed: UInt64(seed) &+ 500)
-        let base = Int64.random(in: -2_000_000_000_000...2_000_000_000_000, using: &random)
-        let times = (0..<Int.random(in: 0...300, using: &random)).map { _ in
-            Int.random(in: 0...9, using: &random) == 0
-                ? Int64.random(in: Int64.min...Int64.max, using: &random)
-                : base + Int64.random(in: 0...700_000_000, using: &random)
+        let block = Int64.random(in: -300_000...300_000, using: &random)
+        let start = TimeList.start(ofBlock: block)
+        func times(_ count: Int) -> [Int64] {
+            (0..<count).map { _ in
+                // Mostly inside the block; now and then any value, which must survive too.
+                Int.random(in: 0...9, using: &random) == 0
+                    ? Int64.random(in: Int64.min...Int64.max, using: &random)
+                    : start + Int64.random(in: 0..<691_200_000, using: &random)
+            }
         }
-        let encoded = TimeList.encode(times)
-        #expect(TimeList.decode(encoded) == times.sorted())
-        let more = (0..<5).map { _ in base + Int64.random(in: -1_000...1_000, using: &random) }
-        #expect(TimeList.decode(TimeList.merge(encoded, more)) == (times + more).sorted())
-        #expect(TimeList.decode(TimeList.merge(nil, more)) == more.sorted())
+        let first = times(Int.random(in: 0...300, using: &random))
+        let encoded = TimeList.encode(first, block: block)
+        #expect(TimeList.decode(encoded, block: block) == first)
+        // What the writer does in SQL: a transaction's times appended to the stored bytes.
+        let more = times(5)
+        #expect(TimeList.decode(encoded + TimeList.encode(more, block: block), block: block) == first + more)
     }
 
     @Test func damagedTimeListsAreRefused() {
-        #expect(TimeList.decode([]) == [])
-        #expect(TimeList.decode([0x80]) == nil, "a number cut short")
-        #expect(TimeList.decode(Array(repeating: 0xFF, count: 11) + [0x01]) == nil, "longer than 64 bits")
-        #expect(TimeList.encode([1_796_083_200_000, 1_796_083_200_250]).count <= 9)
+        #expect(TimeList.decode([], block: 0) == [])
+        #expect(TimeList.decode([0x80], block: 0) == nil, "a number cut short")
+        #expect(
+            TimeList.decode(Array(repeating: 0xFF, count: 11) + [0x01], block: 0) == nil,
+            "longer than 64 bits")
+        let block = TimeList.block(ofDay: 1_796_083_200_000 / 86_400_000)
+        #expect(TimeList.encode([1_796_083_200_000, 1_796_083_200_250], block: block).count <= 10)
+        #expect(TimeList.block(ofDay: -1) == -1 && TimeList.start(ofBlock: -1) == -8 * 86_400_000)
     }
 }

@@ -98,7 +98,7 @@ public struct ReportService: Sendable {
         }
         let counts = try store.rollupPageCounts(
             projectId: project.id, filter: filter,
-            kinds: [.pageViews, .trackEvents, .otherEvents, .elementClicks, .similarElementClicks])
+            kinds: RollupReports.definitionCountKinds)
         let matches = definitions.map { RollupReports.match($0, counts: counts) }
         var keys: [RollupKind: Set<String>] = [:]
         for selector in matches.flatMap(\.people) { keys[selector.kind, default: []].insert(selector.key) }
@@ -141,12 +141,12 @@ public struct ReportService: Sendable {
             counts: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
     }
 
-    /// Session count, length and screens per session. With a page filter, over the range's
+    /// Session count, length and screens per session. With a page filter, over each session's
     /// events on that page.
     public func sessions(project: Project, parameters: ReportParameters) throws(ServerError) -> SessionReport
     {
         let filter = parameters.filter
-        guard RollupReports.canAnswer(filter), filter.page == nil else {
+        guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).sessions()
         }
         return RollupReports.sessions(try store.storedSessions(projectId: project.id, filter: filter))
@@ -157,7 +157,7 @@ public struct ReportService: Sendable {
         throws(ServerError) -> PathReport
     {
         let filter = parameters.filter
-        guard RollupReports.canAnswer(filter), filter.page == nil else {
+        guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).paths(after: page, limit: limit)
         }
         return RollupReports.paths(
@@ -170,14 +170,15 @@ public struct ReportService: Sendable {
         -> [PageMove]
     {
         let filter = parameters.filter
-        guard RollupReports.canAnswer(filter), filter.page == nil else {
+        guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).topTransitions(limit: limit)
         }
         return RollupReports.transitions(
             try store.rollupMoves(projectId: project.id, filter: filter, from: nil), limit: limit)
     }
 
-    /// The funnel the parameters describe.
+    /// The funnel the parameters describe, from its steps' event times (``FunnelSources``), or
+    /// from the range's events when those cannot answer it.
     public func funnel(project: Project, parameters: ReportParameters) throws(ServerError) -> FunnelReport {
         let definitions = try store.eventDefinitions(projectId: project.id)
         let steps = try parameters.funnelSteps(definitions: definitions)
@@ -190,14 +191,24 @@ public struct ReportService: Sendable {
             return nil
         }
         let windowMilliseconds = Int64(window) * 86_400_000
-        guard used.isEmpty, parameters.filter.page == nil else {
+        let filter = parameters.filter
+        // Defined steps are matched against the range's daily counts, so they need whole days.
+        let counts =
+            used.isEmpty || !RollupReports.canAnswer(filter)
+            ? []
+            : try store.rollupPageCounts(
+                projectId: project.id, filter: filter,
+                kinds: RollupReports.definitionCountKinds)
+        guard used.isEmpty || RollupReports.canAnswer(filter),
+            let sources = FunnelSources(steps: steps, counts: counts)
+        else {
             return try engine(project: project, parameters: parameters, definitions: used).funnel(
                 steps, windowMilliseconds: windowMilliseconds)
         }
-        // Event and page steps: the steps' event times per person, not the range's events.
+        // The steps' event times per person, not the range's events.
         return FunnelReport(
             steps: steps,
-            people: try store.funnelHits(projectId: project.id, filter: parameters.filter, steps: steps),
+            people: try store.funnelHits(projectId: project.id, filter: filter, sources: sources),
             windowMilliseconds: windowMilliseconds)
     }
 

@@ -206,6 +206,11 @@ public enum RollupReports {
         public var people: Set<PeopleSelector>
     }
 
+    /// The kinds of daily counts ``match(_:counts:)`` reads.
+    public static let definitionCountKinds: Set<RollupKind> = [
+        .pageViews, .trackEvents, .otherEvents, .elementClicks, .similarElementClicks,
+    ]
+
     /// Matches a definition (which ``canAnswer(_:)-swift.type.method``) against the counts of a range.
     ///
     /// The counts are split so that every event is in exactly one group: page views by name and

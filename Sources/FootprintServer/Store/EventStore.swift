@@ -46,10 +46,9 @@ public protocol EventStore: Sendable {
     func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
         -> [AnalyticsEvent]
 
-    /// Each person's events in `filter` that complete funnel steps, for steps that are events
-    /// or pages (``FunnelStep/defined(_:)`` steps complete nothing here), identity links applied.
-    /// Applies the range, app version and OS of `filter`, not its page.
-    func funnelHits(projectId: Int64, filter: ReportFilter, steps: [FunnelStep]) throws(ServerError)
+    /// Each person's events in `filter` that complete funnel steps, read from the per-person
+    /// event times of `sources` (each row's steps by its page), identity links applied.
+    func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
         -> [[FunnelHit]]
 
     /// The daily rollup counts of a project on the days of `filter` (whole UTC days), with its
@@ -68,12 +67,16 @@ public protocol EventStore: Sendable {
         throws(ServerError) -> [RollupPersonDays]
 
     /// The sessions that started on the days of `filter`, with its app version and OS filters.
+    /// With its page: each session's events on that page (their span and page views), counted
+    /// on the day of the first.
     func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
 
     /// Each page's dwell histogram over the days of `filter`.
     func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String: DwellHistogram]
 
-    /// Page-to-page moves (and session ends) from views on the days of `filter`, summed.
+    /// Page-to-page moves (and session ends) from views on the days of `filter`, summed. With
+    /// its page, the moves among the sessions' events on that page (from its views to the next
+    /// view of it, or to the session's end; see ``storedSessions(projectId:filter:)``).
     /// - Parameter page: only moves from this page.
     func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) throws(ServerError)
         -> [RollupMove]

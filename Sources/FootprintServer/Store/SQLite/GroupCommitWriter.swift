@@ -33,8 +33,6 @@ final class GroupCommitWriter: @unchecked Sendable {
         let insertLostEvents: SQLiteStatement
         let selectSession: SQLiteStatement
         let upsertSession: SQLiteStatement
-        let selectPersonTimes: SQLiteStatement
-        let upsertPersonTimes: SQLiteStatement
         let rollups: RollupDelta.Statements
     }
 
@@ -52,11 +50,11 @@ final class GroupCommitWriter: @unchecked Sendable {
             insertLostEvents: try database.prepare(SQLiteSchema.insertLostEvents),
             selectSession: try database.prepare(SQLiteSchema.selectSession),
             upsertSession: try database.prepare(SQLiteSchema.upsertSession),
-            selectPersonTimes: try database.prepare(SQLiteSchema.selectPersonTimes),
-            upsertPersonTimes: try database.prepare(SQLiteSchema.upsertPersonTimes),
             rollups: RollupDelta.Statements(
                 count: try database.prepare(SQLiteSchema.upsertRollupCount),
                 personDays: try database.prepare(SQLiteSchema.upsertPersonDays),
+                personTimes: try database.prepare(SQLiteSchema.upsertPersonTimes),
+                sessionPage: try database.prepare(SQLiteSchema.upsertSessionPage),
                 dwell: try database.prepare(SQLiteSchema.upsertDwell),
                 move: try database.prepare(SQLiteSchema.upsertMove)))
     }
@@ -240,17 +238,6 @@ final class GroupCommitWriter: @unchecked Sendable {
                     .integer(Int64(timeline.pageViews)), .text(appVersion), .text(os),
                     .text(timeline.encodedMarks),
                 ])
-        }
-        for (key, added) in delta.personTimes {
-            let values: [SQLiteValue] = [
-                .integer(key.project), .integer(key.kind.rawValue), .text(key.key), .integer(key.block),
-                .text(key.anonymousId), .text(key.userId), .text(key.appVersion), .text(key.os),
-            ]
-            let select = statements.selectPersonTimes
-            try select.bind(values)
-            let stored = try select.step() ? select.blob(at: 0) : nil
-            select.reset()
-            try statements.upsertPersonTimes.run(values + [.blob(TimeList.merge(stored, added))])
         }
         try rollups.write(statements.rollups)
     }

@@ -19,7 +19,7 @@ struct RollupDelta {
     }
     struct PersonTimesKey: Hashable {
         var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
-        var appVersion: String, os: String
+        var page: String, appVersion: String, os: String
     }
     struct SessionKey: Hashable {
         var project: Int64, key: String
@@ -28,6 +28,14 @@ struct RollupDelta {
     struct SessionEvents {
         var appVersion: String, os: String
         var events: [(time: Int64, mark: SessionTimeline.Mark?, isPageView: Bool)] = []
+    }
+    struct SessionPageKey: Hashable {
+        var project: Int64, session: String, page: String
+    }
+    /// A session's events on one page: their span and page views, and the app version and OS of
+    /// the first one to arrive.
+    struct SessionPage {
+        var start: Int64, end: Int64, pageViews: Int64, appVersion: String, os: String
     }
     struct DwellKey: Hashable {
         var project: Int64, day: Int64, page: String, appVersion: String, os: String, bucket: Int64
@@ -40,9 +48,12 @@ struct RollupDelta {
     let dwellCap: Int64
     private(set) var counts: [CountKey: (count: Int64, detail: String?)] = [:]
     private(set) var personDays: [PersonDaysKey: Int64] = [:]
-    /// New event times per person, page view or track event, and 8-day block (for funnels).
+    /// New event times per person, page view, track event or clicked path, page and 8-day block
+    /// (for funnels).
     private(set) var personTimes: [PersonTimesKey: [Int64]] = [:]
     private(set) var sessions: [SessionKey: SessionEvents] = [:]
+    /// Each session's events per page (for reports with a page filter).
+    private(set) var sessionPages: [SessionPageKey: SessionPage] = [:]
     private(set) var dwell: [DwellKey: DwellHistogram.Bin] = [:]
     private(set) var moves: [MoveKey: Int64] = [:]
 
@@ -76,7 +87,7 @@ struct RollupDelta {
         func time(_ kind: RollupKind, _ key: String) {
             let timesKey = PersonTimesKey(
                 project: project, kind: kind, key: key, block: TimeList.block(ofDay: day),
-                anonymousId: anonymousId, userId: userId, appVersion: appVersion, os: os)
+                anonymousId: anonymousId, userId: userId, page: page, appVersion: appVersion, os: os)
             personTimes[timesKey, default: []].append(event.time.millisecondsSince1970)
         }
         let isView = event.type == .screen || event.type == .page
@@ -98,6 +109,8 @@ struct RollupDelta {
             count(.similarElementClicks, event.similarPath ?? path, detail: event.elementText)
             person(.elementClicks, path)
             person(.similarElementClicks, event.similarPath ?? path)
+            time(.elementClicks, path)
+            time(.similarElementClicks, event.similarPath ?? path)
         }
         if event.type == .track, let named = event.planEventName {
             count(.planEvents, named)
@@ -116,6 +129,20 @@ struct RollupDelta {
             key: SessionTimeline.sessionKey(
                 sessionId: event.sessionId, anonymousId: event.anonymousId, userId: event.userId,
                 time: event.time))
+        if !page.isEmpty {
+            let time = event.time.millisecondsSince1970
+            let views: Int64 = isView ? 1 : 0
+            let pageKey = SessionPageKey(project: project, session: sessionKey.key, page: page)
+            if var known = sessionPages[pageKey] {
+                known.start = min(known.start, time)
+                known.end = max(known.end, time)
+                known.pageViews += views
+                sessionPages[pageKey] = known
+            } else {
+                sessionPages[pageKey] = SessionPage(
+                    start: time, end: time, pageViews: views, appVersion: appVersion, os: os)
+            }
+        }
         sessions[sessionKey, default: SessionEvents(appVersion: appVersion, os: os)].events.append(
             (
                 event.time.millisecondsSince1970,
@@ -153,7 +180,9 @@ struct RollupDelta {
 
     /// The statements ``write(_:)`` runs.
     struct Statements {
-        let count: SQLiteStatement, personDays: SQLiteStatement, dwell: SQLiteStatement, move: SQLiteStatement
+        let count: SQLiteStatement, personDays: SQLiteStatement, personTimes: SQLiteStatement
+        let sessionPage: SQLiteStatement
+        let dwell: SQLiteStatement, move: SQLiteStatement
     }
 
     /// Writes the sums (sessions are written by the caller, which reads them).
@@ -171,6 +200,20 @@ struct RollupDelta {
                 .text(key.anonymousId), .text(key.userId), .text(key.page), .text(key.appVersion),
                 .text(key.os),
                 .integer(days),
+            ])
+        }
+        for (key, times) in personTimes {
+            try statements.personTimes.run([
+                .integer(key.project), .integer(key.kind.rawValue), .text(key.key), .integer(key.block),
+                .text(key.anonymousId), .text(key.userId), .text(key.page), .text(key.appVersion),
+                .text(key.os), .blob(TimeList.encode(times, block: key.block)),
+            ])
+        }
+        for (key, span) in sessionPages {
+            try statements.sessionPage.run([
+                .integer(key.project), .text(key.session), .text(key.page),
+                .integer(Timestamp(millisecondsSince1970: span.start).dayNumber), .integer(span.start),
+                .integer(span.end), .integer(span.pageViews), .text(span.appVersion), .text(span.os),
             ])
         }
         for (key, bin) in dwell where bin.count != 0 || bin.total != 0 {

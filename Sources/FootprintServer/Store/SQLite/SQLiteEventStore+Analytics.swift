@@ -8,83 +8,55 @@ extension SQLiteEventStore {
         try events(projectId: projectId, filter: filter, properties: properties)
     }
 
-    public func funnelHits(projectId: Int64, filter: ReportFilter, steps: [FunnelStep]) throws(ServerError)
+    /// Reads `rollup_person_times` (a few bytes per event), one index range per source: rows
+    /// per person, page, app version, OS and 8-day block.
+    public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
         -> [[FunnelHit]]
     {
-        // One read per distinct name and kind (page or event); a name in two steps is read once.
-        var wanted: [String: (pages: UInt64, events: UInt64)] = [:]
-        for (index, step) in steps.enumerated() {
-            switch step {
-            case .page(let name): wanted[name, default: (0, 0)].pages |= 1 << UInt64(index)
-            case .event(let name): wanted[name, default: (0, 0)].events |= 1 << UInt64(index)
-            case .defined: break
-            }
-        }
-        return try funnelHitsFromTimes(projectId: projectId, filter: filter, wanted: wanted)
-    }
-
-    /// Funnel hits from `rollup_person_times`: a few bytes per event, read per person, app
-    /// version, OS and 8-day block.
-    private func funnelHitsFromTimes(
-        projectId: Int64, filter: ReportFilter, wanted: [String: (pages: UInt64, events: UInt64)]
-    ) throws(ServerError) -> [[FunnelHit]] {
         var conditions = ["project_id = ?1", "kind = ?2", "key = ?3"]
         var values: [SQLiteValue] = [.integer(projectId), .null, .null]
-        if let version = filter.appVersion {
-            values.append(.text(version))
-            conditions.append("app_version = ?\(values.count)")
+        func add(_ condition: String, _ value: SQLiteValue) {
+            values.append(value)
+            conditions.append(condition + "?\(values.count)")
         }
-        if let os = filter.os {
-            values.append(.text(os))
-            conditions.append("os = ?\(values.count)")
-        }
-        if let from = filter.from {
-            values.append(.integer(TimeList.block(ofDay: from.dayNumber)))
-            conditions.append("block >= ?\(values.count)")
-        }
+        if let version = filter.appVersion { add("app_version = ", .text(version)) }
+        if let os = filter.os { add("os = ", .text(os)) }
+        if let page = filter.page { add("page = ", .text(page)) }
+        if let from = filter.from { add("block >= ", .integer(TimeList.block(ofDay: from.dayNumber))) }
         if let to = filter.to {
-            values.append(.integer(TimeList.block(ofDay: to.adding(milliseconds: -1).dayNumber)))
-            conditions.append("block <= ?\(values.count)")
+            add("block <= ", .integer(TimeList.block(ofDay: to.adding(milliseconds: -1).dayNumber)))
         }
         let from = filter.from?.millisecondsSince1970 ?? .min
         let to = filter.to?.millisecondsSince1970 ?? .max
         let links = try identityLinks(projectId: projectId)
-        var personIndex: [String: Int] = [:]
-        var timelines: [[FunnelHit]] = []
+        var timelines: [String: [FunnelHit]] = [:]
         try read { database in
             let statement = try database.prepare(
                 """
-                SELECT anonymous_id, user_id, times FROM rollup_person_times
+                SELECT anonymous_id, user_id, page, times, block FROM rollup_person_times
                 WHERE \(conditions.joined(separator: " AND "))
                 """)
-            for (name, masks) in wanted {
-                for (kind, steps) in [(RollupKind.pageViews, masks.pages), (.trackEvents, masks.events)]
-                where steps != 0 {
-                    values[1] = .integer(kind.rawValue)
-                    values[2] = .text(name)
-                    try statement.bind(values)
-                    while try statement.step() {
-                        guard let times = TimeList.decode(statement.blob(at: 2)) else { continue }
-                        let anonymousId = statement.text(at: 0) ?? ""
-                        let userId = statement.text(at: 1) ?? ""
-                        let person = userId.isEmpty ? links[anonymousId] ?? anonymousId : userId
-                        let index: Int
-                        if let known = personIndex[person] {
-                            index = known
-                        } else {
-                            index = timelines.count
-                            personIndex[person] = index
-                            timelines.append([])
-                        }
-                        for time in times where time >= from && time < to {
-                            timelines[index].append(FunnelHit(time: time, steps: steps))
-                        }
-                    }
-                    statement.reset()
+            for (source, steps) in sources.sources {
+                values[1] = .integer(source.kind.rawValue)
+                values[2] = .text(source.key)
+                try statement.bind(values)
+                while try statement.step() {
+                    let completed = steps.completed(onPage: statement.text(at: 2) ?? "")
+                    guard completed != 0,
+                        let times = TimeList.decode(statement.blob(at: 3), block: statement.int64(at: 4))
+                    else { continue }
+                    let anonymousId = statement.text(at: 0) ?? ""
+                    let userId = statement.text(at: 1) ?? ""
+                    let person = userId.isEmpty ? links[anonymousId] ?? anonymousId : userId
+                    timelines[person, default: []].append(
+                        contentsOf: times.lazy.filter { $0 >= from && $0 < to }.map {
+                            FunnelHit(time: $0, steps: completed)
+                        })
                 }
+                statement.reset()
             }
         }
-        return timelines
+        return Array(timelines.values)
     }
 
     /// The WHERE conditions and values that select a project's events passing `filter`.

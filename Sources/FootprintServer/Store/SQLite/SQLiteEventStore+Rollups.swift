@@ -108,11 +108,14 @@ extension SQLiteEventStore {
 
     public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
     {
-        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter, page: false)
+        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        let table =
+            filter.page == nil
+            ? "sessions INDEXED BY sessions_by_day" : "session_pages INDEXED BY session_pages_by_page"
         return try read { database in
             try database.prepare(
                 """
-                SELECT end_time - start_time, page_views FROM sessions INDEXED BY sessions_by_day
+                SELECT end_time - start_time, page_views FROM \(table)
                 WHERE \(conditions.joined(separator: " AND "))
                 """
             ).rows(values) { row in
@@ -145,6 +148,25 @@ extension SQLiteEventStore {
     public func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) throws(ServerError)
         -> [RollupMove]
     {
+        if let onPage = filter.page {
+            guard page == nil || page == onPage else { return [] }
+            // A session's views of the page follow one another, and the last ends it.
+            let (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+            let sums = try read { database in
+                try database.prepare(
+                    """
+                    SELECT coalesce(sum(page_views - 1), 0), count(*) FROM session_pages
+                        INDEXED BY session_pages_by_page
+                    WHERE \(conditions.joined(separator: " AND ")) AND page_views > 0
+                    """
+                ).rows(values) { (again: Int($0.int64(at: 0)), ends: Int($0.int64(at: 1))) }
+            }
+            guard let sums = sums.first else { return [] }
+            return [
+                RollupMove(from: onPage, to: onPage, count: sums.again),
+                RollupMove(from: onPage, to: nil, count: sums.ends),
+            ].filter { $0.count != 0 }
+        }
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, page: false)
         if let page {
             values.append(.text(page))

@@ -172,10 +172,11 @@ enum SQLiteSchema {
             block INTEGER NOT NULL,
             anonymous_id TEXT NOT NULL,
             user_id TEXT NOT NULL,
+            page TEXT NOT NULL,
             app_version TEXT NOT NULL,
             os TEXT NOT NULL,
             times BLOB NOT NULL,
-            PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id, app_version, os)
+            PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os)
         ) WITHOUT ROWID;
         CREATE TABLE sessions(
             project_id INTEGER NOT NULL,
@@ -190,6 +191,20 @@ enum SQLiteSchema {
             PRIMARY KEY(project_id, session_key)
         ) WITHOUT ROWID;
         CREATE INDEX sessions_by_day ON sessions(project_id, day, app_version, os, start_time, end_time, page_views);
+        CREATE TABLE session_pages(
+            project_id INTEGER NOT NULL,
+            session_key TEXT NOT NULL,
+            page TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            start_time INTEGER NOT NULL,
+            end_time INTEGER NOT NULL,
+            page_views INTEGER NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            PRIMARY KEY(project_id, session_key, page)
+        ) WITHOUT ROWID;
+        CREATE INDEX session_pages_by_page
+            ON session_pages(project_id, page, day, app_version, os, start_time, end_time, page_views);
         CREATE TABLE rollup_dwell(
             project_id INTEGER NOT NULL,
             day INTEGER NOT NULL,
@@ -245,19 +260,13 @@ enum SQLiteSchema {
         ON CONFLICT DO UPDATE SET days = days | excluded.days
         """
 
-    /// Reads the event times of a person, kind, key, app version and OS in one 8-day block
-    /// (``TimeList``).
-    static let selectPersonTimes = """
-        SELECT times FROM rollup_person_times
-        WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4 AND anonymous_id = ?5 AND user_id = ?6
-            AND app_version = ?7 AND os = ?8
-        """
-
-    /// Stores the event times of a person, kind, key, app version and OS in one 8-day block.
+    /// Appends event times (``TimeList``) to those of a person, kind, key, page, app version
+    /// and OS in one 8-day block.
     static let upsertPersonTimes = """
-        INSERT OR REPLACE INTO rollup_person_times(project_id, kind, key, block, anonymous_id, user_id, app_version,
-            os, times)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        INSERT INTO rollup_person_times(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os,
+            times)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+        ON CONFLICT DO UPDATE SET times = times || excluded.times
         """
 
     /// Reads a stored session.
@@ -271,6 +280,18 @@ enum SQLiteSchema {
         INSERT OR REPLACE INTO sessions(project_id, session_key, day, start_time, end_time, page_views, app_version,
             os, marks)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        """
+
+    /// Widens a session's span on one page (its `day` is that of the first event there) and adds
+    /// to its page views there; the app version and OS stay those of the first stored event.
+    static let upsertSessionPage = """
+        INSERT INTO session_pages(project_id, session_key, page, day, start_time, end_time, page_views, app_version,
+            os)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        ON CONFLICT DO UPDATE SET
+            day = CASE WHEN excluded.start_time < start_time THEN excluded.day ELSE day END,
+            start_time = min(start_time, excluded.start_time), end_time = max(end_time, excluded.end_time),
+            page_views = page_views + excluded.page_views
         """
 
     /// Adds (or with negative values removes) dwells to a histogram bucket.
