@@ -73,6 +73,8 @@ let reportSuite = BenchmarkSuite(name: "reports") {
             "page": "ProductDetail",
         ],
         now: end.adding(milliseconds: -1))
+    let onProductList = try ReportParameters(
+        query: ["page": "ProductList"], now: end.adding(milliseconds: -1))
     let retention = try ReportParameters(query: ["days": "7"], now: end.adding(milliseconds: -1))
     let returning = try ReportParameters(
         query: ["days": "7", "return_event": "$element_click"], now: end.adding(milliseconds: -1))
@@ -132,6 +134,14 @@ let reportSuite = BenchmarkSuite(name: "reports") {
         (
             "sessions: count, length, screens",
             { _ = try service.sessions(project: project, parameters: month) }
+        ),
+        (
+            "sessions on page ProductList",
+            { _ = try service.sessions(project: project, parameters: onProductList) }
+        ),
+        (
+            "page moves on page ProductList",
+            { _ = try service.transitions(project: project, parameters: onProductList, limit: 20) }
         ),
         (
             "paths after Home",

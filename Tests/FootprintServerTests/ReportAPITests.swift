@@ -38,6 +38,32 @@ import Testing
         #expect(ios["pageViews"] == 2)
     }
 
+    /// With a page filter, sessions and paths count each session's events on that page: on
+    /// Detail, s1 has its view, two exposures and the click (3 s, one screen), s3 its view.
+    @Test func aPageFilterNarrowsSessionsPathsAndFunnels() throws {
+        let fixture = try ReportFixture()
+        defer { fixture.shutDown() }
+        let onDetail = "\(ReportFixture.range)&page=Detail"
+        let sessions = try fixture.json("/v1/reports/sessions?\(onDetail)")
+        #expect(sessions["sessions"] == 2)
+        #expect(sessions["averageLengthMilliseconds"] == 1500)
+        #expect(sessions["screensPerSession"]?.doubleValue == 1)
+        #expect(sessions["bounces"] == 2)
+        let paths = try fixture.json("/v1/reports/paths?\(onDetail)&from_page=Detail")
+        #expect(paths["visits"] == 2)
+        let next = try #require(paths["next"]?.arrayValue)
+        #expect(
+            next.count == 1 && next[0]["next"] == nil && next[0]["count"] == 2, "each session ended there")
+        let fromHome = try fixture.json("/v1/reports/paths?\(onDetail)&from_page=Home")
+        #expect(fromHome["visits"] == 0, "Home's views are not on Detail")
+        let funnel = try fixture.json(
+            "/v1/reports/funnel?\(onDetail)&step1=page:Detail&step2=event:$element_click")
+        #expect(funnel["steps"]?.arrayValue?.map { $0["people"]?.int64Value } == [2, 1])
+        let elsewhere = try fixture.json(
+            "/v1/reports/funnel?\(ReportFixture.range)&page=Home&step1=page:Home&step2=event:$element_click")
+        #expect(elsewhere["steps"]?.arrayValue?.map { $0["people"]?.int64Value } == [2, 0])
+    }
+
     @Test func elementsItemsFunnelAndRetention() throws {
         let fixture = try ReportFixture()
         defer { fixture.shutDown() }
