@@ -154,6 +154,38 @@ import Testing
             "another session's token")
     }
 
+    /// A definition with attribute conditions over a range with more events than a report may
+    /// read: the API refuses, the dashboard shows why and every other definition's figures.
+    @Test func definitionPagesStayUsableWhenAttributeConditionsCannotBeMatched() throws {
+        let fixture = try ReportFixture(maximumReportEvents: 5)
+        defer { fixture.shutDown() }
+        let browser = try Self.signIn(fixture)
+        for fields in [
+            ["id": "buy", "name": "Buy", "path1": "#buy:#UIButton#Detail", "match1": "exact"],
+            [
+                "id": "typed", "name": "Typed buy", "path1": "#buy:#**", "match1": "pattern",
+                "attributes1": "$element_text=Buy",
+            ],
+        ] {
+            #expect(try browser.post("/definitions", fields).status == 303)
+        }
+        let api = try fixture.get(
+            "/v1/reports/events?\(ReportFixture.range)", token: fixture.access.readToken)
+        #expect(api.status == 400 && api.text.contains("invalid_query"), "\(api.text)")
+        for path in ["/events", "/definitions"] {
+            let page = try browser.get("\(path)?\(ReportFixture.range)")
+            #expect(page.status == 200)
+            #expect(
+                page.text.contains("Definitions with attribute conditions have no figures here"), "\(path)")
+            #expect(page.text.contains("more than 5 events"), "\(path)")
+        }
+        let events = try browser.get("/events?\(ReportFixture.range)").text
+        #expect(events.contains("<td>Buy</td><td class=\"num\">1</td>"), "\(events)")
+        #expect(!events.contains("Typed buy"))
+        let definitions = try browser.get("/definitions?\(ReportFixture.range)").text
+        #expect(definitions.contains("<code>typed</code>") && definitions.contains("–"))
+    }
+
     @Test func definitionsAndConfigAreManagedFromTheDashboard() throws {
         let fixture = try ReportFixture()
         defer { fixture.shutDown() }

@@ -1,14 +1,34 @@
 import FootprintWire
 
 extension Dashboard {
+    /// Each definition's events and people over the context's range. When the definitions that
+    /// need the range's events (attribute conditions) would read more than a report may, the
+    /// others still get their figures and the refusal is returned, so the page stays usable.
+    func definedEventFigures(_ context: Context, _ definitions: [EventDefinition]) throws(ServerError) -> (
+        figures: [EventStatistics], refusal: Message?
+    ) {
+        do {
+            return (
+                try service.definedEvents(
+                    project: context.project, parameters: context.parameters, definitions: definitions), nil
+            )
+        } catch  where error.code == .invalidQuery {
+            let answered = try service.definedEvents(
+                project: context.project, parameters: context.parameters,
+                definitions: definitions.filter(RollupReports.canAnswer))
+            return (
+                answered,
+                .failure("Definitions with attribute conditions have no figures here: \(error.message)")
+            )
+        }
+    }
+
     func definitionsPage(
         _ context: Context, message: Message?, form: [String: String]? = nil, status: Int = 200
     ) throws(ServerError) -> ServerResponse {
         let definitions = try service.store.eventDefinitions(projectId: context.project.id)
-        let counts = Dictionary(
-            try service.definedEvents(
-                project: context.project, parameters: context.parameters, definitions: definitions
-            ).map { ($0.event, $0) }, uniquingKeysWith: { first, _ in first })
+        let (figures, refusal) = try definedEventFigures(context, definitions)
+        let counts = Dictionary(figures.map { ($0.event, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = definitions.map { definition -> [String] in
             let matchers = definition.matchers.map { matcher -> String in
                 var parts: [String] = []
@@ -25,7 +45,7 @@ extension Dashboard {
             }.joined(separator: "<br>or ")
             return [
                 "<code>\(HTML.escape(definition.id))</code>", HTML.escape(definition.name), matchers,
-                HTML.number(counts[definition.name]?.count ?? 0),
+                counts[definition.name].map { HTML.number($0.count) } ?? "–",
                 postForm(
                     context, action: "/definitions/delete", fields: ["id": definition.id], button: "Delete",
                     style: "danger"),
@@ -67,7 +87,7 @@ extension Dashboard {
             </form>
             """
         let content =
-            "<section><h2>Definitions</h2>"
+            "<section><h2>Definitions</h2>" + (refusal?.html ?? "")
             + HTML.table(
                 ["Id", "Name", "Matches", "Events in range", ""], rows, numeric: [3], id: "definitions")
             + postForm(context, action: "/definitions/publish", button: "Publish definitions to the SDK plan")

@@ -104,13 +104,15 @@ extension Dashboard {
             top.map { [HTML.escape($0.event), HTML.number($0.count), HTML.number($0.uniqueVisitors)] },
             numeric: [1, 2],
             id: "events")
-        let defined = HTML.table(
-            ["Defined event", "Count", "People"],
-            try service.definedEvents(
-                project: context.project, parameters: context.parameters, definitions: definitions
-            ).map {
-                [HTML.escape($0.event), HTML.number($0.count), HTML.number($0.uniqueVisitors)]
-            }, numeric: [1, 2], id: "defined-events")
+        let (figures, refusal) = try definedEventFigures(context, definitions)
+        let defined =
+            (refusal?.html ?? "")
+            + HTML.table(
+                ["Defined event", "Count", "People"],
+                figures.map {
+                    [HTML.escape($0.event), HTML.number($0.count), HTML.number($0.uniqueVisitors)]
+                },
+                numeric: [1, 2], id: "defined-events")
         return page(
             context, path: "/events", title: "Events",
             content: (top.isEmpty ? "" : chart) + "<section><h2>Captured events</h2>\(table)</section>"

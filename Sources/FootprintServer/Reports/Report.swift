@@ -152,6 +152,11 @@ public struct EventStatistics: Sendable, Hashable, Codable {
         self.count = count
         self.uniqueVisitors = uniqueVisitors
     }
+
+    /// The order of every event list: most frequent first, then by name.
+    public static func mostFrequentFirst(_ first: EventStatistics, _ second: EventStatistics) -> Bool {
+        (first.count, second.event) > (second.count, first.event)
+    }
 }
 
 /// Distinct people on one day.

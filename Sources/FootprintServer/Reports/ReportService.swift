@@ -85,20 +85,33 @@ public struct ReportService: Sendable {
     }
 
     /// The events each definition matches, with people, most frequent first. Definitions with
-    /// attribute conditions (or mixing similar with other path rules) read the range's events.
+    /// attribute conditions (or mixing similar with other path rules) read the range's events;
+    /// the others read rollups.
     public func definedEvents(project: Project, parameters: ReportParameters, definitions: [EventDefinition])
         throws(ServerError) -> [EventStatistics]
     {
-        guard !definitions.isEmpty else { return [] }
         let filter = parameters.filter
-        guard RollupReports.canAnswer(filter), definitions.allSatisfy(RollupReports.canAnswer) else {
-            return try engine(project: project, parameters: parameters, definitions: definitions)
-                .definedEvents(
-                    definitions)
+        let wholeDays = RollupReports.canAnswer(filter)
+        let fromRollups = wholeDays ? definitions.filter(RollupReports.canAnswer) : []
+        let fromEvents = wholeDays ? definitions.filter { !RollupReports.canAnswer($0) } : definitions
+        var statistics = try definedEventsFromRollups(
+            project: project, filter: filter, definitions: fromRollups)
+        if !fromEvents.isEmpty {
+            statistics += try engine(project: project, parameters: parameters, definitions: fromEvents)
+                .definedEvents(fromEvents)
         }
+        return statistics.sorted(by: EventStatistics.mostFrequentFirst)
+    }
+
+    /// The events and people of definitions that ``RollupReports/canAnswer(_:)-swift.type.method``.
+    private func definedEventsFromRollups(
+        project: Project, filter: ReportFilter, definitions: [EventDefinition]
+    )
+        throws(ServerError) -> [EventStatistics]
+    {
+        guard !definitions.isEmpty else { return [] }
         let counts = try store.rollupPageCounts(
-            projectId: project.id, filter: filter,
-            kinds: RollupReports.definitionCountKinds)
+            projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
         let matches = definitions.map { RollupReports.match($0, counts: counts) }
         var keys: [RollupKind: Set<String>] = [:]
         for selector in matches.flatMap(\.people) { keys[selector.kind, default: []].insert(selector.key) }

@@ -291,7 +291,7 @@ public enum RollupReports {
                 }
             }
             return EventStatistics(event: definition.name, count: match.count, uniqueVisitors: days.people)
-        }.sorted { ($0.count, $1.event) > ($1.count, $0.event) }
+        }.sorted(by: EventStatistics.mostFrequentFirst)
     }
 
     // MARK: Sessions and paths

@@ -23,9 +23,12 @@ final class ReportFixture {
     static let now = Timestamp(iso8601: "2026-11-03T12:00:00.000Z")!
     static let range = "from=2026-11-01&to=2026-11-03"
 
-    init() throws {
+    /// - Parameter maximumReportEvents: the most events a report may read (the store's default
+    ///   when `nil`).
+    init(maximumReportEvents: Int? = nil) throws {
         fixture = try TestServer { configuration in
             configuration.http.clock = FixedClock(time: Self.now)
+            if let maximumReportEvents { configuration.store.maximumReportEvents = maximumReportEvents }
         }
         let messages = [
             Self.message(

@@ -20,7 +20,7 @@ extension ReportEngine {
         return counts.map {
             EventStatistics(event: $0.key, count: $0.value.count, uniqueVisitors: $0.value.people.count)
         }
-        .sorted { ($0.count, $1.event) > ($1.count, $0.event) }.prefix(max(0, limit)).map { $0 }
+        .sorted(by: EventStatistics.mostFrequentFirst).prefix(max(0, limit)).map { $0 }
     }
 
     /// Events each definition matches, most frequent first (definitions with none included).
@@ -33,7 +33,7 @@ extension ReportEngine {
                 matched.insert(people[index])
             }
             return EventStatistics(event: definition.name, count: count, uniqueVisitors: matched.count)
-        }.sorted { ($0.count, $1.event) > ($1.count, $0.event) }
+        }.sorted(by: EventStatistics.mostFrequentFirst)
     }
 
     /// `$element_click` events grouped by path, most clicked first, with the page and the text
