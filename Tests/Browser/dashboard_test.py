@@ -28,7 +28,8 @@ ARTIFACTS = os.path.join(ROOT, "artifacts", "browser")
 ADMIN_TOKEN = "fpa_browser_test_admin_token_0001"
 READ_TOKEN = "fpr_browser_test_read_token_00001"
 PAGES = [
-    ("/", "Overview"), ("/pages", "Pages"), ("/events", "Events"), ("/elements", "Elements"),
+    ("/", "Overview"), ("/pages", "Pages"), ("/pages?page=ProductList&from_page=ProductList", "Pages"),
+    ("/events", "Events"), ("/elements", "Elements"),
     ("/items", "Exposures"), ("/funnels?step1=page%3AHome&step2=page%3AProductList&step3=event%3A%24element_click",
                               "Funnels"),
     ("/retention", "Retention"), ("/live", "Live events"), ("/definitions", "Definitions"), ("/config", "Config"),
@@ -171,6 +172,8 @@ def main():
             if path == "/live":
                 wait_for(lambda: browser.script("return document.querySelectorAll('#live tbody tr').length;") > 0,
                          "live events")
+            if "page=ProductList" in path:
+                assert browser.text("#next-pages") is not None, "the next pages on one page"
             if path.startswith("/funnels"):
                 assert browser.text("#funnel") is not None, "the funnel table"
             svg_count = browser.script("return document.querySelectorAll('svg').length;")

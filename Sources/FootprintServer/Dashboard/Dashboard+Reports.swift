@@ -70,7 +70,10 @@ extension Dashboard {
                             HTML.percent($0.share),
                         ]
                     },
-                    numeric: [1, 2], id: "next-pages") + "</section>"
+                    numeric: [1, 2], id: "next-pages")
+                + (context.parameters.filter.page.map {
+                    "<p class=\"hint\">With the page filter only views of \(HTML.escape($0)) count: “session ended” means no later view of it in the session.</p>"
+                } ?? "") + "</section>"
         }
         let moves = try service.transitions(
             project: context.project, parameters: context.parameters, limit: 15)
