@@ -100,9 +100,19 @@ public final class SQLiteStatement {
 
     /// Column `index` of the current row as bytes (empty for NULL).
     public func blob(at index: Int32) -> [UInt8] {
+        withBlob(at: index) { Array($0) }
+    }
+
+    /// Calls `body` with column `index` of the current row as bytes (empty for NULL), without
+    /// copying them: the bytes are valid only during the call.
+    public func withBlob<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+        -> Result
+    {
         let count = Int(sqlite3_column_bytes(handle, index))
-        guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return [] }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, index) else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 }
 

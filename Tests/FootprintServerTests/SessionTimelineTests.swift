@@ -229,6 +229,10 @@ struct SessionTimelineTests {
     @Test func damagedTimeListsAreRefused() {
         #expect(TimeList.decode([], block: 0) == [])
         #expect(TimeList.decode([0x80], block: 0) == nil, "a number cut short")
+        var times: [Int64] = [7]
+        #expect(!TimeList.decode([0x01, 0x80], block: 0, into: &times))
+        #expect(times == [7], "a damaged list adds nothing")
+        #expect(TimeList.decode([0x01, 0x02], block: 0, into: &times) && times == [7, 1, 2])
         #expect(
             TimeList.decode(Array(repeating: 0xFF, count: 11) + [0x01], block: 0) == nil,
             "longer than 64 bits")

@@ -1,3 +1,4 @@
+import Dispatch
 import FootprintSQLite
 import FootprintWire
 
@@ -9,7 +10,8 @@ extension SQLiteEventStore {
     }
 
     /// Reads `rollup_person_times` (a few bytes per event), one index range per source: rows
-    /// per person, page, app version, OS and 8-day block.
+    /// per person, page, app version, OS and 8-day block. The sources are read in parallel, each
+    /// on its own connection.
     public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
         -> [[FunnelHit]]
     {
@@ -26,37 +28,82 @@ extension SQLiteEventStore {
         if let to = filter.to {
             add("block <= ", .integer(TimeList.block(ofDay: to.adding(milliseconds: -1).dayNumber)))
         }
-        let from = filter.from?.millisecondsSince1970 ?? .min
-        let to = filter.to?.millisecondsSince1970 ?? .max
+        let sql =
+            "SELECT anonymous_id, user_id, block, times, page FROM rollup_person_times WHERE "
+            + conditions.joined(separator: " AND ")
+        let range = (filter.from?.millisecondsSince1970 ?? .min)..<(filter.to?.millisecondsSince1970 ?? .max)
         let links = try identityLinks(projectId: projectId)
-        var timelines: [String: [FunnelHit]] = [:]
-        try read { database in
-            let statement = try database.prepare(
-                """
-                SELECT anonymous_id, user_id, page, times, block FROM rollup_person_times
-                WHERE \(conditions.joined(separator: " AND "))
-                """)
-            for (source, steps) in sources.sources {
-                values[1] = .integer(source.kind.rawValue)
-                values[2] = .text(source.key)
-                try statement.bind(values)
-                while try statement.step() {
-                    let completed = steps.completed(onPage: statement.text(at: 2) ?? "")
-                    guard completed != 0,
-                        let times = TimeList.decode(statement.blob(at: 3), block: statement.int64(at: 4))
-                    else { continue }
-                    let anonymousId = statement.text(at: 0) ?? ""
-                    let userId = statement.text(at: 1) ?? ""
-                    let person = userId.isEmpty ? links[anonymousId] ?? anonymousId : userId
-                    timelines[person, default: []].append(
-                        contentsOf: times.lazy.filter { $0 >= from && $0 < to }.map {
-                            FunnelHit(time: $0, steps: completed)
-                        })
-                }
-                statement.reset()
+        let bound = values
+        let reads = Array(sources.sources)
+        let results = LockedValue<[Result<PersonHits, ServerError>?]>(
+            Array(repeating: nil, count: reads.count))
+        DispatchQueue.concurrentPerform(iterations: reads.count) { index in
+            let result = Result { () throws(ServerError) -> PersonHits in
+                var values = bound
+                values[1] = .integer(reads[index].key.kind.rawValue)
+                values[2] = .text(reads[index].key.key)
+                return try personHits(
+                    sql: sql, values: values, steps: reads[index].value, in: range, links: links)
+            }
+            results.withLock { $0[index] = result }
+        }
+        var merged = PersonHits()
+        for result in results.withLock({ $0 }) {
+            guard let result else { continue }
+            try merged.add(result.get())
+        }
+        return merged.timelines
+    }
+
+    /// Each person's hits, in the order people were first seen.
+    private struct PersonHits: Sendable {
+        var index: [String: Int] = [:]
+        var timelines: [[FunnelHit]] = []
+
+        /// The timeline of `person`'s hits, made when new.
+        mutating func timeline(of person: String) -> Int {
+            if let known = index[person] { return known }
+            index[person] = timelines.count
+            timelines.append([])
+            return timelines.count - 1
+        }
+
+        mutating func add(_ other: PersonHits) {
+            for (person, position) in other.index {
+                timelines[timeline(of: person)] += other.timelines[position]
             }
         }
-        return Array(timelines.values)
+    }
+
+    /// The hits of one source's rows (`values` binds its kind and key): each row's times within
+    /// `range`, completing the steps its page completes.
+    private func personHits(
+        sql: String, values: [SQLiteValue], steps: FunnelSources.Steps, in range: Range<Int64>,
+        links: [String: String]
+    ) throws(ServerError) -> PersonHits {
+        var hits = PersonHits()
+        var times: [Int64] = []
+        try read { database in
+            let statement = try database.prepare(sql)
+            try statement.bind(values)
+            while try statement.step() {
+                let completed =
+                    steps.onPage.isEmpty
+                    ? steps.onAnyPage : steps.completed(onPage: statement.text(at: 4) ?? "")
+                times.removeAll(keepingCapacity: true)
+                let block = statement.int64(at: 2)
+                guard completed != 0,
+                    statement.withBlob(at: 3, { TimeList.decode($0, block: block, into: &times) })
+                else { continue }
+                let anonymousId = statement.text(at: 0) ?? ""
+                let userId = statement.text(at: 1) ?? ""
+                let person = hits.timeline(of: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId)
+                for time in times where range.contains(time) {
+                    hits.timelines[person].append(FunnelHit(time: time, steps: completed))
+                }
+            }
+        }
+        return hits
     }
 
     /// The WHERE conditions and values that select a project's events passing `filter`.

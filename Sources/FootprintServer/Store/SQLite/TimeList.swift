@@ -31,12 +31,22 @@ enum TimeList {
     /// Decodes what ``encode(_:block:)`` wrote (one list or several concatenated), in order;
     /// `nil` when the bytes are not such a list.
     static func decode(_ bytes: some Collection<UInt8>, block: Int64) -> [Int64]? {
-        let start = start(ofBlock: block)
         var times: [Int64] = []
+        return decode(bytes, block: block, into: &times) ? times : nil
+    }
+
+    /// Appends the decoded times of `bytes` to `times`; returns `false` (with `times` as it
+    /// was) when the bytes are not such a list.
+    static func decode(_ bytes: some Collection<UInt8>, block: Int64, into times: inout [Int64]) -> Bool {
+        let start = start(ofBlock: block)
+        let count = times.count
         var number: UInt64 = 0
         var shift: UInt64 = 0
         for byte in bytes {
-            guard shift < 64 else { return nil }
+            guard shift < 64 else {
+                times.removeSubrange(count...)
+                return false
+            }
             number |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 != 0 {
                 shift += 7
@@ -46,6 +56,10 @@ enum TimeList {
             number = 0
             shift = 0
         }
-        return shift == 0 ? times : nil
+        guard shift == 0 else {
+            times.removeSubrange(count...)
+            return false
+        }
+        return true
     }
 }
