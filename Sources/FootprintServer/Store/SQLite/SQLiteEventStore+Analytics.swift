@@ -1,4 +1,3 @@
-import Dispatch
 import FootprintSQLite
 import FootprintWire
 
@@ -34,23 +33,17 @@ extension SQLiteEventStore {
         let range = (filter.from?.millisecondsSince1970 ?? .min)..<(filter.to?.millisecondsSince1970 ?? .max)
         let links = try identityLinks(projectId: projectId)
         let bound = values
-        let reads = Array(sources.sources)
-        let results = LockedValue<[Result<PersonHits, ServerError>?]>(
-            Array(repeating: nil, count: reads.count))
-        DispatchQueue.concurrentPerform(iterations: reads.count) { index in
-            let result = Result { () throws(ServerError) -> PersonHits in
-                var values = bound
-                values[1] = .integer(reads[index].key.kind.rawValue)
-                values[2] = .text(reads[index].key.key)
-                return try personHits(
-                    sql: sql, values: values, steps: reads[index].value, in: range, links: links)
-            }
-            results.withLock { $0[index] = result }
-        }
         var merged = PersonHits()
-        for result in results.withLock({ $0 }) {
-            guard let result else { continue }
-            try merged.add(result.get())
+        for hits in try concurrently(
+            Array(sources.sources),
+            { read throws(ServerError) -> PersonHits in
+                var values = bound
+                values[1] = .integer(read.key.kind.rawValue)
+                values[2] = .text(read.key.key)
+                return try personHits(sql: sql, values: values, steps: read.value, in: range, links: links)
+            })
+        {
+            merged.add(hits)
         }
         return merged.timelines
     }

@@ -80,30 +80,43 @@ extension SQLiteEventStore {
         }
         // People are resolved here rather than joined in SQL: one dictionary lookup per row.
         let links = try identityLinks(projectId: projectId)
-        return try read { database in
-            let statement = try database.prepare(
-                """
-                SELECT r.key, r.block, r.anonymous_id, r.user_id, r.days, r.page FROM rollup_person_days r
-                WHERE \(conditions.joined(separator: " AND "))
-                """)
-            var rows: [RollupPersonDays] = []
-            for key in keys.map({ $0.sorted() as [String?] }) ?? [nil] {
-                if let key { values[keyParameter] = .text(key) }
-                try statement.bind(values)
-                while try statement.step() {
-                    let anonymousId = statement.text(at: 2) ?? ""
-                    let userId = statement.text(at: 3) ?? ""
-                    rows.append(
-                        RollupPersonDays(
-                            key: key ?? statement.text(at: 0) ?? "", firstDay: statement.int64(at: 1) << 6,
-                            person: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId,
-                            page: statement.text(at: 5) ?? "",
-                            days: UInt64(bitPattern: statement.int64(at: 4))))
+        let sql = """
+            SELECT r.key, r.block, r.anonymous_id, r.user_id, r.days, r.page FROM rollup_person_days r
+            WHERE \(conditions.joined(separator: " AND "))
+            """
+        let bound = values
+        // Several keys: runs of keys read in parallel, each run on its own connection.
+        let runs = keys.map { Self.runs(of: $0.sorted()) } ?? [[nil]]
+        return try concurrently(runs) { (run: [String?]) throws(ServerError) -> [RollupPersonDays] in
+            var values = bound
+            return try read { database in
+                let statement = try database.prepare(sql)
+                var rows: [RollupPersonDays] = []
+                for key in run {
+                    if let key { values[keyParameter] = .text(key) }
+                    try statement.bind(values)
+                    while try statement.step() {
+                        let anonymousId = statement.text(at: 2) ?? ""
+                        let userId = statement.text(at: 3) ?? ""
+                        rows.append(
+                            RollupPersonDays(
+                                key: key ?? statement.text(at: 0) ?? "",
+                                firstDay: statement.int64(at: 1) << 6,
+                                person: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId,
+                                page: statement.text(at: 5) ?? "",
+                                days: UInt64(bitPattern: statement.int64(at: 4))))
+                    }
+                    statement.reset()
                 }
-                statement.reset()
+                return rows
             }
-            return rows
-        }
+        }.flatMap { $0 }
+    }
+
+    /// `keys` in as many runs as there are cores, in order.
+    private static func runs(of keys: [String]) -> [[String?]] {
+        let size = max(1, (keys.count + concurrentReads - 1) / concurrentReads)
+        return stride(from: 0, to: keys.count, by: size).map { Array(keys[$0..<min(keys.count, $0 + size)]) }
     }
 
     public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
