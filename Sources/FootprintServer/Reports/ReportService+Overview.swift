@@ -8,26 +8,36 @@ extension ReportService {
     /// project's whole counts. Built from the same service calls as the API and the dashboard,
     /// so from rollups when the range is whole days.
     ///
-    /// The element paths (the largest read) are read on a second thread while the rest is.
+    /// The reads are split over two threads: element paths and plan-named events on one,
+    /// traffic, events and items (over one read of the daily counts) on the other.
     public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
-        let elementsResult = LockedValue<Result<[ElementStatistics], ServerError>?>(nil)
+        let other = LockedValue<Result<([ElementStatistics], [EventStatistics]), ServerError>?>(nil)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             let result = Result { () throws(ServerError) in
-                try elements(
-                    project: project, parameters: parameters, grouping: .exact, limit: Report.topElementLimit)
+                (
+                    try elements(
+                        project: project, parameters: parameters, grouping: .exact,
+                        limit: Report.topElementLimit),
+                    try self.namedEvents(
+                        project: project, parameters: parameters, limit: Report.topEventLimit)
+                )
             }
-            elementsResult.withLock { $0 = result }
+            other.withLock { $0 = result }
         }
         defer { group.wait() }
-        let traffic = try traffic(project: project, parameters: parameters)
-        let topEvents = try topEvents(project: project, parameters: parameters, limit: Report.topEventLimit)
-        let namedEvents = try namedEvents(
-            project: project, parameters: parameters, limit: Report.topEventLimit)
-        let items = try items(project: project, parameters: parameters, limit: Report.itemLimit)
+        let counts =
+            RollupReports.canAnswer(parameters.filter)
+            ? try store.rollupCounts(projectId: project.id, filter: parameters.filter) : nil
+        let traffic = try traffic(project: project, parameters: parameters, dwell: true, counts: counts)
+        let topEvents = try topEvents(
+            project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts)
+        let items = try items(
+            project: project, parameters: parameters, limit: Report.itemLimit, counts: counts)
         let totalEvents = try store.eventCount(projectId: project.id)
         let lostEvents = try store.lostEventCount(projectId: project.id)
         group.wait()
+        let (topElements, namedEvents) = try other.withLock { $0! }.get()
         return Report(
             project: project.name, fromDay: parameters.fromDay, toDay: parameters.toDay,
             totalEvents: totalEvents, uniqueVisitors: traffic.people, lostEvents: lostEvents,
@@ -40,7 +50,7 @@ extension ReportService {
             usersPerDay: traffic.days.filter { $0.dailyActive > 0 }.map {
                 DailyUsers(day: $0.day, users: $0.dailyActive)
             },
-            namedEvents: namedEvents, topElements: try elementsResult.withLock { $0! }.get(), items: items)
+            namedEvents: namedEvents, topElements: topElements, items: items)
     }
 
     /// Parameters whose range covers every event of `project`: from the UTC day of its oldest

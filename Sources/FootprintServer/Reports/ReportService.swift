@@ -37,6 +37,14 @@ public struct ReportService: Sendable {
             needsProperties: definitions.contains(where: \.needsProperties))
     }
 
+    /// `given`, or else the range's daily counts read from the store.
+    private func rollupCounts(_ project: Project, _ filter: ReportFilter, given: [RollupCount]?)
+        throws(ServerError) -> [RollupCount]
+    {
+        if let given { return given }
+        return try store.rollupCounts(projectId: project.id, filter: filter)
+    }
+
     // Every report below reads rollups when ``RollupReports/canAnswer(_:)`` (whole UTC days:
     // always from the API and the dashboard), else the range's events through the engine.
 
@@ -46,12 +54,19 @@ public struct ReportService: Sendable {
         throws(ServerError)
         -> TrafficReport
     {
+        try traffic(project: project, parameters: parameters, dwell: dwell, counts: nil)
+    }
+
+    /// ``traffic(project:parameters:dwell:)`` over the range's daily counts when already read.
+    func traffic(project: Project, parameters: ReportParameters, dwell: Bool, counts: [RollupCount]?)
+        throws(ServerError) -> TrafficReport
+    {
         let filter = parameters.filter
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).traffic(days: filter)
         }
         return RollupReports.traffic(
-            counts: try store.rollupCounts(projectId: project.id, filter: filter),
+            counts: try rollupCounts(project, filter, given: counts),
             active: try store.rollupPersonDays(
                 projectId: project.id, filter: filter, kind: .anyEvent, keys: nil),
             viewers: try store.rollupPersonDays(
@@ -73,12 +88,20 @@ public struct ReportService: Sendable {
     public func topEvents(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
         -> [EventStatistics]
     {
+        try topEvents(project: project, parameters: parameters, limit: limit, counts: nil)
+    }
+
+    /// ``topEvents(project:parameters:limit:)`` over the range's daily counts when already read.
+    func topEvents(project: Project, parameters: ReportParameters, limit: Int, counts: [RollupCount]?)
+        throws(ServerError) -> [EventStatistics]
+    {
         let filter = parameters.filter
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).topEvents(limit: limit)
         }
         let top = RollupReports.top(
-            .trackEvents, in: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
+            .trackEvents, in: try rollupCounts(project, filter, given: counts),
+            limit: limit)
         let people = try store.rollupPersonDays(
             projectId: project.id, filter: filter, kind: .trackEvents, keys: Set(top.map(\.key)))
         return RollupReports.events(top: top, people: people, filter: filter)
@@ -146,12 +169,19 @@ public struct ReportService: Sendable {
     public func items(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
         -> [ItemStatistics]
     {
+        try items(project: project, parameters: parameters, limit: limit, counts: nil)
+    }
+
+    /// ``items(project:parameters:limit:)`` over the range's daily counts when already read.
+    func items(project: Project, parameters: ReportParameters, limit: Int, counts: [RollupCount]?)
+        throws(ServerError) -> [ItemStatistics]
+    {
         let filter = parameters.filter
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).items(limit: limit)
         }
         return RollupReports.items(
-            counts: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
+            counts: try rollupCounts(project, filter, given: counts), limit: limit)
     }
 
     /// Session count, length and screens per session. With a page filter, over each session's

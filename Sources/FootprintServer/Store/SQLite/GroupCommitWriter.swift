@@ -51,6 +51,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             selectSession: try database.prepare(SQLiteSchema.selectSession),
             upsertSession: try database.prepare(SQLiteSchema.upsertSession),
             rollups: RollupDelta.Statements(
+                stored: try database.prepare(SQLiteSchema.addStoredEvents),
                 count: try database.prepare(SQLiteSchema.upsertRollupCount),
                 personDays: try database.prepare(SQLiteSchema.upsertPersonDays),
                 personTimes: try database.prepare(SQLiteSchema.upsertPersonTimes),

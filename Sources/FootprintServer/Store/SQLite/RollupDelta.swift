@@ -46,6 +46,8 @@ struct RollupDelta {
 
     /// The cap on a dwell measured as the gap to the next page view.
     let dwellCap: Int64
+    /// Newly stored events per project.
+    private(set) var stored: [Int64: Int64] = [:]
     private(set) var counts: [CountKey: (count: Int64, detail: String?)] = [:]
     private(set) var personDays: [PersonDaysKey: Int64] = [:]
     /// New event times per person, page view, track event or clicked path, page and 8-day block
@@ -63,6 +65,7 @@ struct RollupDelta {
 
     /// Counts one newly stored event.
     mutating func add(_ event: EventRecord, project: Int64) {
+        stored[project, default: 0] += 1
         let day = event.time.dayNumber
         let page = event.page ?? ""
         let appVersion = event.appVersion ?? ""
@@ -180,13 +183,17 @@ struct RollupDelta {
 
     /// The statements ``write(_:)`` runs.
     struct Statements {
-        let count: SQLiteStatement, personDays: SQLiteStatement, personTimes: SQLiteStatement
+        let stored: SQLiteStatement, count: SQLiteStatement, personDays: SQLiteStatement
+        let personTimes: SQLiteStatement
         let sessionPage: SQLiteStatement
         let dwell: SQLiteStatement, move: SQLiteStatement
     }
 
     /// Writes the sums (sessions are written by the caller, which reads them).
     func write(_ statements: Statements) throws(SQLiteError) {
+        for (project, count) in stored {
+            try statements.stored.run([.integer(project), .integer(count)])
+        }
         for (key, value) in counts {
             try statements.count.run([
                 .integer(key.project), .integer(key.day), .integer(key.kind.rawValue), .text(key.key),

@@ -188,9 +188,10 @@ public final class SQLiteEventStore: EventStore {
         }
     }
 
+    /// Counted with the rollups in each transaction (`project_events`), not by scanning the events.
     public func eventCount(projectId: Int64) throws(ServerError) -> Int {
         try read { database in
-            try database.prepare("SELECT count(*) FROM events WHERE project_id = ?1").rows([
+            try database.prepare("SELECT stored FROM project_events WHERE project_id = ?1").rows([
                 .integer(projectId)
             ]) {
                 Int($0.int64(at: 0))

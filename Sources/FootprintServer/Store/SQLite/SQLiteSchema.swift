@@ -205,6 +205,7 @@ enum SQLiteSchema {
         ) WITHOUT ROWID;
         CREATE INDEX session_pages_by_page
             ON session_pages(project_id, page, day, app_version, os, start_time, end_time, page_views);
+        CREATE TABLE project_events(project_id INTEGER PRIMARY KEY, stored INTEGER NOT NULL);
         CREATE TABLE rollup_dwell(
             project_id INTEGER NOT NULL,
             day INTEGER NOT NULL,
@@ -292,6 +293,12 @@ enum SQLiteSchema {
             day = CASE WHEN excluded.start_time < start_time THEN excluded.day ELSE day END,
             start_time = min(start_time, excluded.start_time), end_time = max(end_time, excluded.end_time),
             page_views = page_views + excluded.page_views
+        """
+
+    /// Adds to the count of a project's stored events.
+    static let addStoredEvents = """
+        INSERT INTO project_events(project_id, stored) VALUES (?1, ?2)
+        ON CONFLICT DO UPDATE SET stored = stored + excluded.stored
         """
 
     /// Adds (or with negative values removes) dwells to a histogram bucket.
