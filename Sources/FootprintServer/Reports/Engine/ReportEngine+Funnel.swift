@@ -62,6 +62,12 @@ public struct FunnelHit: Sendable, Hashable {
         self.time = time
         self.steps = steps
     }
+
+    /// The order a funnel walks hits in: by time, and at equal times lower steps first, so the
+    /// order events were stored in never matters.
+    public static func precedes(_ first: FunnelHit, _ second: FunnelHit) -> Bool {
+        (first.time, first.steps) < (second.time, second.steps)
+    }
 }
 
 extension FunnelReport {
@@ -73,8 +79,7 @@ extension FunnelReport {
     public init(steps: [FunnelStep], people: [[FunnelHit]], windowMilliseconds window: Int64) {
         var reached = Array(repeating: 0, count: steps.count)
         for unsorted in people where !steps.isEmpty {
-            // Equal times: lower steps first, so the order events were stored in never matters.
-            let timeline = unsorted.sorted { ($0.time, $0.steps) < ($1.time, $1.steps) }
+            let timeline = unsorted.sorted(by: FunnelHit.precedes)
             var deepest = 0
             for (start, entry) in timeline.enumerated() where entry.steps & 1 != 0 {
                 let deadline = entry.time + window

@@ -48,7 +48,8 @@ extension SQLiteEventStore {
         return merged.timelines
     }
 
-    /// Each person's hits, in the order people were first seen.
+    /// Each person's hits in funnel order (``FunnelHit/precedes(_:_:)``), in the order people
+    /// were first seen.
     private struct PersonHits: Sendable {
         var index: [String: Int] = [:]
         var timelines: [[FunnelHit]] = []
@@ -61,10 +62,37 @@ extension SQLiteEventStore {
             return timelines.count - 1
         }
 
+        /// Merges `other`'s hits in, keeping each person's in order.
         mutating func add(_ other: PersonHits) {
             for (person, position) in other.index {
-                timelines[timeline(of: person)] += other.timelines[position]
+                let mine = timeline(of: person)
+                timelines[mine] = Self.merge(timelines[mine], other.timelines[position])
             }
+        }
+
+        /// Puts each person's hits in order.
+        mutating func sort() {
+            for index in timelines.indices { timelines[index].sort(by: FunnelHit.precedes) }
+        }
+
+        private static func merge(_ first: [FunnelHit], _ second: [FunnelHit]) -> [FunnelHit] {
+            if first.isEmpty { return second }
+            if second.isEmpty { return first }
+            var merged: [FunnelHit] = []
+            merged.reserveCapacity(first.count + second.count)
+            var (i, j) = (0, 0)
+            while i < first.count, j < second.count {
+                if FunnelHit.precedes(second[j], first[i]) {
+                    merged.append(second[j])
+                    j += 1
+                } else {
+                    merged.append(first[i])
+                    i += 1
+                }
+            }
+            merged += first[i...]
+            merged += second[j...]
+            return merged
         }
     }
 
@@ -96,6 +124,8 @@ extension SQLiteEventStore {
                 }
             }
         }
+        // Sorted here, on this read's thread; merging the reads then keeps the order.
+        hits.sort()
         return hits
     }
 
