@@ -14,19 +14,19 @@ extension SQLiteEventStore {
     public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
         -> [[FunnelHit]]
     {
-        var conditions = ["project_id = ?1", "kind = ?2", "key = ?3"]
-        var values: [SQLiteValue] = [.integer(projectId), .null, .null]
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
         func add(_ condition: String, _ value: SQLiteValue) {
             values.append(value)
             conditions.append(condition + "?\(values.count)")
         }
-        if let version = filter.appVersion { add("app_version = ", .text(version)) }
-        if let os = filter.os { add("os = ", .text(os)) }
-        if let page = filter.page { add("page = ", .text(page)) }
         if let from = filter.from { add("block >= ", .integer(TimeList.block(ofDay: from.dayNumber))) }
         if let to = filter.to {
             add("block <= ", .integer(TimeList.block(ofDay: to.adding(milliseconds: -1).dayNumber)))
         }
+        // Each read binds its source's kind and key here.
+        let kindParameter = values.count
+        add("kind = ", .null)
+        add("key = ", .null)
         let sql =
             "SELECT anonymous_id, user_id, block, times, page FROM rollup_person_times WHERE "
             + conditions.joined(separator: " AND ")
@@ -38,8 +38,8 @@ extension SQLiteEventStore {
             Array(sources.sources),
             { read throws(ServerError) -> PersonHits in
                 var values = bound
-                values[1] = .integer(read.key.kind.rawValue)
-                values[2] = .text(read.key.key)
+                values[kindParameter] = .integer(read.key.kind.rawValue)
+                values[kindParameter + 1] = .text(read.key.key)
                 return try personHits(sql: sql, values: values, steps: read.value, in: range, links: links)
             })
         {

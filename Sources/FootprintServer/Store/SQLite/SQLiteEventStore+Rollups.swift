@@ -4,7 +4,7 @@ import FootprintWire
 extension SQLiteEventStore {
     /// The WHERE clause and values of a rollup query over `filter`'s dimensions, and its days
     /// when `dayColumn` is given.
-    private func rollupConditions(
+    func rollupConditions(
         projectId: Int64, filter: ReportFilter, dayColumn: String? = "day", page: Bool = true
     ) -> (conditions: [String], values: [SQLiteValue]) {
         var conditions = ["project_id = ?1"]
