@@ -59,13 +59,29 @@ public final class SQLiteStatement {
         case .null: status = sqlite3_bind_null(handle, index)
         case .integer(let number): status = sqlite3_bind_int64(handle, index, number)
         case .real(let number): status = sqlite3_bind_double(handle, index, number)
-        case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, csqlite_transient())
+        case .text(let text): status = Self.bindText(text, to: handle, at: index)
         case .blob(let bytes):
             status = bytes.withUnsafeBytes { buffer in
                 sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), csqlite_transient())
             }
         }
         try database.check(status, sql)
+    }
+
+    /// Binds `text` with its UTF-8 byte count, so that a NUL inside it is part of the value (a
+    /// length of -1 would end the text at the first NUL).
+    private static func bindText(_ text: String, to handle: OpaquePointer, at index: Int32) -> Int32 {
+        // An empty buffer may have no address, and SQLite binds a null pointer as NULL, not ''.
+        if text.isEmpty { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                sqlite3_bind_text64(
+                    handle, index, characters.baseAddress, sqlite3_uint64(characters.count),
+                    csqlite_transient(),
+                    UInt8(SQLITE_UTF8))
+            }
+        }
     }
 
     /// Runs the statement with `values` bound, ignoring any rows.
@@ -91,7 +107,8 @@ public final class SQLiteStatement {
     /// Column `index` of the current row as a double (0 for NULL).
     public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
-    /// Column `index` of the current row as text, or `nil` for NULL.
+    /// Column `index` of the current row as text, or `nil` for NULL; all of its bytes, NULs
+    /// included.
     public func text(at index: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))

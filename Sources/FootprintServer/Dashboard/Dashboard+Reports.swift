@@ -215,7 +215,7 @@ extension Dashboard {
             [HTML.escape(cohort.day), HTML.number(cohort.people)]
                 + (0...report.days).map { day -> String in
                     guard let rate = cohort.rate(day: day) else { return "" }
-                    let level = min(9, Int(rate * 10))
+                    let level = min(9, Int(saturating: (rate * 10).rounded(.down)))
                     return "<span class=\"heat h\(level)\">\(HTML.percent(rate))</span>"
                 }
         }

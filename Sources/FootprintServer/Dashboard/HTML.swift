@@ -25,7 +25,7 @@ enum HTML {
     /// `0.1234` → `12.3%`.
     static func percent(_ share: Double?) -> String {
         guard let share, share.isFinite else { return "–" }
-        let tenths = Int((share * 1000).rounded())
+        let tenths = Int(saturating: share * 1000)
         return "\(tenths / 10).\(tenths % 10)%"
     }
 
@@ -47,7 +47,7 @@ enum HTML {
 
     /// A number with one decimal: `2.5`.
     static func decimal(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int(saturating: value * 10)
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 

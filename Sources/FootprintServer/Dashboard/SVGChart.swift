@@ -26,7 +26,7 @@ enum SVGChart {
         var svg =
             "<svg class=\"chart\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(HTML.escape(title))\">"
         for step in 0...4 {
-            let value = scale * step / 4
+            let value = scale / 4 * step
             let lineY = format(y(value))
             svg +=
                 "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width))\" y1=\"\(lineY)\" y2=\"\(lineY)\"/>"
@@ -74,17 +74,20 @@ enum SVGChart {
         return "<figure><figcaption>\(HTML.escape(title))</figcaption>\(svg + "</svg>")</figure>"
     }
 
-    /// A round axis maximum at or above `value`: 4, 8, 20, 40, 80, 200, … (four even steps).
+    /// A round axis maximum at or above `value`: 4, 8, 20, 40, 80, 200, … (four even steps);
+    /// `Int.max` past the largest.
     static func niceCeiling(_ value: Int) -> Int {
         var magnitude = 1
         while true {
-            for factor in [4, 8, 20] where factor * magnitude >= value { return factor * magnitude }
-            magnitude *= 10
+            for factor in [4, 8, 20] where factor.saturatingMultiply(magnitude) >= value {
+                return factor.saturatingMultiply(magnitude)
+            }
+            magnitude = magnitude.saturatingMultiply(10)
         }
     }
 
     private static func format(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int(saturating: value * 10)
         return "\(tenths / 10).\(abs(tenths % 10))"
     }
 }

@@ -21,11 +21,17 @@ public enum ClockCorrection {
         -> Timestamp
     {
         guard let timestamp else { return receivedAt }
+        // Parsed timestamps lie within years 0...9999, so none of this overflows; the checks
+        // keep it defined for any `Timestamp` a caller passes.
         if let sentAt, sentAt >= timestamp {
-            return receivedAt.adding(
-                milliseconds: -(sentAt.millisecondsSince1970 - timestamp.millisecondsSince1970))
+            let (gap, gapOverflows) = sentAt.millisecondsSince1970.subtractingReportingOverflow(
+                timestamp.millisecondsSince1970)
+            let (time, timeOverflows) = receivedAt.millisecondsSince1970.subtractingReportingOverflow(gap)
+            return gapOverflows || timeOverflows ? receivedAt : Timestamp(millisecondsSince1970: time)
         }
-        if timestamp.millisecondsSince1970 - receivedAt.millisecondsSince1970 > maximumFutureMilliseconds {
+        let (ahead, overflows) = timestamp.millisecondsSince1970.subtractingReportingOverflow(
+            receivedAt.millisecondsSince1970)
+        if overflows || ahead > maximumFutureMilliseconds {
             return receivedAt
         }
         return timestamp

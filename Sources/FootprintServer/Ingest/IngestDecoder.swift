@@ -1,7 +1,9 @@
 import FootprintWire
 
 /// Turns a parsed request body into the events to store and the ones refused, one by one.
-/// Pure: no I/O, the time is passed in.
+/// Pure: no I/O, the time is passed in. Every value the server computes with is checked here
+/// against ``IngestLimits`` (and `Message(validating:)`'s checks); an event past one is refused
+/// alone.
 public struct IngestDecoder: Sendable {
     /// One refused event and why.
     public struct Rejection: Sendable, Hashable, Codable {
@@ -60,9 +62,7 @@ public struct IngestDecoder: Sendable {
             }
             items = batch
             if case .object(var context)? = envelope["context"] {
-                if let evicted = context["footprint"]?["evicted"]?.int64Value, evicted > 0 {
-                    decoded.evictedCount = Int(min(evicted, Int64(Int32.max)))
-                }
+                decoded.evictedCount = IngestLimits.evictedCount(context["footprint"]?["evicted"])
                 context["footprint"] = nil
                 sharedContext = context
             }
@@ -88,6 +88,7 @@ public struct IngestDecoder: Sendable {
                 let sentTimestamp = item["timestamp"]?.stringValue.map { _ in message.timestamp }
                 let time = ClockCorrection.eventTime(
                     timestamp: sentTimestamp, sentAt: message.sentAt ?? batchSentAt, receivedAt: receivedAt)
+                try IngestLimits.check(message, time: time)
                 var record = EventRecord(
                     message: message, time: time, receivedAt: receivedAt, encoded: encoded)
                 if record.sentAt == nil { record.sentAt = batchSentAt }

@@ -4,7 +4,9 @@
 /// Buckets are exact below 16 ms and 1/16 of their lower bound wide above, so a bucket's values
 /// differ by under 6.25 %. The mean is exact (sums are kept). The median is the mean of the
 /// bucket holding the middle value: exact when that bucket holds one distinct value, else
-/// within the bucket's width of the true median.
+/// within the bucket's width of the true median. Counts and sums saturate at the bounds of
+/// `Int64` (a sum past them is held there, never trapping); bins with a count of 0 or less are
+/// left out of the figures.
 public struct DwellHistogram: Sendable, Hashable {
     /// One bucket's values.
     public struct Bin: Sendable, Hashable {
@@ -31,8 +33,8 @@ public struct DwellHistogram: Sendable, Hashable {
     /// Adds `count` values (negative to remove them) summing to `total` to `bucket`.
     public mutating func add(bucket: Int64, count: Int64, total: Int64) {
         var bin = bins[bucket] ?? Bin(count: 0, total: 0)
-        bin.count += count
-        bin.total += total
+        bin.count.addSaturating(count)
+        bin.total.addSaturating(total)
         bins[bucket] = bin.count == 0 ? nil : bin
     }
 
@@ -41,29 +43,33 @@ public struct DwellHistogram: Sendable, Hashable {
         add(bucket: Self.bucket(of: milliseconds), count: 1, total: milliseconds)
     }
 
-    /// How many dwells.
-    public var count: Int { Int(bins.values.reduce(0) { $0 + $1.count }) }
+    /// The bins that hold dwells (a count above 0).
+    private var counted: [Int64: Bin] { bins.filter { $0.value.count > 0 } }
 
-    /// The mean in milliseconds (exact), `nil` when empty.
+    /// How many dwells.
+    public var count: Int { Int(counted.values.map(\.count).saturatingSum()) }
+
+    /// The mean in milliseconds (exact below `Int64.max` in all), `nil` when empty.
     public var average: Int? {
-        let count = bins.values.reduce(0) { $0 + $1.count }
+        let bins = counted.values
+        let count = bins.map(\.count).saturatingSum()
         guard count > 0 else { return nil }
-        return Int((Double(bins.values.reduce(0) { $0 + $1.total }) / Double(count)).rounded())
+        return Int(saturating: Double(bins.map(\.total).saturatingSum()) / Double(count))
     }
 
     /// The median in milliseconds (see the type's note), `nil` when empty.
     public var median: Int? {
-        let count = bins.values.reduce(0) { $0 + $1.count }
+        let sorted = counted.sorted { $0.key < $1.key }.map(\.value)
+        let count = sorted.map(\.count).saturatingSum()
         guard count > 0 else { return nil }
-        let sorted = bins.sorted { $0.key < $1.key }.map(\.value)
         func value(at position: Int64) -> Double {
             var seen: Int64 = 0
             for bin in sorted {
-                seen += bin.count
+                seen.addSaturating(bin.count)
                 if position < seen { return Double(bin.total) / Double(bin.count) }
             }
             return Double(sorted.last!.total) / Double(sorted.last!.count)
         }
-        return Int(((value(at: (count - 1) / 2) + value(at: count / 2)) / 2).rounded())
+        return Int(saturating: (value(at: (count - 1) / 2) + value(at: count / 2)) / 2)
     }
 }

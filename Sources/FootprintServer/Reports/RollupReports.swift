@@ -44,11 +44,12 @@ public enum RollupReports {
             guard day >= 0, day < dayCount else { continue }
             switch count.kind {
             case .pageViews:
-                viewsPerDay[day] += count.count
-                eventsPerDay[day] += count.count
-                pageViews[count.key, default: Array(repeating: 0, count: dayCount)][day] += count.count
+                viewsPerDay[day].addSaturating(count.count)
+                eventsPerDay[day].addSaturating(count.count)
+                pageViews[count.key, default: Array(repeating: 0, count: dayCount)][day].addSaturating(
+                    count.count)
             case .trackEvents, .otherEvents:
-                eventsPerDay[day] += count.count
+                eventsPerDay[day].addSaturating(count.count)
             case .elementClicks, .similarElementClicks, .itemExposures, .itemSkips, .itemClicks, .anyEvent,
                 .planEvents:
                 break
@@ -75,14 +76,15 @@ public enum RollupReports {
         let pages = pageViews.map { page, perDay in
             let histogram = dwell[page] ?? DwellHistogram()
             return PageTraffic(
-                page: page, pageViews: perDay.reduce(0, +), visitors: pageDays[page]?.people ?? 0,
+                page: page, pageViews: perDay.saturatingSum(), visitors: pageDays[page]?.people ?? 0,
                 averageDwellMilliseconds: histogram.average, medianDwellMilliseconds: histogram.median,
                 dwellSamples: histogram.count, pageViewsPerDay: perDay,
                 visitorsPerDay: pageDays[page]?.peoplePerDay(window: 1)
                     ?? Array(repeating: 0, count: dayCount))
         }.sorted { ($0.pageViews, $1.page) > ($1.pageViews, $0.page) }
         return TrafficReport(
-            events: eventsPerDay.reduce(0, +), pageViews: viewsPerDay.reduce(0, +), people: activeDays.people,
+            events: eventsPerDay.saturatingSum(), pageViews: viewsPerDay.saturatingSum(),
+            people: activeDays.people,
             days: days, pages: pages)
     }
 
@@ -93,7 +95,9 @@ public enum RollupReports {
         key: String, count: Int
     )] {
         var totals: [String: Int] = [:]
-        for count in counts where count.kind == kind { totals[count.key, default: 0] += count.count }
+        for count in counts where count.kind == kind {
+            totals[count.key, default: 0].addSaturating(count.count)
+        }
         return totals.map { (key: $0.key, count: $0.value) }.sorted {
             ($0.count, $1.key) > ($1.count, $0.key)
         }
@@ -143,8 +147,8 @@ public enum RollupReports {
         var groups: [String: (clicks: Int, pages: [String: Int], text: (day: Int64, text: String)?)] = [:]
         for row in rows {
             var group = groups[row.key] ?? (0, [:], nil)
-            group.clicks += row.count
-            if !row.page.isEmpty { group.pages[row.page, default: 0] += row.count }
+            group.clicks.addSaturating(row.count)
+            if !row.page.isEmpty { group.pages[row.page, default: 0].addSaturating(row.count) }
             if let text = row.text, group.text.map({ $0.day < row.day }) ?? true {
                 group.text = (row.day, text)
             }
@@ -164,9 +168,9 @@ public enum RollupReports {
         var totals: [String: (exposures: Int, skips: Int, clicks: Int)] = [:]
         for count in counts {
             switch count.kind {
-            case .itemExposures: totals[count.key, default: (0, 0, 0)].exposures += count.count
-            case .itemSkips: totals[count.key, default: (0, 0, 0)].skips += count.count
-            case .itemClicks: totals[count.key, default: (0, 0, 0)].clicks += count.count
+            case .itemExposures: totals[count.key, default: (0, 0, 0)].exposures.addSaturating(count.count)
+            case .itemSkips: totals[count.key, default: (0, 0, 0)].skips.addSaturating(count.count)
+            case .itemClicks: totals[count.key, default: (0, 0, 0)].clicks.addSaturating(count.count)
             default: break
             }
         }
@@ -227,11 +231,12 @@ public enum RollupReports {
         let clickKind: RollupKind = similar ? .similarElementClicks : .elementClicks
         var totals: [PeopleSelector: Int] = [:]
         for row in counts {
-            totals[PeopleSelector(kind: row.kind, key: row.key, page: row.page), default: 0] += row.count
+            totals[PeopleSelector(kind: row.kind, key: row.key, page: row.page), default: 0].addSaturating(
+                row.count)
         }
         var clicksWithPath: [String: Int] = [:]
         for (group, count) in totals where group.kind == clickKind {
-            clicksWithPath[group.page, default: 0] += count
+            clicksWithPath[group.page, default: 0].addSaturating(count)
         }
         var matched = DefinitionMatch(count: 0, people: [])
         for (group, count) in totals {
@@ -247,7 +252,7 @@ public enum RollupReports {
                 guard withoutPath > 0 else { continue }
                 candidate = AnalyticsEvent(type: .track, name: group.key, time: time, page: page)
                 if definition.matches(candidate) {
-                    matched.count += withoutPath
+                    matched.count.addSaturating(withoutPath)
                     matched.people.insert(selector)
                 }
                 continue
@@ -265,7 +270,7 @@ public enum RollupReports {
                 continue
             }
             if definition.matches(candidate) {
-                matched.count += count
+                matched.count.addSaturating(count)
                 matched.people.insert(selector)
             }
         }
@@ -300,11 +305,11 @@ public enum RollupReports {
     public static func sessions(_ sessions: [StoredSession]) -> SessionReport {
         let count = sessions.count
         let lengths = sessions.map(\.lengthMilliseconds)
-        let screens = sessions.reduce(0) { $0 + $1.pageViews }
+        let screens = sessions.map(\.pageViews).saturatingSum()
         return SessionReport(
             sessions: count,
             averageLengthMilliseconds: count == 0
-                ? 0 : Int((Double(lengths.reduce(0, +)) / Double(count)).rounded()),
+                ? 0 : Int(saturating: Double(lengths.saturatingSum()) / Double(count)),
             medianLengthMilliseconds: ReportEngine.median(lengths) ?? 0,
             screensPerSession: count == 0 ? 0 : Double(screens) / Double(count),
             bounces: sessions.filter { $0.pageViews <= 1 }.count)
@@ -313,8 +318,8 @@ public enum RollupReports {
     /// The most common next pages after `page` (`moves` from it).
     public static func paths(after page: String, moves: [RollupMove], limit: Int) -> PathReport {
         var counts: [String?: Int] = [:]
-        for move in moves where move.from == page { counts[move.to, default: 0] += move.count }
-        let visits = counts.values.reduce(0, +)
+        for move in moves where move.from == page { counts[move.to, default: 0].addSaturating(move.count) }
+        let visits = counts.values.saturatingSum()
         let next = counts.map { next, count in
             PageTransition(next: next, count: count, share: visits == 0 ? 0 : Double(count) / Double(visits))
         }.sorted { ($0.count, $1.next ?? "") > ($1.count, $0.next ?? "") }
@@ -326,7 +331,7 @@ public enum RollupReports {
         var counts: [String: [String: Int]] = [:]
         for move in moves {
             guard let to = move.to else { continue }
-            counts[move.from, default: [:]][to, default: 0] += move.count
+            counts[move.from, default: [:]][to, default: 0].addSaturating(move.count)
         }
         return counts.flatMap { from, next in next.map { PageMove(from: from, to: $0.key, count: $0.value) } }
             .sorted { ($0.count, $1.from, $1.to) > ($1.count, $0.from, $0.to) }.prefix(max(0, limit)).map {

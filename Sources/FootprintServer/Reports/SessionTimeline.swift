@@ -47,7 +47,7 @@ public struct SessionTimeline: Sendable, Hashable {
     public mutating func add(time: Int64, mark: Mark?, isPageView: Bool = false) {
         start = Swift.min(start ?? time, time)
         end = Swift.max(end ?? time, time)
-        if isPageView { pageViews += 1 }
+        if isPageView { pageViews.addSaturating(1) }
         guard let mark else { return }
         var index = marks.count
         while index > 0, marks[index - 1].time > time { index -= 1 }
@@ -99,7 +99,7 @@ public struct SessionTimeline: Sendable, Hashable {
             switch timed.mark {
             case .view:
                 if let visit = open, case .view(let page) = visit.mark {
-                    let gap = Swift.min(Swift.max(0, timed.time - visit.time), cap)
+                    let gap = Swift.min(Swift.max(0, timed.time.saturatingSubtract(visit.time)), cap)
                     result.append(Dwell(page: page, day: Self.day(of: visit.time), milliseconds: gap))
                 }
                 open = timed

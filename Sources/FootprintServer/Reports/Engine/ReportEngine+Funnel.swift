@@ -82,7 +82,7 @@ extension FunnelReport {
             let timeline = unsorted.sorted(by: FunnelHit.precedes)
             var deepest = 0
             for (start, entry) in timeline.enumerated() where entry.steps & 1 != 0 {
-                let deadline = entry.time + window
+                let deadline = entry.time.saturatingAdd(window)
                 var next = 1
                 for later in timeline[(start + 1)...] {
                     guard next < steps.count, later.time <= deadline else { break }

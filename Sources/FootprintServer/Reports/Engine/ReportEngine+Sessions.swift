@@ -50,7 +50,8 @@ extension ReportEngine {
         RollupReports.sessions(
             timelines.compactMap { timeline in
                 guard let start = timeline.start, let end = timeline.end else { return nil }
-                return StoredSession(lengthMilliseconds: end - start, pageViews: timeline.pageViews)
+                return StoredSession(
+                    lengthMilliseconds: end.saturatingSubtract(start), pageViews: timeline.pageViews)
             })
     }
 

@@ -100,7 +100,7 @@ extension ReportEngine {
             return PageTraffic(
                 page: page, pageViews: perDay.reduce(0, +), visitors: pagePeople[page]?.count ?? 0,
                 averageDwellMilliseconds: samples.isEmpty
-                    ? nil : Int((Double(samples.reduce(0, +)) / Double(samples.count)).rounded()),
+                    ? nil : Int(saturating: Double(samples.saturatingSum()) / Double(samples.count)),
                 medianDwellMilliseconds: Self.median(samples), dwellSamples: samples.count,
                 pageViewsPerDay: perDay, visitorsPerDay: pageVisitors[page]?.map(\.count) ?? [])
         }.sorted { ($0.pageViews, $1.page) > ($1.pageViews, $0.page) }
@@ -125,6 +125,6 @@ extension ReportEngine {
         let sorted = values.sorted()
         let middle = sorted.count / 2
         if sorted.count % 2 == 1 { return Int(sorted[middle]) }
-        return Int(((Double(sorted[middle - 1]) + Double(sorted[middle])) / 2).rounded())
+        return Int(saturating: (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2)
     }
 }

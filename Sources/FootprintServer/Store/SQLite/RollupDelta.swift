@@ -7,7 +7,8 @@ import FootprintWire
 /// Summing is exact: counts add up, day bitmasks are OR-ed, a count's `detail` is the last
 /// non-nil one in event order, and a session's dwell and moves are replaced as a whole (the
 /// stored session's figures are subtracted, the updated session's added), so events may
-/// arrive in any order.
+/// arrive in any order. Every sum saturates at the bounds of `Int64` (see
+/// `SaturatingArithmetic.swift`), as the SQL that adds them to the stored rows does.
 struct RollupDelta {
     struct CountKey: Hashable {
         var project: Int64, day: Int64, kind: RollupKind, key: String, page: String, appVersion: String
@@ -65,7 +66,7 @@ struct RollupDelta {
 
     /// Counts one newly stored event.
     mutating func add(_ event: EventRecord, project: Int64) {
-        stored[project, default: 0] += 1
+        stored[project, default: 0].addSaturating(1)
         let day = event.time.dayNumber
         let page = event.page ?? ""
         let appVersion = event.appVersion ?? ""
@@ -78,7 +79,7 @@ struct RollupDelta {
             let countKey = CountKey(
                 project: project, day: day, kind: kind, key: key, page: page, appVersion: appVersion, os: os)
             let previous = counts[countKey]
-            counts[countKey] = ((previous?.count ?? 0) + 1, detail ?? previous?.detail)
+            counts[countKey] = ((previous?.count ?? 0).saturatingAdd(1), detail ?? previous?.detail)
         }
         func person(_ kind: RollupKind, _ key: String) {
             let personKey = PersonDaysKey(
@@ -139,7 +140,7 @@ struct RollupDelta {
             if var known = sessionPages[pageKey] {
                 known.start = min(known.start, time)
                 known.end = max(known.end, time)
-                known.pageViews += views
+                known.pageViews.addSaturating(views)
                 sessionPages[pageKey] = known
             } else {
                 sessionPages[pageKey] = SessionPage(
@@ -166,15 +167,15 @@ struct RollupDelta {
                     project: session.project, day: measured.day, page: measured.page, appVersion: appVersion,
                     os: os, bucket: DwellHistogram.bucket(of: measured.milliseconds))
                 var bin = dwell[key] ?? DwellHistogram.Bin(count: 0, total: 0)
-                bin.count += sign
-                bin.total += sign * measured.milliseconds
+                bin.count.addSaturating(sign)
+                bin.total.addSaturating(sign.saturatingMultiply(measured.milliseconds))
                 dwell[key] = bin
             }
             for move in timeline.moves() {
                 let key = MoveKey(
                     project: session.project, day: move.day, from: move.from, to: move.to ?? "",
                     appVersion: appVersion, os: os)
-                moves[key, default: 0] += sign
+                moves[key, default: 0].addSaturating(sign)
             }
         }
         if let before { apply(before, sign: -1) }

@@ -4,7 +4,7 @@ import FootprintWire
 extension SQLiteEventStore {
     public func lostEventCount(projectId: Int64) throws(ServerError) -> Int {
         try read { database in
-            try database.prepare("SELECT coalesce(sum(count), 0) FROM lost_events WHERE project_id = ?1")
+            try database.prepare("SELECT \(Self.countSum("count")) FROM lost_events WHERE project_id = ?1")
                 .rows(
                     [.integer(projectId)]
                 ) { Int($0.int64(at: 0)) }.first ?? 0

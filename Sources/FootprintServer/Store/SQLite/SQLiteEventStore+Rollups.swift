@@ -28,7 +28,7 @@ extension SQLiteEventStore {
         return try read { database in
             try database.prepare(
                 """
-                SELECT day, kind, key, sum(count) FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
+                SELECT day, kind, key, \(Self.countSum("count")) FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
                 GROUP BY day, kind, key
                 """
             ).rows(values) { row in
@@ -47,7 +47,7 @@ extension SQLiteEventStore {
         return try read { database in
             try database.prepare(
                 """
-                SELECT kind, key, page, day, sum(count), max(detail) FROM rollup_counts
+                SELECT kind, key, page, day, \(Self.countSum("count")), max(detail) FROM rollup_counts
                 WHERE \(conditions.joined(separator: " AND ")) GROUP BY kind, key, page, day
                 """
             ).rows(values) { row in
@@ -113,6 +113,11 @@ extension SQLiteEventStore {
         }.flatMap { $0 }
     }
 
+    /// The SQL sum of a count column over a group, never below 0: `total()` (a REAL, so that
+    /// rows summing past `Int64.max` cannot fail the query as `sum()` would), read back with
+    /// `int64(at:)`, which holds it within `Int64`.
+    static func countSum(_ column: String) -> String { "max(0, total(\(column)))" }
+
     /// `keys` in as many runs as there are cores, in order.
     private static func runs(of keys: [String]) -> [[String?]] {
         let size = max(1, (keys.count + concurrentReads - 1) / concurrentReads)
@@ -128,7 +133,7 @@ extension SQLiteEventStore {
         return try read { database in
             try database.prepare(
                 """
-                SELECT end_time - start_time, page_views FROM \(table)
+                SELECT max(0, end_time - start_time), max(0, page_views) FROM \(table)
                 WHERE \(conditions.joined(separator: " AND "))
                 """
             ).rows(values) { row in
@@ -144,7 +149,7 @@ extension SQLiteEventStore {
         let rows = try read { database in
             try database.prepare(
                 """
-                SELECT page, bucket, sum(count), sum(total) FROM rollup_dwell
+                SELECT page, bucket, total(count), total(total) FROM rollup_dwell
                 WHERE \(conditions.joined(separator: " AND ")) GROUP BY page, bucket
                 """
             ).rows(values) { row in
@@ -168,7 +173,7 @@ extension SQLiteEventStore {
             let sums = try read { database in
                 try database.prepare(
                     """
-                    SELECT coalesce(sum(page_views - 1), 0), count(*) FROM session_pages
+                    SELECT \(Self.countSum("page_views - 1")), count(*) FROM session_pages
                         INDEXED BY session_pages_by_page
                     WHERE \(conditions.joined(separator: " AND ")) AND page_views > 0
                     """
@@ -188,7 +193,7 @@ extension SQLiteEventStore {
         return try read { database in
             try database.prepare(
                 """
-                SELECT from_page, to_page, sum(count) FROM rollup_moves
+                SELECT from_page, to_page, \(Self.countSum("count")) FROM rollup_moves
                 WHERE \(conditions.joined(separator: " AND ")) GROUP BY from_page, to_page
                 """
             ).rows(values) { row in

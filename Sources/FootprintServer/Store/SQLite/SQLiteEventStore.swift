@@ -92,6 +92,8 @@ public final class SQLiteEventStore: EventStore {
     }
 
     public func project(writeKey: String) throws(ServerError) -> Project? {
+        // No key holds a NUL (keys are made by the server); one that does is unknown.
+        guard !writeKey.utf8.contains(0) else { return nil }
         if let cached = projectsByKey.withLock({ $0[writeKey] }) { return cached }
         let found = try read { database in
             try database.prepare(

@@ -239,6 +239,13 @@ enum SQLiteSchema {
     /// present only while a rebuild is unfinished.
     static let rebuildKey = "rollups_rebuilt_through"
 
+    /// `a + b` in SQL, held within `Int64`: SQLite's `+` turns an integer overflow into a REAL,
+    /// which `min`/`max` bring back to the nearest bound, so a stored sum never leaves the
+    /// integers (the rollups' sums in memory saturate the same way).
+    static func saturatingSum(_ a: String, _ b: String) -> String {
+        "min(max(\(a) + \(b), -9223372036854775808), 9223372036854775807)"
+    }
+
     /// Inserts one event, skipping it when the project already has its `messageId`.
     static let insertEvent = """
         INSERT OR IGNORE INTO events(project_id, message_id, type, name, time, client_timestamp, sent_at,
@@ -251,7 +258,8 @@ enum SQLiteSchema {
     static let upsertRollupCount = """
         INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, ?8)
-        ON CONFLICT DO UPDATE SET count = count + excluded.count, detail = coalesce(excluded.detail, detail)
+        ON CONFLICT DO UPDATE SET count = \(saturatingSum("count", "excluded.count")),
+            detail = coalesce(excluded.detail, detail)
         """
 
     /// Marks the days a device (and user) did something (see ``RollupKind``) in one 64-day block.
@@ -292,27 +300,28 @@ enum SQLiteSchema {
         ON CONFLICT DO UPDATE SET
             day = CASE WHEN excluded.start_time < start_time THEN excluded.day ELSE day END,
             start_time = min(start_time, excluded.start_time), end_time = max(end_time, excluded.end_time),
-            page_views = page_views + excluded.page_views
+            page_views = \(saturatingSum("page_views", "excluded.page_views"))
         """
 
     /// Adds to the count of a project's stored events.
     static let addStoredEvents = """
         INSERT INTO project_events(project_id, stored) VALUES (?1, ?2)
-        ON CONFLICT DO UPDATE SET stored = stored + excluded.stored
+        ON CONFLICT DO UPDATE SET stored = \(saturatingSum("stored", "excluded.stored"))
         """
 
     /// Adds (or with negative values removes) dwells to a histogram bucket.
     static let upsertDwell = """
         INSERT INTO rollup_dwell(project_id, day, page, app_version, os, bucket, count, total)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-        ON CONFLICT DO UPDATE SET count = count + excluded.count, total = total + excluded.total
+        ON CONFLICT DO UPDATE SET count = \(saturatingSum("count", "excluded.count")),
+            total = \(saturatingSum("total", "excluded.total"))
         """
 
     /// Adds (or removes) page-to-page moves; `to_page` '' is the session's end.
     static let upsertMove = """
         INSERT INTO rollup_moves(project_id, day, from_page, to_page, app_version, os, count)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-        ON CONFLICT DO UPDATE SET count = count + excluded.count
+        ON CONFLICT DO UPDATE SET count = \(saturatingSum("count", "excluded.count"))
         """
 
     /// Records an anonymousId ↔ userId link once.
