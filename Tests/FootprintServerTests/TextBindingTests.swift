@@ -31,12 +31,7 @@ struct TextBindingTests {
     }
 
     @Test func theStoreKeepsMessagesThatDifferAfterANULApart() throws {
-        try withTemporaryDatabase("text-binding-store") { path in
-            var configuration = SQLiteEventStore.Configuration()
-            configuration.synchronous = "NORMAL"
-            let store = try SQLiteEventStore(path: path, configuration: configuration)
-            defer { store.close() }
-            let project = try store.createProject(named: "shop")
+        try withTemporaryStore("text-binding-store") { store, project in
             let time = Timestamp(iso8601: "2026-11-29T08:00:00.000Z")!
             let events = ["m\u{0}one", "m\u{0}two"].map { id in
                 EventRecord(

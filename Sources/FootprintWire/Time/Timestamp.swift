@@ -161,8 +161,10 @@ extension Timestamp {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
+    /// `a / b` rounded toward negative infinity (`b` > 0); defined for every `a`.
     static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : -((-a + b - 1) / b)
+        let quotient = a / b
+        return a % b < 0 ? quotient - 1 : quotient
     }
 
     static func daysInMonth(year: Int64, month: Int64) -> Int64 {

@@ -1,3 +1,4 @@
+import FootprintServer
 import FootprintWire
 import Foundation
 
@@ -11,4 +12,16 @@ func withTemporaryDatabase<T>(_ prefix: String, _ body: (String) throws -> T) re
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
     return try body(path)
+}
+
+/// Runs `body` with a new store (synchronous `NORMAL`) in a temporary file and its project
+/// `shop`, then closes the store and removes the file.
+func withTemporaryStore<T>(_ prefix: String, _ body: (SQLiteEventStore, Project) throws -> T) throws -> T {
+    try withTemporaryDatabase(prefix) { path in
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.synchronous = "NORMAL"
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        defer { store.close() }
+        return try body(store, try store.createProject(named: "shop"))
+    }
 }
