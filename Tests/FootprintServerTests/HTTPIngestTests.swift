@@ -261,10 +261,12 @@ struct HTTPIngestTests {
         defer { close(connection) }
         try fixture.client.write(Array("POST /v1/batch HTTP/1.1\r\nHost: x\r\n".utf8), to: connection)
         var byte: UInt8 = 0
-        let started = Date()
         let received = recv(connection, &byte, 1, 0)
-        #expect(received <= 0)
-        #expect(Date().timeIntervalSince(started) < 5)
+        let failure = errno
+        // Closed by the server (end of stream or a reset), not by the client's own 20 s receive
+        // timeout (EAGAIN), however long the machine took to get there.
+        #expect(
+            received == 0 || (received < 0 && failure == ECONNRESET), "recv \(received), errno \(failure)")
         #expect(try fixture.client.send("GET", "/health").status == 200)
     }
 
@@ -320,8 +322,14 @@ struct HTTPIngestTests {
         #expect(throws: (any Error).self) { try fixture.client.send("GET", "/health") }
         // Closed once, here: a descriptor closed twice may by then belong to another test's socket.
         close(first)
-        usleep(100_000)
-        #expect(try fixture.client.send("GET", "/health").status == 200)
+        // The server frees the slot when it notices the close: retry until it has (the 10 s are
+        // a hang guard, not a measure).
+        var status: Int?
+        for _ in 0..<200 where status != 200 {
+            status = try? fixture.client.send("GET", "/health").status
+            if status != 200 { usleep(50_000) }
+        }
+        #expect(status == 200)
     }
 
     @Test func aStoreThatCannotCommitGives503WithRetryAfter() throws {
