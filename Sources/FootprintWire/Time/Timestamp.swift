@@ -51,7 +51,8 @@ extension Timestamp {
     /// The ISO-8601 text in UTC with milliseconds: `2026-11-29T19:50:00.123Z`.
     public var iso8601: String {
         let days = dayNumber
-        let msOfDay = millisecondsSince1970 - days * 86_400_000
+        // Wrapping: the true difference is always in 0..<86_400_000, even where the product is not.
+        let msOfDay = millisecondsSince1970 &- days &* 86_400_000
         let (year, month, day) = Self.civil(fromDays: days)
         guard (0...9999).contains(year) else { return iso8601Padded(year, month, day, msOfDay) }
         // Written digit by digit into the string's own storage: this runs for every event.

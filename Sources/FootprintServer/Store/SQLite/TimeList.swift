@@ -10,7 +10,9 @@ enum TimeList {
     static func block(ofDay day: Int64) -> Int64 { day >> 3 }
 
     /// The first millisecond of `block`.
-    static func start(ofBlock block: Int64) -> Int64 { block * 8 * 86_400_000 }
+    /// Wraps for the blocks at the ends of `Int64`, as ``encode(_:block:)`` and `decode` do, so
+    /// every time round-trips.
+    static func start(ofBlock block: Int64) -> Int64 { block &* (8 * 86_400_000) }
 
     /// Encodes `times`, all in `block`, in their order.
     static func encode(_ times: [Int64], block: Int64) -> [UInt8] {
