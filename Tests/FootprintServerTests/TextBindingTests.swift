@@ -79,6 +79,17 @@ struct TextBindingTests {
         #expect(stored == [["m", nil, nil], ["kept", "s\u{0}1", "Ho\u{0}me"]])
     }
 
+    @Test func aWriteKeyWithANULIsUnknownToTheStore() throws {
+        try withTemporaryStore("text-binding-key") { store, project throws in
+            #expect(try store.project(writeKey: project.writeKey)?.id == project.id)
+            for key in [
+                project.writeKey + "\u{0}", project.writeKey + "\u{0}junk", "\u{0}" + project.writeKey,
+            ] {
+                #expect(try store.project(writeKey: key) == nil)
+            }
+        }
+    }
+
     @Test func aWriteKeyFollowedByANULAndJunkIsUnknown() throws {
         let fixture = try TestServer()
         defer { fixture.shutDown() }
