@@ -86,6 +86,12 @@ if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     package.products.removeAll { $0.name == "footprint" }
 }
 
+// `FOOTPRINT_FUZZ=1` adds the libFuzzer target that `make fuzz` builds with `-sanitize=fuzzer`
+// (libFuzzer supplies its `main`, so it cannot link in an ordinary build).
+if ProcessInfo.processInfo.environment["FOOTPRINT_FUZZ"] != nil {
+    package.targets.append(.executableTarget(name: "FootprintFuzzer", dependencies: ["FootprintServer"]))
+}
+
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
