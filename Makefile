@@ -62,7 +62,7 @@ FUZZ_TARGETS ?= ingest reports
 FUZZ_FLAGS ?=
 fuzz: deps
 	FOOTPRINT_FUZZ=1 $(SWIFT) build -c release --scratch-path .build/fuzz --product FootprintFuzzer \
-		-Xswiftc -sanitize=fuzzer
+		-Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld
 	@for target in $(FUZZ_TARGETS); do \
 		mkdir -p .build/fuzz/corpus/$$target Tests/Fuzz/crashes/$$target; \
 		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \

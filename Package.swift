@@ -87,9 +87,12 @@ if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
 }
 
 // `FOOTPRINT_FUZZ=1` adds the libFuzzer target that `make fuzz` builds with `-sanitize=fuzzer`
-// (libFuzzer supplies its `main`, so it cannot link in an ordinary build).
+// (it calls libFuzzer's driver, so it cannot link in an ordinary build).
 if ProcessInfo.processInfo.environment["FOOTPRINT_FUZZ"] != nil {
-    package.targets.append(.executableTarget(name: "FootprintFuzzer", dependencies: ["FootprintServer"]))
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "FootprintFuzzer", dependencies: ["CLibFuzzer", "FootprintServer"]),
+    ]
 }
 
 for target in package.targets where target.type != .system {

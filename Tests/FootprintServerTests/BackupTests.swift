@@ -7,18 +7,6 @@ import Testing
 /// `footprint backup` of a database a real server is ingesting into over loopback, then the
 /// documented restore: the copy is one consistent moment, and resending fills the gap.
 struct BackupTests {
-    /// A value shared between the test and its sending thread.
-    final class Shared<Value>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: Value
-        init(_ value: Value) { self.value = value }
-        func withLock<T>(_ body: (inout Value) -> T) -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&value)
-        }
-    }
-
     static let eventsPerBatch = 20
 
     static func batch(_ index: Int) -> String {
@@ -33,11 +21,11 @@ struct BackupTests {
             try? FileManager.default.removeItem(atPath: cli.directory)
         }
         let copy = cli.directory + "/copy.sqlite"
-        let backedUp = Shared(false)
-        let sent = Shared(0)
+        let backedUp = SharedValue(false)
+        let sent = SharedValue(0)
         let firstAnswered = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
-        let failures = Shared<[String]>([])
+        let failures = SharedValue<[String]>([])
         // Sends batches one after another until the backup is done, then three more.
         Thread.detachNewThread { [client = fixture.client, writeKey = fixture.writeKey] in
             var after = 0
