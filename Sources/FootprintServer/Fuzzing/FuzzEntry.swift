@@ -25,10 +25,11 @@ public enum FuzzEntry {
     /// `Content-Encoding: gzip`), parsed as JSON, then decoded as a `/v1/batch` body and as a
     /// single message of the type it names (else `track`) when it has no `batch` — validation,
     /// clock correction and record building — and every accepted event summed into the rollups
-    /// as the writer does.
+    /// and its session's timeline as the writer does.
     ///
     /// Checks: every batch item is either accepted or refused with a reason, every accepted
-    /// event's stored payload is JSON again, and its ids and name are within the limits.
+    /// event's stored payload is JSON again, its ids are within the limits, and every session
+    /// timeline reads back from its stored form as it was written.
     public static func ingest(_ bytes: [UInt8]) -> IngestOutcome {
         let isGzip = bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b
         let request = ServerRequest(
@@ -58,6 +59,22 @@ public enum FuzzEntry {
         check(decoded, items: impliedType == nil ? json["batch"]?.arrayValue?.count ?? 0 : 1)
         var rollups = RollupDelta()
         for event in decoded.events { rollups.add(event, project: 1) }
+        // Each session's timeline, as the writer builds it, stored and read back, then its dwell
+        // and moves summed.
+        for (key, added) in rollups.sessions {
+            var timeline = SessionTimeline()
+            for event in added.events {
+                timeline.add(time: event.time, mark: event.mark, isPageView: event.isPageView)
+            }
+            if let start = timeline.start, let end = timeline.end {
+                let stored = SessionTimeline(
+                    start: start, end: end, pageViews: timeline.pageViews, encodedMarks: timeline.encodedMarks
+                )
+                precondition(stored == timeline, "a session timeline that does not read back as written")
+            }
+            rollups.replace(
+                session: key, before: nil, after: timeline, appVersion: added.appVersion, os: added.os)
+        }
         return IngestOutcome(status: 200, accepted: decoded.events.count, rejected: decoded.rejections.count)
     }
 
