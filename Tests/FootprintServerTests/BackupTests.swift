@@ -102,4 +102,32 @@ struct BackupTests {
         #expect(duplicates == Int64(copied))
         #expect(try restored.store.eventCount(projectId: restored.defaultProject!.id) == stored)
     }
+
+    @Test func aBackupNeverOverwritesAFileAndNeedsADatabase() throws {
+        let cli = try CommandLineTests()
+        defer { try? FileManager.default.removeItem(atPath: cli.directory) }
+        let existing = cli.directory + "/existing.sqlite"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
+        let missing = try cli.run([
+            "backup", "--db", cli.directory + "/none.sqlite", "--to", cli.directory + "/copy.sqlite",
+        ])
+        #expect(missing.status == 1)
+        #expect(missing.error.contains("no database"))
+        let created = try cli.run(["projects", "create", "shop", "--db", cli.directory + "/db.sqlite"])
+        #expect(created.status == 0)
+        let refused = try cli.run(["backup", "--db", cli.directory + "/db.sqlite", "--to", existing])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("exists"))
+        #expect(FileManager.default.contents(atPath: existing) == Data("keep me".utf8))
+        let usage = try cli.run(["backup", "--db", cli.directory + "/db.sqlite"])
+        #expect(usage.status == 64)
+        let copied = try cli.run([
+            "backup", "--db", cli.directory + "/db.sqlite", "--to", cli.directory + "/copy.sqlite",
+        ])
+        #expect(copied.status == 0, "\(copied.error)")
+        #expect(copied.output.contains("0 events"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cli.directory).filter { $0.hasPrefix("copy") }
+                == ["copy.sqlite"])
+    }
 }
