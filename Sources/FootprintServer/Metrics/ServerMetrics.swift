@@ -41,18 +41,32 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Runs `write` (a batch's commit, queueing included), counting it in the queue depth while it
-    /// runs and its duration in the commit latency histogram.
-    public func timeCommit<T, Failure: Error>(_ write: () throws(Failure) -> T) throws(Failure) -> T {
+    /// A commit being timed, from ``beginCommit()`` to ``endCommit(_:)``.
+    public struct CommitTiming: Sendable {
+        fileprivate let startedNanoseconds: UInt64
+    }
+
+    /// Counts a batch handed to the writer in the queue depth and starts timing its commit.
+    public func beginCommit() -> CommitTiming {
         state.withLock { $0.snapshot.queueDepth += 1 }
-        let started = DispatchTime.now().uptimeNanoseconds
-        defer {
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds &- started) / 1e9
-            state.withLock { state in
-                state.snapshot.queueDepth -= 1
-                state.snapshot.observeCommit(seconds: seconds)
-            }
+        return CommitTiming(startedNanoseconds: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Ends ``beginCommit()``'s timing (committed or failed): out of the queue depth, into the
+    /// commit latency histogram.
+    public func endCommit(_ timing: CommitTiming) {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- timing.startedNanoseconds) / 1e9
+        state.withLock { state in
+            state.snapshot.queueDepth -= 1
+            state.snapshot.observeCommit(seconds: seconds)
         }
+    }
+
+    /// Runs `write` (a batch's commit, queueing included) between ``beginCommit()`` and
+    /// ``endCommit(_:)``.
+    public func timeCommit<T, Failure: Error>(_ write: () throws(Failure) -> T) throws(Failure) -> T {
+        let timing = beginCommit()
+        defer { endCommit(timing) }
         return try write()
     }
 
