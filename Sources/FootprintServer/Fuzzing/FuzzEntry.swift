@@ -24,8 +24,9 @@ public enum FuzzEntry {
     /// Runs `bytes` as an ingest body: inflated when it starts with the gzip magic bytes (as
     /// `Content-Encoding: gzip`), parsed as JSON, then decoded as a `/v1/batch` body and as a
     /// single message of the type it names (else `track`) when it has no `batch` — validation,
-    /// clock correction and record building — and every accepted event summed into the rollups
-    /// and its session's timeline as the writer does.
+    /// clock correction and record building — every accepted event summed into the rollups and
+    /// its session's timeline as the writer does, and every report of the ``ReportEngine`` made
+    /// over them.
     ///
     /// Checks: every batch item is either accepted or refused with a reason, every accepted
     /// event's stored payload is JSON again, its ids are within the limits, and every session
@@ -75,6 +76,7 @@ public enum FuzzEntry {
             rollups.replace(
                 session: key, before: nil, after: timeline, appVersion: added.appVersion, os: added.os)
         }
+        report(decoded)
         return IngestOutcome(status: 200, accepted: decoded.events.count, rejected: decoded.rejections.count)
     }
 
@@ -103,6 +105,36 @@ public enum FuzzEntry {
             precondition(steps.count <= 10, "more than ten funnel steps")
         }
         return parameters
+    }
+
+    /// Every report of the engine over the accepted events, as for a range that is not whole days.
+    private static func report(_ decoded: IngestDecoder.Decoded) {
+        let events = decoded.events.map { event in
+            AnalyticsEvent(
+                type: event.type, name: event.name, time: event.time, anonymousId: event.anonymousId,
+                userId: event.userId, sessionId: event.sessionId, page: event.page,
+                elementPath: event.elementPath,
+                similarPath: event.similarPath, elementText: event.elementText, itemId: event.itemId,
+                durationMilliseconds: event.durationMilliseconds, appVersion: event.appVersion, os: event.os)
+        }
+        let links = Dictionary(
+            decoded.identityLinks.map { ($0.anonymousId, $0.userId) }, uniquingKeysWith: { first, _ in first }
+        )
+        let engine = ReportEngine(events: events, identityLinks: links)
+        _ = engine.traffic()
+        _ = engine.topEvents()
+        _ = engine.elements(grouping: .exact)
+        _ = engine.elements(grouping: .similar)
+        _ = engine.items()
+        _ = engine.sessions()
+        _ = engine.topTransitions()
+        if let page = events.first(where: \.isPageView)?.name { _ = engine.paths(after: page) }
+        _ = engine.retention(returnEvent: events.last?.name)
+        let steps = events.prefix(4).compactMap { event -> FunnelStep? in
+            guard let name = event.name else { return nil }
+            return event.isPageView ? .page(name) : .event(name)
+        }
+        _ = engine.funnel(steps)
     }
 
     private static func check(_ decoded: IngestDecoder.Decoded, items: Int) {
