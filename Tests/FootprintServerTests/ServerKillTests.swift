@@ -53,6 +53,8 @@ struct ServerKillTests {
         var answered = 0
         var failedAttempts = 0
         var finishedClients = 0
+        /// Set when the test ends, so that clients of a failed test stop.
+        var abandoned = false
     }
 
     static let clients = 4
@@ -84,13 +86,17 @@ struct ServerKillTests {
         var server = try ServeProcess(executable: cli.executable, database: database)
         let writeKey = server.writeKey
         let progress = SharedValue(Progress(port: server.port))
+        defer {
+            progress.withLock { $0.abandoned = true }
+            if server.process.isRunning { server.stop(signal: SIGKILL) }
+        }
 
         for client in 0..<Self.clients {
             Thread.detachNewThread {
                 for index in 0..<Self.batchesPerClient {
                     let body = Self.batch(client: client, index: index)
                     // Resent until answered 200, as a delivering client does.
-                    while true {
+                    while !progress.withLock({ $0.abandoned }) {
                         if let port = progress.withLock({ $0.port }),
                             let response = try? LoopbackClient(port: port).post(
                                 "/v1/batch", json: body, writeKey: writeKey),
