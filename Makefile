@@ -4,7 +4,7 @@ BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config
 TEST_PACKAGES := chromium chromium-driver python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build test browser-test lint format bench demo clean
+.PHONY: deps test-deps build test browser-test lint format bench demo fuzz clean
 
 # Installs the Debian packages named in $(1) that are missing.
 define install_missing
@@ -53,6 +53,27 @@ bench: deps
 ## The end-to-end demo: embedded server, virtual users through the real SDK, then the report.
 demo: deps
 	$(SWIFT) run -c release footprint demo $(DEMO_ARGS)
+
+## libFuzzer on the request decoding (FuzzEntry), FUZZ_SECONDS per target (default 60): new
+## inputs go to .build/fuzz/corpus, crash inputs to Tests/Fuzz/crashes (commit them: `make test`
+## replays every one).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= ingest reports
+FUZZ_FLAGS ?=
+fuzz: deps
+	FOOTPRINT_FUZZ=1 $(SWIFT) build -c release --scratch-path .build/fuzz --product FootprintFuzzer \
+		-Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p .build/fuzz/corpus/$$target Tests/Fuzz/crashes/$$target; \
+		echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+		FOOTPRINT_FUZZ_TARGET=$$target SWIFT_BACKTRACE=enable=no .build/fuzz/release/FootprintFuzzer \
+			.build/fuzz/corpus/$$target Tests/Fuzz/corpus/$$target \
+			-artifact_prefix=Tests/Fuzz/crashes/$$target/ -max_total_time=$(FUZZ_SECONDS) \
+			-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -timeout=10 -rss_limit_mb=2048 \
+			-max_len=65536 -print_final_stats=1 $(FUZZ_FLAGS) || exit 1; \
+	done
+	@ls Tests/Fuzz/crashes/*/ | grep -E '^(crash|timeout|oom|leak)-' && \
+		echo "crash inputs above: fix them, keep them in Tests/Fuzz/crashes" || echo "no crash input"
 
 clean:
 	rm -rf .build

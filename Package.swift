@@ -86,6 +86,15 @@ if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     package.products.removeAll { $0.name == "footprint" }
 }
 
+// `FOOTPRINT_FUZZ=1` adds the libFuzzer target that `make fuzz` builds with `-sanitize=fuzzer`
+// (it calls libFuzzer's driver, so it cannot link in an ordinary build).
+if ProcessInfo.processInfo.environment["FOOTPRINT_FUZZ"] != nil {
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "FootprintFuzzer", dependencies: ["CLibFuzzer", "FootprintServer"]),
+    ]
+}
+
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))

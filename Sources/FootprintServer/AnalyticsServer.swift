@@ -51,6 +51,8 @@ public final class AnalyticsServer: Sendable {
             http.configuration.host.contains(":") ? "[\(http.configuration.host)]" : http.configuration.host
         return "http://\(host):\(port)"
     }
+    /// The counters `GET /metrics` shows.
+    public let metrics: ServerMetrics
     /// How many requests are being handled right now.
     public var requestsInFlight: Int { http.requestsInFlight }
     private let http: HTTPServer
@@ -66,22 +68,36 @@ public final class AnalyticsServer: Sendable {
             project = try store.createProject(named: name)
             created = true
         }
-        let api = IngestAPI(store: store, configuration: configuration.api)
-        // One allowance of wrong tokens for the dashboard's sign-in and the report API.
+        let metrics = ServerMetrics()
+        let api = IngestAPI(store: store, configuration: configuration.api, metrics: metrics)
+        // One allowance of wrong tokens for the dashboard's sign-in, the report API and /metrics.
         let signIns = LockedValue(SignInLimiter(access: configuration.access))
         let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
         let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns)
+        let metricsAPI = MetricsAPI(
+            metrics: metrics, bearer: BearerAuthorization(access: configuration.access, signIns: signIns))
         do {
             self.http = try HTTPServer(configuration: configuration.http) { request in
-                if ReportAPI.serves(request.path) { return reports.handle(request) }
-                if request.path.hasPrefix("/v1/") || request.path == "/health" { return api.handle(request) }
-                return dashboard.handle(request)
+                let response: ServerResponse
+                if request.path == "/metrics" {
+                    response = metricsAPI.handle(request)
+                } else if ReportAPI.serves(request.path) {
+                    response = reports.handle(request)
+                } else if request.path.hasPrefix("/v1/") || request.path == "/health" {
+                    response = api.handle(request)
+                } else {
+                    response = dashboard.handle(request)
+                }
+                metrics.countResponse(status: response.status)
+                return response
             }
         } catch {
             store.close()
             throw error
         }
         self.store = store
+        self.metrics = metrics
+        metrics.setRequestsInFlight { [http] in http.requestsInFlight }
         self.clock = configuration.http.clock
         self.access = configuration.access
         self.defaultProject = project

@@ -4,7 +4,13 @@ import Foundation
 
 /// `footprint config publish FILE`: validates a remote config and stores it as a new version.
 enum ConfigCommand {
-    static let usage = "footprint config publish FILE [--project NAME] [--db PATH] [--json]"
+    static let usage = """
+        footprint config publish FILE [--project NAME] [--db PATH] [--json]
+          publish FILE  validates FILE (a tracking plan, JSON) and stores it as the next version
+          --project     the project (default: the first one)
+          --db          SQLite database file (default footprint.sqlite)
+          --json        print the published version as JSON
+        """
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(arguments, options: ["db", "project"], flags: ["json"])

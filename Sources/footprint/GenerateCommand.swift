@@ -8,6 +8,8 @@ enum GenerateCommand {
     static let usage = """
         footprint generate --events N [--db PATH] [--project NAME] [--people N] [--days N] [--seed N]
           --events   about how many events to write (whole sessions)
+          --db       SQLite database file (default footprint.sqlite; created when missing)
+          --project  the project (default: the first one, else a new one named default)
           --people   distinct devices (default 20000)
           --days     days the events spread over, ending today (default 30)
           --seed     random seed (default 1; the same seed writes the same events)

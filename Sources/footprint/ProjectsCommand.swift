@@ -6,6 +6,10 @@ enum ProjectsCommand {
     static let usage = """
         footprint projects create NAME [--db PATH] [--json]
         footprint projects list [--db PATH] [--json]
+          create NAME  add a project and print its write key
+          list         the projects, their write keys and event counts
+          --db         SQLite database file (default footprint.sqlite)
+          --json       print JSON
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {

@@ -6,8 +6,14 @@ import Foundation
 /// element paths and list items, from the daily rollups and the range's events
 /// (``ReportService/overview(project:parameters:)``).
 enum ReportCommand {
-    static let usage =
-        "footprint report [--db PATH] [--project NAME] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]"
+    static let usage = """
+        footprint report [--db PATH] [--project NAME] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
+          --db       SQLite database file (default footprint.sqlite; opened read-only)
+          --project  the project (default: the first one)
+          --from     first UTC day (default: the day of the oldest event)
+          --to       last UTC day, included (default: the day of the newest event)
+          --json     print the report as JSON
+        """
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(

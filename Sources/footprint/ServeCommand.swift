@@ -5,7 +5,7 @@ import Foundation
 enum ServeCommand {
     static let usage = """
         footprint serve [--host HOST] [--port PORT] [--db PATH] [--connection-limit N] [--rate-limit N]
-                        [--admin-token TOKEN] [--read-token TOKEN]
+                        [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (default footprint.sqlite; created when missing)
@@ -13,6 +13,8 @@ enum ServeCommand {
           --rate-limit        requests per second per write key (default: no limit)
           --admin-token       dashboard sign-in and API admin token (default: $FOOTPRINT_ADMIN_TOKEN, else random)
           --read-token        report API read token (default: $FOOTPRINT_READ_TOKEN, else random)
+          --metrics-from      an IP address that may read GET /metrics without a token (repeatable;
+                              default: none, /metrics needs the read or admin token)
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -26,7 +28,10 @@ enum ServeCommand {
 
         let parsed = try CommandLineArguments(
             arguments,
-            options: ["host", "port", "db", "connection-limit", "rate-limit", "admin-token", "read-token"],
+            options: [
+                "host", "port", "db", "connection-limit", "rate-limit", "admin-token", "read-token",
+                "metrics-from",
+            ],
             flags: [])
         var configuration = AnalyticsServer.Configuration(
             databasePath: parsed.options["db"] ?? StoreAccess.defaultPath)
@@ -50,6 +55,13 @@ enum ServeCommand {
             }
             configuration.access.readToken = token
         }
+        for address in parsed.repeated["metrics-from"] ?? [] {
+            guard AccessConfiguration.canonicalAddress(address) != nil else {
+                throw CommandLineArguments.UsageError(
+                    description: "--metrics-from: \(address) is not an IPv4 or IPv6 address")
+            }
+            configuration.access.metricsAddresses.append(address)
+        }
         let server = try AnalyticsServer(configuration: configuration)
         let base = server.baseURL
         print("Footprint is listening on \(base)")
@@ -63,6 +75,7 @@ enum ServeCommand {
         )
         print("  config:    GET  \(base)/v1/config")
         print("  health:    GET  \(base)/health")
+        print("  metrics:   GET  \(base)/metrics  (read token, or from --metrics-from addresses)")
         print("  dashboard: \(base)/  (sign in with the admin token: \(server.access.adminToken))")
         print(
             "  reports:   GET  \(base)/v1/reports/traffic  (Authorization: Bearer \(server.access.readToken))"

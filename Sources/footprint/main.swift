@@ -1,28 +1,43 @@
 import FootprintServer
 import Foundation
 
+/// A subcommand: its name, its usage with every option, and what runs it.
+struct Subcommand {
+    var name: String
+    var usage: String
+    var run: (ArraySlice<String>) throws -> Void
+}
+
+let subcommands = [
+    Subcommand(name: "serve", usage: ServeCommand.usage, run: ServeCommand.run),
+    Subcommand(name: "projects", usage: ProjectsCommand.usage, run: ProjectsCommand.run),
+    Subcommand(name: "config", usage: ConfigCommand.usage, run: ConfigCommand.run),
+    Subcommand(name: "report", usage: ReportCommand.usage, run: ReportCommand.run),
+    Subcommand(name: "backup", usage: BackupCommand.usage, run: BackupCommand.run),
+    Subcommand(name: "generate", usage: GenerateCommand.usage, run: GenerateCommand.run),
+    Subcommand(name: "demo", usage: DemoCommand.usage, run: DemoCommand.run),
+]
+
 let usage = """
     footprint: self-hosted user-behaviour analytics for iOS apps.
 
-    \(ServeCommand.usage)
-    \(ProjectsCommand.usage)
-    \(ConfigCommand.usage)
-    \(ReportCommand.usage)
-    \(GenerateCommand.usage)
-    \(DemoCommand.usage)
+    \(subcommands.map(\.usage).joined(separator: "\n"))
+
+    footprint COMMAND --help prints one command's usage.
     """
 
 let arguments = CommandLine.arguments.dropFirst()
 do {
-    switch arguments.first {
-    case "serve": try ServeCommand.run(arguments.dropFirst())
-    case "projects": try ProjectsCommand.run(arguments.dropFirst())
-    case "config": try ConfigCommand.run(arguments.dropFirst())
-    case "report": try ReportCommand.run(arguments.dropFirst())
-    case "generate": try GenerateCommand.run(arguments.dropFirst())
-    case "demo": try DemoCommand.run(arguments.dropFirst())
-    case "help", "--help", "-h", nil: print(usage)
-    default:
+    if let name = arguments.first, let subcommand = subcommands.first(where: { $0.name == name }) {
+        let rest = arguments.dropFirst()
+        if rest.contains("--help") || rest.contains("-h") {
+            print(subcommand.usage)
+        } else {
+            try subcommand.run(rest)
+        }
+    } else if [nil, "help", "--help", "-h"].contains(arguments.first) {
+        print(usage)
+    } else {
         Output.error("unknown command \(arguments.first!)\n\n\(usage)")
         exit(64)
     }

@@ -23,10 +23,15 @@ struct CommandLineTests {
         var error: String
     }
 
-    func run(_ arguments: [String], signalAfterStart signalNumber: Int32? = nil) throws -> Run {
+    func run(
+        _ arguments: [String], signalAfterStart signalNumber: Int32? = nil, currentDirectory: String? = nil
+    )
+        throws -> Run
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.currentDirectoryURL = currentDirectory.map { URL(fileURLWithPath: $0) }
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output

@@ -19,11 +19,17 @@ public final class IngestAPI: Sendable {
     private let store: any EventStore
     private let configuration: Configuration
     private let limiter: LockedValue<RateLimiter>?
+    private let metrics: ServerMetrics
 
     /// Creates the API over `store`.
-    public init(store: any EventStore, configuration: Configuration = Configuration()) {
+    /// - Parameter metrics: where events and commits are counted (default: counters of its own).
+    public init(
+        store: any EventStore, configuration: Configuration = Configuration(),
+        metrics: ServerMetrics = ServerMetrics()
+    ) {
         self.store = store
         self.configuration = configuration
+        self.metrics = metrics
         self.limiter = configuration.rateLimit.map { LockedValue(RateLimiter(rate: $0)) }
     }
 
@@ -66,7 +72,7 @@ public final class IngestAPI: Sendable {
             if let headerKey {
                 project = try authenticate(headerKey, at: request.receivedAt)
             }
-            let body = try decompressedBody(request)
+            let body = try Self.decompressedBody(request, configuration: configuration)
             let json: JSONValue
             do {
                 json = try JSONParser().parse(body)
@@ -89,11 +95,13 @@ public final class IngestAPI: Sendable {
                 project = try authenticate(bodyKey, at: request.receivedAt)
             }
             guard let project else { throw Refusal(401, "unknown_write_key", "the write key is not known") }
-            let outcome = try store.write(
-                IngestBatch(
-                    projectId: project.id, events: decoded.events, identityLinks: decoded.identityLinks,
-                    evictedCount: decoded.evictedCount, batchKey: decoded.batchKey,
-                    receivedAt: request.receivedAt))
+            let batch = IngestBatch(
+                projectId: project.id, events: decoded.events, identityLinks: decoded.identityLinks,
+                evictedCount: decoded.evictedCount, batchKey: decoded.batchKey, receivedAt: request.receivedAt
+            )
+            let outcome = try metrics.timeCommit { () throws(ServerError) in try store.write(batch) }
+            metrics.countEvents(
+                stored: outcome.stored, duplicates: outcome.duplicates, rejected: decoded.rejections.count)
             let rejected: [JSONValue] = decoded.rejections.map { rejection in
                 var item: JSONObject = [
                     "index": .int(Int64(rejection.index)), "code": .string(rejection.code),
@@ -161,7 +169,8 @@ public final class IngestAPI: Sendable {
         return project
     }
 
-    private func decompressedBody(_ request: ServerRequest) throws -> [UInt8] {
+    /// The body as sent, inflated when `Content-Encoding` says gzip; throws a ``Refusal``.
+    static func decompressedBody(_ request: ServerRequest, configuration: Configuration) throws -> [UInt8] {
         let encoding = (request.headers["content-encoding"] ?? "identity").lowercased()
         switch encoding {
         case "identity", "":
@@ -198,7 +207,7 @@ public final class IngestAPI: Sendable {
 }
 
 /// A request refused with a status and a reason.
-private struct Refusal: Error {
+struct Refusal: Error {
     var response: ServerResponse
 
     init(_ status: Int, _ code: String, _ message: String, headers: [String: String] = [:]) {

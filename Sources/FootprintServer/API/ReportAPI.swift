@@ -38,34 +38,10 @@ public final class ReportAPI: Sendable {
     /// (``AccessConfiguration/failedSignInsPerAddress``); past the limit every bearer token is
     /// answered `429` with `Retry-After` without being compared.
     public func handle(_ request: ServerRequest) -> ServerResponse {
-        let authorization = request.headers["authorization"]
-        let presentsToken = AccessLevel.bearerToken(authorization) != nil
-        if presentsToken {
-            switch signIns.withLock({ $0.check(address: request.clientAddress, now: request.receivedAt) }) {
-            case .allow:
-                break
-            case .tooManyFromAddress(let seconds):
-                return .error(
-                    429, code: "too_many_failures",
-                    message: "too many wrong tokens from this address; retry after \(seconds) s",
-                    headers: ["Retry-After": String(seconds)])
-            case .tooManyOverall(let seconds):
-                return .error(
-                    429, code: "too_many_failures",
-                    message: "too many wrong tokens sent to this server; retry after \(seconds) s",
-                    headers: ["Retry-After": String(seconds)])
-            }
-        }
-        let level = AccessLevel.of(authorization: authorization, access: access)
-        guard level >= .read else {
-            if presentsToken {
-                signIns.withLock { $0.failed(address: request.clientAddress, now: request.receivedAt) }
-            }
-            return .error(
-                401, code: "unauthorized",
-                message:
-                    "send the read or admin token as \"Authorization: Bearer TOKEN\" (write keys cannot read)",
-                headers: ["WWW-Authenticate": "Bearer"])
+        let level: AccessLevel
+        switch BearerAuthorization(access: access, signIns: signIns).decide(request) {
+        case .allowed(let allowed): level = allowed
+        case .refused(let response): return response
         }
         do {
             let isRead = request.method == "GET" || request.method == "HEAD"

@@ -21,6 +21,11 @@ public struct AccessConfiguration: Sendable {
     /// allowance refills (else a right guess would stand out). `nil`: no cap.
     public var failedSignInsOverall: RateLimiter.Rate? = RateLimiter.Rate(requestsPerSecond: 0.5, burst: 30)
 
+    /// Client addresses (IPv4 or IPv6, of the connection itself, never a forwarded one) that may
+    /// read `GET /metrics` without a token, such as a Prometheus server's. Default: none (the
+    /// read or admin token is needed).
+    public var metricsAddresses: [String] = []
+
     /// Creates the default configuration (random tokens).
     public init() {}
 

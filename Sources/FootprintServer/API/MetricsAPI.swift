@@ -1,0 +1,64 @@
+import FootprintWire
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `GET /metrics`: the server's counters in Prometheus' text format
+/// (``MetricsSnapshot/exposition()``), for the read or admin token
+/// (`Authorization: Bearer …`, wrong ones counted as failed sign-ins) or for a client whose
+/// connection comes from one of ``AccessConfiguration/metricsAddresses``.
+struct MetricsAPI: Sendable {
+    let metrics: ServerMetrics
+    let bearer: BearerAuthorization
+    /// ``AccessConfiguration/metricsAddresses``, in the form connections show them.
+    let addresses: Set<String>
+
+    init(metrics: ServerMetrics, bearer: BearerAuthorization) {
+        self.metrics = metrics
+        self.bearer = bearer
+        self.addresses = Set(bearer.access.metricsAddresses.compactMap(AccessConfiguration.canonicalAddress))
+    }
+
+    /// Answers a request for `/metrics`.
+    func handle(_ request: ServerRequest) -> ServerResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .error(405, code: "method_not_allowed", message: "use GET", headers: ["Allow": "GET"])
+        }
+        let listed = request.clientAddress.map { addresses.contains($0) } ?? false
+        if !listed, case .refused(let response) = bearer.decide(request) {
+            return response
+        }
+        return Self.response(metrics.snapshot())
+    }
+
+    /// The response that carries `snapshot`.
+    static func response(_ snapshot: MetricsSnapshot) -> ServerResponse {
+        ServerResponse(
+            status: 200,
+            headers: ["Content-Type": MetricsSnapshot.expositionContentType, "Cache-Control": "no-store"],
+            body: Array(snapshot.exposition().utf8))
+    }
+}
+
+extension AccessConfiguration {
+    /// `address` (IPv4 or IPv6, as text) written the way the server writes a connection's address
+    /// (`::1`, `2001:db8::1`, an IPv4-mapped IPv6 address as IPv4); `nil` when it is not one.
+    public static func canonicalAddress(_ address: String) -> String? {
+        var ipv4 = sockaddr_in()
+        ipv4.sin_family = sa_family_t(AF_INET)
+        if inet_pton(AF_INET, address, &ipv4.sin_addr) == 1 {
+            return withUnsafeBytes(of: ipv4) {
+                HTTPServer.numericHost($0.bindMemory(to: sockaddr.self).baseAddress)
+            }
+        }
+        var ipv6 = sockaddr_in6()
+        ipv6.sin6_family = sa_family_t(AF_INET6)
+        guard inet_pton(AF_INET6, address, &ipv6.sin6_addr) == 1 else { return nil }
+        return withUnsafeBytes(of: ipv6) {
+            HTTPServer.numericHost($0.bindMemory(to: sockaddr.self).baseAddress)
+        }
+    }
+}

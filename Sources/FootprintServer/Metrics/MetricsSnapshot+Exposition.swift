@@ -1,0 +1,55 @@
+extension MetricsSnapshot {
+    /// The `Content-Type` of ``exposition()``: Prometheus' text format, version 0.0.4.
+    public static let expositionContentType = "text/plain; version=0.0.4; charset=utf-8"
+
+    /// The snapshot in Prometheus' text exposition format: every family with its `# HELP` and
+    /// `# TYPE` lines, samples in a stable order, the histogram's buckets cumulative and ending
+    /// with `le="+Inf"` equal to `_count`.
+    public func exposition() -> String {
+        var lines: [String] = []
+        func family(_ name: String, _ type: String, _ help: String) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) \(type)")
+        }
+        family("footprint_http_requests_total", "counter", "HTTP responses sent, by status code.")
+        for (status, count) in requestsByStatus.sorted(by: { $0.key < $1.key }) {
+            lines.append("footprint_http_requests_total{code=\"\(status)\"} \(count)")
+        }
+        family(
+            "footprint_events_total", "counter", "Events received, by outcome (stored, duplicate, rejected).")
+        lines.append("footprint_events_total{outcome=\"stored\"} \(eventsStored)")
+        lines.append("footprint_events_total{outcome=\"duplicate\"} \(eventsDuplicate)")
+        lines.append("footprint_events_total{outcome=\"rejected\"} \(eventsRejected)")
+        family(
+            "footprint_commit_duration_seconds", "histogram",
+            "Time from a batch's arrival at the writer to its durable commit, queueing included.")
+        var cumulative: UInt64 = 0
+        for (index, bound) in Self.commitLatencyBounds.enumerated() {
+            cumulative &+= commitLatencyBuckets[index]
+            lines.append(
+                "footprint_commit_duration_seconds_bucket{le=\"\(Self.number(bound))\"} \(cumulative)")
+        }
+        cumulative &+= commitLatencyBuckets[Self.commitLatencyBounds.count]
+        lines.append("footprint_commit_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)")
+        lines.append("footprint_commit_duration_seconds_sum \(Self.number(commitLatencySum))")
+        lines.append("footprint_commit_duration_seconds_count \(cumulative)")
+        if let connectionsOpen {
+            family("footprint_http_connections_open", "gauge", "Client connections open.")
+            lines.append("footprint_http_connections_open \(connectionsOpen)")
+        }
+        family("footprint_http_requests_in_flight", "gauge", "Requests being handled.")
+        lines.append("footprint_http_requests_in_flight \(requestsInFlight)")
+        family(
+            "footprint_ingest_queue_depth", "gauge", "Batches waiting for their commit or being committed.")
+        lines.append("footprint_ingest_queue_depth \(queueDepth)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A sample value as Prometheus reads it: `0.25`, `1`, `+Inf`.
+    static func number(_ value: Double) -> String {
+        if value.isNaN { return "NaN" }
+        if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

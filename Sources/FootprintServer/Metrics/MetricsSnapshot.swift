@@ -1,0 +1,39 @@
+/// The server's counters at one moment, as `GET /metrics` shows them (``exposition()``).
+public struct MetricsSnapshot: Sendable, Hashable {
+    /// The upper bounds, in seconds, of the commit latency histogram's buckets (the last bucket,
+    /// `+Inf`, is implied).
+    public static let commitLatencyBounds: [Double] = [
+        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+
+    /// Responses sent, by HTTP status.
+    public var requestsByStatus: [Int: UInt64] = [:]
+    /// Events newly stored.
+    public var eventsStored: UInt64 = 0
+    /// Events skipped because their `messageId` was stored before.
+    public var eventsDuplicate: UInt64 = 0
+    /// Events refused one by one (``IngestDecoder/Rejection``).
+    public var eventsRejected: UInt64 = 0
+    /// Commits observed in each bucket of ``commitLatencyBounds`` (not cumulative), then the
+    /// ones above the last bound; one more element than the bounds.
+    public var commitLatencyBuckets = [UInt64](repeating: 0, count: commitLatencyBounds.count + 1)
+    /// The commit latencies observed, summed, in seconds.
+    public var commitLatencySum = 0.0
+    /// Open client connections, when the HTTP layer reports them.
+    public var connectionsOpen: Int?
+    /// Batches waiting for their commit or being committed.
+    public var queueDepth = 0
+    /// Requests being handled.
+    public var requestsInFlight = 0
+
+    /// Creates an empty snapshot.
+    public init() {}
+
+    /// Counts one commit that took `seconds` (queueing included) into its bucket.
+    public mutating func observeCommit(seconds: Double) {
+        let seconds = seconds.isFinite ? max(0, seconds) : 0
+        let bucket = Self.commitLatencyBounds.firstIndex { seconds <= $0 } ?? Self.commitLatencyBounds.count
+        commitLatencyBuckets[bucket] &+= 1
+        commitLatencySum += seconds
+    }
+}

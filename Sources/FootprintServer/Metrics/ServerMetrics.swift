@@ -1,0 +1,83 @@
+import Dispatch
+
+/// The server's counters for `GET /metrics`: one small lock box that the request paths add to,
+/// and two readings taken when metrics are asked for (open connections, requests in flight),
+/// each given by whoever knows it.
+public final class ServerMetrics: Sendable {
+    private struct State {
+        var snapshot = MetricsSnapshot()
+        var connectionsOpen: (@Sendable () -> Int)?
+        var requestsInFlight: (@Sendable () -> Int)?
+    }
+
+    private let state = LockedValue(State())
+
+    /// Creates empty counters.
+    public init() {}
+
+    /// Where the number of open client connections comes from (the HTTP server); without one,
+    /// `footprint_http_connections_open` is left out.
+    public func setConnectionsOpen(_ provider: (@Sendable () -> Int)?) {
+        state.withLock { $0.connectionsOpen = provider }
+    }
+
+    /// Where the number of requests being handled comes from (the HTTP server).
+    public func setRequestsInFlight(_ provider: (@Sendable () -> Int)?) {
+        state.withLock { $0.requestsInFlight = provider }
+    }
+
+    /// Counts one response with `status`.
+    public func countResponse(status: Int) {
+        let status = (100...599).contains(status) ? status : 0
+        state.withLock { $0.snapshot.requestsByStatus[status, default: 0] &+= 1 }
+    }
+
+    /// Counts what one ingest request came to.
+    public func countEvents(stored: Int, duplicates: Int, rejected: Int) {
+        state.withLock { state in
+            state.snapshot.eventsStored &+= UInt64(max(0, stored))
+            state.snapshot.eventsDuplicate &+= UInt64(max(0, duplicates))
+            state.snapshot.eventsRejected &+= UInt64(max(0, rejected))
+        }
+    }
+
+    /// A commit being timed, from ``beginCommit()`` to ``endCommit(_:)``.
+    public struct CommitTiming: Sendable {
+        fileprivate let startedNanoseconds: UInt64
+    }
+
+    /// Counts a batch handed to the writer in the queue depth and starts timing its commit.
+    public func beginCommit() -> CommitTiming {
+        state.withLock { $0.snapshot.queueDepth += 1 }
+        return CommitTiming(startedNanoseconds: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Ends ``beginCommit()``'s timing (committed or failed): out of the queue depth, into the
+    /// commit latency histogram.
+    public func endCommit(_ timing: CommitTiming) {
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- timing.startedNanoseconds) / 1e9
+        state.withLock { state in
+            state.snapshot.queueDepth -= 1
+            state.snapshot.observeCommit(seconds: seconds)
+        }
+    }
+
+    /// Runs `write` (a batch's commit, queueing included) between ``beginCommit()`` and
+    /// ``endCommit(_:)``.
+    public func timeCommit<T, Failure: Error>(_ write: () throws(Failure) -> T) throws(Failure) -> T {
+        let timing = beginCommit()
+        defer { endCommit(timing) }
+        return try write()
+    }
+
+    /// The counters now, with the readings of the providers.
+    public func snapshot() -> MetricsSnapshot {
+        let (snapshot, connections, inFlight) = state.withLock {
+            ($0.snapshot, $0.connectionsOpen, $0.requestsInFlight)
+        }
+        var result = snapshot
+        result.connectionsOpen = connections?()
+        result.requestsInFlight = inFlight?() ?? 0
+        return result
+    }
+}

@@ -1,0 +1,39 @@
+import FootprintServer
+import Foundation
+
+/// `footprint backup`: copies a database, live or not, to a new file (SQLite's online backup),
+/// checks the copy, and prints what it holds. Restoring is replacing the file while no server
+/// runs (docs/OPERATIONS.md).
+enum BackupCommand {
+    static let usage = """
+        footprint backup --to FILE [--db PATH] [--json]
+          --to    the copy to write; must not exist (written as FILE.partial, renamed when checked)
+          --db    the database to copy (default footprint.sqlite); a running server keeps ingesting
+          --json  print the copy's size, pages and events as JSON
+        """
+
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandLineArguments(arguments, options: ["db", "to"], flags: ["json"])
+        guard parsed.positional.isEmpty, let destination = parsed.options["to"] else {
+            throw CommandLineArguments.UsageError(description: "--to FILE is required\n\n\(usage)")
+        }
+        let source = parsed.options["db"] ?? StoreAccess.defaultPath
+        let started = Date()
+        let summary = try DatabaseBackup.copy(databasePath: source, to: destination)
+        if parsed.flags.contains("json") {
+            try Output.json(
+                Result(file: destination, bytes: summary.bytes, pages: summary.pages, events: summary.events))
+        } else {
+            print(
+                "Backed up \(source) to \(destination): \(summary.events) events, \(summary.bytes) bytes, "
+                    + String(format: "checked, in %.1f s", Date().timeIntervalSince(started)))
+        }
+    }
+
+    private struct Result: Encodable {
+        var file: String
+        var bytes: Int64
+        var pages: Int
+        var events: Int
+    }
+}
