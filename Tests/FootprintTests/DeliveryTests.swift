@@ -149,7 +149,7 @@ struct DeliveryTests {
         let tracker = Tracker(configuration: configuration(receiver))
         track(tracker, 3)
         tracker.flush()
-        await waitUntil("a successful retry") { receiver.requests.count == 3 }
+        try #require(await waitUntil("a successful retry") { receiver.requests.count == 3 })
         let ids = receiver.requests.map { $0.batch.map { $0["messageId"]! } }
         #expect(ids[0] == ids[1] && ids[1] == ids[2])
         let sentAts = Set(receiver.requests.compactMap { $0.json?["sentAt"] })
@@ -245,7 +245,7 @@ struct DeliveryTests {
         track(tracker, 1)
         await tracker.flushAndWait()
         let contexts = receiver.requests.map { $0.json?["context"] }
-        #expect(contexts.count == 2)
+        try #require(contexts.count == 2)
         #expect(contexts[0] == ["footprint": ["evicted": 7]])
         #expect(contexts[1] == nil)
         #expect(receiver.requests[0].batch.map { $0["event"] } == (7..<12).map { .string("Event \($0)") })

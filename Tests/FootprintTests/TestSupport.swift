@@ -34,18 +34,20 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
 }
 
 /// Waits (polling) until `condition` holds or `timeoutSeconds` pass; records an issue on timeout.
+@discardableResult
 func waitUntil(
-    timeoutSeconds: Double = 10, _ what: String = "condition",
+    timeoutSeconds: Double = 120, _ what: String = "condition",
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
-) async {
+) async -> Bool {
     let deadline = Date().addingTimeInterval(timeoutSeconds)
     while !condition() {
         if Date() > deadline {
             Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
-            return
+            return false
         }
         try? await Task.sleep(nanoseconds: 5_000_000)
     }
+    return true
 }
 
 extension Tracker {
