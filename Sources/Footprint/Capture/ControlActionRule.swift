@@ -13,8 +13,9 @@
 ///   item, a SwiftUI tap) counts.
 /// - UIKit's own plumbing never counts: a private selector or target (`_`-prefixed: a bar
 ///   button's private button view sending to its private target, before the bar button item
-///   sends the app's action), an action targeting SwiftUI's bridging, or a `UIAction` of a
-///   private control.
+///   sends the app's action), or an action targeting SwiftUI's bridging. (A `UIAction` a
+///   private control runs counts: it may be the only trace of a bar button's primary action;
+///   the adapter does not report what it sends on.)
 public enum ControlActionRule {
     /// Whether `kind` reports on value change rather than on touch-up.
     public static func isValueControl(_ kind: ElementKind) -> Bool {
@@ -34,10 +35,8 @@ public enum ControlActionRule {
     /// Whether `action` is UIKit's (or SwiftUI's) own plumbing rather than the app's action.
     public static func isPlumbing(_ action: ActionDescription) -> Bool {
         if isPrivate(action.selector) { return true }
-        if let target = action.targetType {
-            return isPrivate(target) || target.contains("SwiftUI")
-        }
-        return isPrivate(action.senderType)
+        guard let target = action.targetType else { return false }
+        return isPrivate(target) || target.contains("SwiftUI")
     }
 
     /// Whether the element's action counts as a tap or value change.

@@ -31,8 +31,14 @@ public enum ListRule {
     ///   - delegate: the delegate's class.
     ///   - appCode: what is the app's code.
     public static func wrapsDelegate(list: ClassOrigin, delegate: ClassOrigin, appCode: AppCode) -> Bool {
-        guard publicListTypes.contains(list.runtimeName) || appCode.owns(list) else { return false }
+        guard isAppList(list, appCode: appCode) else { return false }
         return publicDelegateTypes.contains(delegate.runtimeName) || appCode.owns(delegate)
+    }
+
+    /// Whether a list of class `list` can be the app's: a plain `UITableView` /
+    /// `UICollectionView` or a subclass of the app's (not UIKit's private list classes).
+    public static func isAppList(_ list: ClassOrigin, appCode: AppCode) -> Bool {
+        publicListTypes.contains(list.runtimeName) || appCode.owns(list)
     }
 
     /// Whether a list whose responder chain is `chain` (the list first) sits in system UI.
