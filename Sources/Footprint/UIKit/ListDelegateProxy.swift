@@ -54,7 +54,7 @@
         /// - Parameter setter: the original setter.
         static func assign(_ delegate: AnyObject?, to list: UIScrollView, setter: (AnyObject?) -> Void) {
             guard let delegate = wrappable(delegate, of: list) else {
-                proxy(of: list)?.forwardTo = nil
+                if !(delegate is ListDelegateProxy) { proxy(of: list)?.forwardTo = nil }
                 setter(delegate)
                 return
             }
