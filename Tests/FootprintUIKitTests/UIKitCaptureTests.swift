@@ -285,8 +285,11 @@
             view.addGestureRecognizer(tap)
             let pan = UIPanGestureRecognizer(target: nil, action: nil)
             view.addGestureRecognizer(pan)
+            let systemTap = _SystemTapRecognizer(target: nil, action: nil)
+            view.addGestureRecognizer(systemTap)
             #expect(GestureHooks.isWatched(tap))
             #expect(!GestureHooks.isWatched(pan))
+            #expect(!GestureHooks.isWatched(systemTap), "UIKit's own recognizers are left alone")
         }
 
         // MARK: Alerts
@@ -365,6 +368,9 @@
     final class Counter {
         var value = 0
     }
+
+    /// Stands for a tap recognizer UIKit uses inside its own views (a private type).
+    final class _SystemTapRecognizer: UITapGestureRecognizer {}
 
     /// Stands for UIKit's private bar button view (a private control type).
     final class _BarButtonView: UIControl {}
