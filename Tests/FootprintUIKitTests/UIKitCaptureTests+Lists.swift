@@ -16,10 +16,10 @@
             // The app's object is what the app sees; the proxy sits in UIKit's slot.
             #expect(table.delegate === controller.delegateWithoutSelection)
             let proxy = try #require(ListDelegateProxy.proxy(of: table))
-            #expect(proxy.responds(to: #selector(UITableViewDelegate.tableView(_:heightForRowAt:))))
+            #expect(proxy.responds(to: #selector(RowHeightDelegate.tableView(_:heightForRowAt:))))
             #expect(
                 !controller.delegateWithoutSelection.responds(
-                    to: #selector(UITableViewDelegate.tableView(_:didSelectRowAt:))))
+                    to: #selector(ListDelegateProxy.tableView(_:didSelectRowAt:))))
 
             // What UIKit does when the user taps row 3.
             proxy.tableView(table, didSelectRowAt: IndexPath(row: 3, section: 0))
@@ -39,7 +39,7 @@
             _ = showInWindow(controller)
             let proxy = try #require(ListDelegateProxy.proxy(of: controller.tableView))
             let target = proxy.forwardingTarget(
-                for: #selector(UITableViewDelegate.tableView(_:heightForRowAt:)))
+                for: #selector(RowHeightDelegate.tableView(_:heightForRowAt:)))
             #expect((target as AnyObject?) === controller.delegateWithoutSelection)
             #expect(controller.tableView.rectForRow(at: IndexPath(row: 1, section: 0)).height == 44)
         }
@@ -47,6 +47,7 @@
         @Test func reassigningTheDelegateReusesTheProxy() throws {
             install()
             let controller = ListViewController(rows: 5)
+            controller.loadViewIfNeeded()
             let first = try #require(ListDelegateProxy.proxy(of: controller.tableView))
             let other = RowHeightDelegate()
             controller.tableView.delegate = other
@@ -54,6 +55,161 @@
             #expect(controller.tableView.delegate === other)
             controller.tableView.delegate = nil
             #expect(controller.tableView.delegate == nil)
+        }
+
+        /// UIKit reads which methods a delegate implements only when a new delegate is set: a
+        /// delegate assigned later must be asked again, not hidden behind the same proxy.
+        @Test func aNewDelegateIsAskedWhatItImplements() throws {
+            install()
+            let controller = ListViewController(rows: 5)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            table.delegate = SelectionOnlyDelegate()
+            table.reloadData()
+            table.layoutIfNeeded()
+            #expect(table.rectForRow(at: IndexPath(row: 1, section: 0)).height != 60)
+
+            let tall = TallRowDelegate()
+            table.delegate = tall
+            table.reloadData()
+            table.layoutIfNeeded()
+            #expect(table.delegate === tall)
+            #expect(table.rectForRow(at: IndexPath(row: 1, section: 0)).height == 60)
+        }
+
+        /// The app's delegate goes away while the list lives on: the list's delegate becomes
+        /// `nil` (as UIKit's weak delegate would), and a late call is swallowed, not a crash.
+        @Test func aDeallocatedDelegateIsForgottenNotCrashedInto() throws {
+            install()
+            let controller = ListViewController(rows: 5)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            weak var released: TallRowDelegate?
+            autoreleasepool {
+                let delegate = TallRowDelegate()
+                released = delegate
+                table.delegate = delegate
+            }
+            #expect(released == nil)
+            #expect(table.delegate == nil)
+            table.reloadData()
+            table.layoutIfNeeded()
+
+            // A call UIKit had cached before the delegate went.
+            let proxy = try #require(ListDelegateProxy.proxy(of: table))
+            let heightSelector = #selector(RowHeightDelegate.tableView(_:heightForRowAt:))
+            let target = try #require(proxy.forwardingTarget(for: heightSelector) as AnyObject?)
+            #expect(target === DelegateCallSink.shared)
+            #expect(target.responds(to: heightSelector))
+            proxy.tableView(table, didSelectRowAt: IndexPath(row: 0, section: 0))
+        }
+
+        /// Forwarding asks `responds(to:)`: a delegate that implements `didSelect` without
+        /// declaring `UITableViewDelegate` still gets it.
+        @Test func aDelegateWithoutTheProtocolStillGetsSelection() throws {
+            install()
+            let controller = ListViewController(rows: 5)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let undeclared = UndeclaredSelectionDelegate()
+            // Through the `delegate` setter, as Objective-C code assigns it.
+            controller.tableView.setValue(undeclared, forKey: "delegate")
+            let proxy = try #require(ListDelegateProxy.proxy(of: controller.tableView))
+            proxy.tableView(controller.tableView, didSelectRowAt: IndexPath(row: 2, section: 0))
+            #expect(undeclared.selectedRows == [2])
+            #expect(sink.tracks(CapturedEventName.elementClick).count == 1)
+        }
+
+        @Test func aDelegateSetBeforeInstallGetsTheProxy() throws {
+            UIKitCapture.installed?.uninstall()
+            let controller = ListViewController(rows: 30)
+            controller.loadViewIfNeeded()
+            #expect(ListDelegateProxy.proxy(of: controller.tableView) == nil)
+            install()
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            controller.tableView.layoutIfNeeded()
+            let proxy = try #require(ListDelegateProxy.proxy(of: controller.tableView))
+            #expect(proxy.forwardTo === controller.delegateWithoutSelection)
+            #expect(controller.tableView.delegate === controller.delegateWithoutSelection)
+            #expect(exposed("sku-3"))
+        }
+
+        /// System lists (here a table whose delegate is a UIKit object, and the wheels inside a
+        /// picker) keep their delegate untouched.
+        @Test func systemListsAreNotWrapped() {
+            install()
+            let table = UITableView()
+            let systemDelegate = UIView()
+            table.setValue(systemDelegate, forKey: "delegate")
+            #expect(ListDelegateProxy.proxy(of: table) == nil)
+            #expect(table.delegate === systemDelegate)
+
+            let controller = PlainViewController()
+            let picker = UIPickerView()
+            controller.view.addSubview(picker)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            picker.layoutIfNeeded()
+            for list in lists(in: picker) {
+                #expect(ListDelegateProxy.proxy(of: list) == nil, "\(type(of: list))")
+                #expect(ListExposureDriver.existing(for: list) == nil)
+            }
+        }
+
+        /// Exposure is measured for lists the app marked, unless the plan asks for all.
+        @Test func unmarkedListsAreMeasuredOnlyWhenThePlanSaysSo() throws {
+            install()
+            let unmarked = ListViewController(rows: 50, marked: false)
+            var window = showInWindow(unmarked)
+            unmarked.tableView.layoutIfNeeded()
+            #expect(sink.tracks(ListExposureEvent.exposureEventName).isEmpty)
+            #expect(ListExposureDriver.existing(for: unmarked.tableView) == nil)
+            let proxy = try #require(ListDelegateProxy.proxy(of: unmarked.tableView))
+            proxy.tableView(unmarked.tableView, didSelectRowAt: IndexPath(row: 1, section: 0))
+            #expect(sink.tracks(CapturedEventName.elementClick).count == 1, "selection is still reported")
+            window.isHidden = true
+
+            var plan = Self.plan
+            plan.exposureLists = .all
+            install(plan: plan)
+            let measured = ListViewController(rows: 50, marked: false)
+            window = showInWindow(measured)
+            defer { window.isHidden = true }
+            measured.tableView.layoutIfNeeded()
+            #expect(!sink.tracks(ListExposureEvent.exposureEventName).isEmpty)
+        }
+
+        /// A list inside a child controller that is no page belongs to the page around it, for
+        /// its exposures as for its taps.
+        @Test func aListInAChildControllerNamesThePageAroundIt() throws {
+            let plan = TrackingPlan(pageMode: .all, pages: ["ShopPageController": PageRule(name: "Shop")])
+            install(plan: plan)
+            let page = ShopPageController()
+            let window = showInWindow(page)
+            defer { window.isHidden = true }
+            page.child.tableView.layoutIfNeeded()
+
+            let exposure = try #require(sink.tracks(ListExposureEvent.exposureEventName).first)
+            #expect(exposure.string("$page_name") == "Shop")
+            let proxy = try #require(ListDelegateProxy.proxy(of: page.child.tableView))
+            proxy.tableView(page.child.tableView, didSelectRowAt: IndexPath(row: 0, section: 0))
+            let click = try #require(sink.tracks(CapturedEventName.elementClick).first)
+            #expect(click.string("$page_name") == "Shop")
+        }
+
+        private func lists(in view: UIView) -> [UIScrollView] {
+            var found: [UIScrollView] = []
+            var pending = [view]
+            while let next = pending.popLast() {
+                if next is UITableView || next is UICollectionView, let list = next as? UIScrollView {
+                    found.append(list)
+                }
+                pending += next.subviews
+            }
+            return found
         }
 
         @Test func visibleRowsAreExposedWhenTheListAppears() throws {
@@ -102,7 +258,7 @@
 
             table.setContentOffset(CGPoint(x: 0, y: 44 * 30), animated: true)
             for _ in 0..<40 where !exposed("sku-35") {
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(nanoseconds: 100_000_000)
             }
 
             #expect(exposed("sku-35"))
@@ -130,9 +286,12 @@
         let tableView = UITableView(frame: .zero, style: .plain)
         let delegateWithoutSelection = RowHeightDelegate()
         private let rows: Int
+        private let marked: Bool
 
-        init(rows: Int) {
+        /// - Parameter marked: whether the table has a list id and item identities.
+        init(rows: Int, marked: Bool = true) {
             self.rows = rows
+            self.marked = marked
             super.init(nibName: nil, bundle: nil)
         }
 
@@ -143,8 +302,10 @@
             tableView.dataSource = self
             tableView.delegate = delegateWithoutSelection
             tableView.contentInsetAdjustmentBehavior = .never
-            tableView.footprint.listID = "catalogue"
-            tableView.footprint.listItems = { indexPath in ListItemIdentity(id: "sku-\(indexPath.row)") }
+            if marked {
+                tableView.footprint.listID = "catalogue"
+                tableView.footprint.listItems = { indexPath in ListItemIdentity(id: "sku-\(indexPath.row)") }
+            }
             view = tableView
         }
 
@@ -167,6 +328,39 @@
 
         func scrollViewDidScroll(_ scrollView: UIScrollView) {
             scrollCallbacks += 1
+        }
+    }
+
+    /// A delegate that only handles selection (rows keep the table's height).
+    final class SelectionOnlyDelegate: NSObject, UITableViewDelegate {
+        func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath) {}
+    }
+
+    /// A delegate with 60-point rows.
+    final class TallRowDelegate: NSObject, UITableViewDelegate {
+        func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat { 60 }
+    }
+
+    /// Implements `didSelect` without declaring `UITableViewDelegate`.
+    final class UndeclaredSelectionDelegate: NSObject {
+        private(set) var selectedRows: [Int] = []
+
+        @objc(tableView:didSelectRowAtIndexPath:)
+        func didSelect(_ tableView: UITableView, at indexPath: IndexPath) {
+            selectedRows.append(indexPath.row)
+        }
+    }
+
+    /// A page that shows a catalogue in a child controller the plan does not name.
+    final class ShopPageController: UIViewController {
+        let child = ListViewController(rows: 20)
+
+        override func viewDidLoad() {
+            super.viewDidLoad()
+            addChild(child)
+            child.view.frame = view.bounds
+            view.addSubview(child.view)
+            child.didMove(toParent: self)
         }
     }
 #endif

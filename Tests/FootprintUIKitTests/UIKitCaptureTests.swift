@@ -42,8 +42,7 @@
             configuration.diagnostics = { log.append($0) }
             let capture = AutoCapture(
                 plans: PlanStore(bundled: plan), deviceID: "device-1", sink: sink, clock: clock)
-            return UIKitCapture.install(
-                capture: capture, sink: sink, clock: clock, configuration: configuration)
+            return UIKitCapture.install(capture: capture, clock: clock, configuration: configuration)
         }
 
         // MARK: Pages
@@ -100,11 +99,31 @@
             #expect(controller.shareCount == 1)
         }
 
+        /// A remote plan must not be able to hook what could crash every user.
+        @Test func refusedPurposeMethodsAreReportedAndNotHooked() {
+            var plan = Self.plan
+            plan.events.append(
+                PlanEvent(
+                    id: "1003", name: "dangerous",
+                    triggers: [
+                        .method(target: "ShareViewController", method: "dealloc"),
+                        .method(target: "ShareViewController", method: "_privateShare"),
+                        .method(target: "UIViewController", method: "viewDidLoad"),
+                    ]))
+            install(plan: plan)
+            let codes = diagnosticCodes
+            #expect(codes["ShareViewController.dealloc"] == .unsafeMethod)
+            #expect(codes["ShareViewController._privateShare"] == .unsafeMethod)
+            #expect(codes["UIViewController.viewDidLoad"] == .outsideApp)
+            #expect(!MethodHooks.isHooked(NSSelectorFromString("dealloc"), of: ShareViewController.self))
+            #expect(!MethodHooks.isHooked(#selector(UIViewController.viewDidLoad), of: UIViewController.self))
+            #expect(
+                MethodHooks.isHooked(#selector(ShareViewController.goShare), of: ShareViewController.self))
+        }
+
         @Test func unhookablePlanEntriesAreReportedNotFatal() {
             install()
-            let codes = Dictionary(
-                diagnostics.diagnostics.map { ("\($0.typeName).\($0.method ?? "")", $0.code) },
-                uniquingKeysWith: { a, _ in a })
+            let codes = diagnosticCodes
             #expect(codes["NoSuchController.goShare"] == .missingClass)
             #expect(codes["ShareViewController.swiftOnlyShare"] == .missingMethod)
             #expect(codes["ShareViewController.rate:"] == .unsupportedSignature)
@@ -121,8 +140,8 @@
             controller.view.addSubview(button)
             _ = showInWindow(controller)
 
-            let action = UIAction(title: "Buy") { _ in tapped.value += 1 }
-            button.sendAction(action)
+            // What UIKit does when the button's primary action triggers.
+            button.sendAction(try registeredAction(of: button))
 
             #expect(tapped.value == 1, "the action still runs")
             let click = try #require(sink.tracks(CapturedEventName.elementClick).first)
@@ -171,25 +190,90 @@
             #expect(clicks[0].string("$element_text") == "Pay")
         }
 
-        @Test func switchedOffControlsReportNothing() {
+        @Test func switchedOffControlsReportNothing() throws {
             install(configuration: UIKitCaptureConfiguration(hooksControls: false))
             let controller = PlainViewController()
             let button = UIButton(primaryAction: UIAction(title: "Buy") { _ in })
             controller.view.addSubview(button)
-            button.sendAction(UIAction(title: "Buy") { _ in })
+            button.sendAction(try registeredAction(of: button))
             #expect(sink.tracks(CapturedEventName.elementClick).isEmpty)
+            install()
+            button.sendAction(try registeredAction(of: button))
+            #expect(sink.tracks(CapturedEventName.elementClick).count == 1, "the same tap, switched on")
         }
 
-        @Test func ignoredViewsReportNothing() {
+        @Test func ignoredViewsReportNothing() throws {
             install()
             let controller = PlainViewController()
             let container = UIView()
-            container.footprint.isIgnored = true
             let button = UIButton(primaryAction: UIAction(title: "Secret") { _ in })
             container.addSubview(button)
             controller.view.addSubview(container)
-            button.sendAction(UIAction(title: "Secret") { _ in })
+            button.sendAction(try registeredAction(of: button))
+            #expect(sink.tracks(CapturedEventName.elementClick).count == 1)
+            container.footprint.isIgnored = true
+            button.sendAction(try registeredAction(of: button))
+            #expect(sink.tracks(CapturedEventName.elementClick).count == 1, "nothing more once ignored")
+        }
+
+        /// A `UIAction` counts only for the events it is registered for: one added for touch-down
+        /// or for typing is not a tap.
+        @Test func uiActionsReportOnlyForTheEventsTheyAreRegisteredFor() throws {
+            install()
+            let controller = PlainViewController()
+            let button = UIButton(type: .system)
+            let pressed = UIAction(title: "Pressed") { _ in }
+            let tapped = UIAction(title: "Tapped") { _ in }
+            button.addAction(pressed, for: .touchDown)
+            button.addAction(tapped, for: .touchUpInside)
+            let field = UITextField()
+            let typed = UIAction(title: "Typed") { _ in }
+            let returned = UIAction(title: "Returned") { _ in }
+            field.addAction(typed, for: .editingChanged)
+            field.addAction(returned, for: .editingDidEndOnExit)
+            controller.view.addSubview(button)
+            controller.view.addSubview(field)
+
+            #expect(ControlActionHooks.registeredEvents(of: button, uiAction: pressed) == .touchDown)
+            button.sendAction(pressed)
+            field.sendAction(typed)
             #expect(sink.tracks(CapturedEventName.elementClick).isEmpty)
+            button.sendAction(tapped)
+            field.sendAction(returned)
+            let paths = sink.tracks(CapturedEventName.elementClick).compactMap { $0.string("$element_path") }
+            #expect(paths.count == 2)
+            #expect(paths.first?.hasPrefix("#UIAction#UIButton#") == true)
+            #expect(paths.last?.hasPrefix("#UIAction#UITextField#") == true)
+        }
+
+        /// UIKit sends a bar button tap twice: from its private button view to a private target,
+        /// then from the `UIBarButtonItem` to the app's target. One click is reported.
+        @Test func aBarButtonTapIsReportedOnce() throws {
+            install()
+            let controller = PlainViewController()
+            let item = UIBarButtonItem(
+                title: "Checkout", style: .plain, target: controller,
+                action: #selector(PlainViewController.pay(_:)))
+            let privateTarget = _BarButtonTarget()
+            let privateButton = _BarButtonView()
+            privateButton.addTarget(
+                privateTarget, action: #selector(_BarButtonTarget._invoke(_:forEvent:)), for: .touchUpInside)
+            controller.view.addSubview(privateButton)
+            _ = showInWindow(controller)
+
+            ControlActionHooks.record(
+                action: #selector(_BarButtonTarget._invoke(_:forEvent:)), target: privateTarget,
+                sender: privateButton, event: nil)
+            ControlActionHooks.record(
+                action: #selector(PlainViewController.pay(_:)), target: controller, sender: item, event: nil)
+
+            let clicks = sink.tracks(CapturedEventName.elementClick)
+            try #require(clicks.count == 1)
+            #expect(
+                clicks[0].string("$element_path")?.hasPrefix(
+                    "#pay:#UIBarButtonItem#UIBarButtonItem#PlainViewController#")
+                    == true)
+            #expect(clicks[0].string("$element_text") == "Checkout")
         }
 
         // MARK: Gestures
@@ -201,8 +285,11 @@
             view.addGestureRecognizer(tap)
             let pan = UIPanGestureRecognizer(target: nil, action: nil)
             view.addGestureRecognizer(pan)
+            let systemTap = _SystemTapRecognizer(target: nil, action: nil)
+            view.addGestureRecognizer(systemTap)
             #expect(GestureHooks.isWatched(tap))
             #expect(!GestureHooks.isWatched(pan))
+            #expect(!GestureHooks.isWatched(systemTap), "UIKit's own recognizers are left alone")
         }
 
         // MARK: Alerts
@@ -232,6 +319,22 @@
             #expect(sink.tracks(CapturedEventName.elementClick).count == 1)
         }
 
+        /// The diagnostics reported so far, by `Type.method`.
+        private var diagnosticCodes: [String: UIKitDiagnostic.Code] {
+            Dictionary(
+                diagnostics.diagnostics.map { ("\($0.typeName).\($0.method ?? "")", $0.code) },
+                uniquingKeysWith: { first, _ in first })
+        }
+
+        /// The `UIAction` registered on `control` (its primary action).
+        private func registeredAction(of control: UIControl) throws -> UIAction {
+            var found: UIAction?
+            control.enumerateEventHandlers { action, _, _, _ in
+                if found == nil { found = action }
+            }
+            return try #require(found)
+        }
+
         /// Calls an action's handler as UIKit does when the user chooses it. Test-only: reads the
         /// action's private `handler` key (no public API chooses an alert action).
         private func invokeHandler(of action: UIAlertAction) throws {
@@ -253,6 +356,9 @@
         /// Not visible to the Objective-C runtime: cannot be hooked.
         func swiftOnlyShare() {}
 
+        /// Private by its name: never hooked.
+        @objc dynamic func _privateShare() {}
+
         /// Takes an integer: not a signature Footprint hooks.
         @objc dynamic func rate(_ stars: Int) {}
     }
@@ -261,6 +367,17 @@
     @MainActor
     final class Counter {
         var value = 0
+    }
+
+    /// Stands for a tap recognizer UIKit uses inside its own views (a private type).
+    final class _SystemTapRecognizer: UITapGestureRecognizer {}
+
+    /// Stands for UIKit's private bar button view (a private control type).
+    final class _BarButtonView: UIControl {}
+
+    /// Stands for UIKit's private bar button target.
+    final class _BarButtonTarget: NSObject {
+        @objc func _invoke(_ sender: Any?, forEvent event: UIEvent?) {}
     }
 
     /// A controller the plan does not name.

@@ -1,7 +1,10 @@
 extension AutoCapture {
-    /// A control sent an action: a tap, or a value change (`sendAction(_:to:for:)`). For
-    /// continuous controls (sliders) forward the final value only, when the touch ends.
+    /// A control sent an action (`sendAction(_:to:from:for:)`, a `UIAction`). It is captured
+    /// when ``ControlActionRule`` says it is the user's meaning: the events it is registered for
+    /// (``ActionDescription/controlEvents``) include one that counts for the element's kind, it
+    /// is not a continuous slider still under the finger, and it is not UIKit's own plumbing.
     public func controlActed(_ element: ElementDescription, action: ActionDescription) {
+        guard ControlActionRule.counts(element, action: action) else { return }
         captureElement(element, action: action, switchedOn: \.controls)
     }
 
@@ -17,6 +20,23 @@ extension AutoCapture {
     /// recognizer's type.
     public func gestureRecognized(on view: ElementDescription, action: ActionDescription) {
         captureElement(view, action: action, switchedOn: \.gestures)
+    }
+
+    /// A watched gesture recognizer (``GestureRule/isWatched(typeName:kind:)``) called its
+    /// target: reported as `tap` when a tap is recognized, `longPress` when a long press begins,
+    /// not otherwise.
+    /// - Parameters:
+    ///   - view: the view it is attached to.
+    ///   - recognizerType: its type name.
+    ///   - kind: tap or long press.
+    ///   - phase: its state now.
+    public func gestureRecognized(
+        on view: ElementDescription, recognizerType: String, kind: GestureKind, phase: GesturePhase
+    ) {
+        guard GestureRule.isWatched(typeName: recognizerType, kind: kind),
+            let name = GestureRule.actionName(kind: kind, phase: phase)
+        else { return }
+        gestureRecognized(on: view, action: ActionDescription(selector: name, senderType: recognizerType))
     }
 
     /// An alert or action-sheet action was chosen. Its path is
@@ -100,9 +120,15 @@ extension AutoCapture {
 
     /// Whether the app opted the element out: on itself or an ancestor, by flag or by type.
     private func isIgnored(_ element: ElementDescription) -> Bool {
+        ignores(chain: element.chain)
+    }
+
+    /// Whether the app opted out something on `chain` (an element or list, up its responder
+    /// chain): by ``ResponderDescription/ignoresTracking`` or by an ignored type name.
+    public func ignores(chain: [ResponderDescription]) -> Bool {
         let ignoredTypes = configuration.ignoredTypes
-        if ignoredTypes.isEmpty { return element.chain.contains { $0.ignoresTracking } }
-        return element.chain.contains { $0.ignoresTracking || ignoredTypes.contains($0.typeName) }
+        if ignoredTypes.isEmpty { return chain.contains { $0.ignoresTracking } }
+        return chain.contains { $0.ignoresTracking || ignoredTypes.contains($0.typeName) }
     }
 
     /// The element's text, redacted and cut; never for secure or text-input elements.
@@ -115,13 +141,19 @@ extension AutoCapture {
             ? String(redacted.prefix(configuration.maximumTextLength)) : redacted
     }
 
-    /// The page of the nearest controller on the chain that is a page, else the current page.
     private func pageName(of element: ElementDescription, plan: TrackingPlan) -> String? {
-        let policy = PagePolicy(plan: plan, ignoredTypes: [])
-        for responder in element.chain where responder.role == .viewController {
-            if let name = policy.pageName(ofControllerType: responder.typeName) { return name }
-        }
-        return currentPageName
+        pageName(ofChain: element.chain, plan: plan)
+    }
+
+    /// The page an element or a list is on: the nearest controller on its responder chain that
+    /// is a page (``PagePolicy/pageName(ofChain:)``: a child controller the plan does not name
+    /// belongs to the page around it), else the page the user is on.
+    public func pageName(ofChain chain: [ResponderDescription]) -> String? {
+        pageName(ofChain: chain, plan: plans.current.plan)
+    }
+
+    private func pageName(ofChain chain: [ResponderDescription], plan: TrackingPlan) -> String? {
+        PagePolicy(plan: plan).pageName(ofChain: chain) ?? currentPageName
     }
 
     private static func keyPathProperties(of event: PlanEvent, from source: (any KeyPathValueSource)?)

@@ -13,30 +13,40 @@ public final class AutoCapture {
     public let configuration: AutoCaptureConfiguration
     /// The plan in force (replaced by remote configuration).
     public let plans: PlanStore
-    private let deviceID: String
-    private let sink: any CaptureSink
+    /// Applies device sampling to every event on its way to the sink (list exposure records
+    /// into it too), holding them while the device id is not known.
+    let sampling: SamplingGate
     private let clock: any Clock
     private var pages = PageViewTracker()
-    private var sampling: (rate: Double, included: Bool)?
 
     /// Creates the capture core.
     /// - Parameters:
     ///   - configuration: what the app decides. Default: ``AutoCaptureConfiguration/init(ignoredTypes:maximumTextLength:)``.
     ///   - plans: the plan in force.
-    ///   - deviceID: the device's anonymous id; decides sampling.
+    ///   - deviceID: the device's anonymous id; decides sampling. `nil` when it is not known
+    ///     yet: capture runs and holds its events until ``deviceIdentified(_:)``.
     ///   - sink: receives the events (the tracker).
     ///   - clock: where time is read. Default: the system clock.
     public init(
         configuration: AutoCaptureConfiguration = AutoCaptureConfiguration(), plans: PlanStore,
-        deviceID: String,
+        deviceID: String?,
         sink: any CaptureSink, clock: any Clock = SystemClock()
     ) {
         self.configuration = configuration
         self.plans = plans
-        self.deviceID = deviceID
-        self.sink = sink
         self.clock = clock
+        sampling = SamplingGate(sink: sink, plans: plans, clock: clock, deviceID: deviceID)
     }
+
+    /// The device's anonymous id is known (when it was not at creation): the events held until
+    /// now are sent, or dropped when the device is sampled out. Callable from any thread; only
+    /// the first call counts.
+    public func deviceIdentified(_ deviceID: String) {
+        sampling.deviceIdentified(deviceID)
+    }
+
+    /// Where list exposure records its events: the sink behind device sampling.
+    public var sampledSink: any CaptureSink { sampling }
 
     /// What the adapter must hook under the plan in force.
     public var hooks: CaptureHooks { CaptureHooks(plan: plans.current.plan) }
@@ -87,22 +97,22 @@ public final class AutoCapture {
                 properties["$screen_class"] = .string(page.screenClass)
                 if let referrer { properties["$referrer"] = .string(referrer) }
                 if let title = page.title { properties["$title"] = .string(TextRedactor.redact(title)) }
-                sink.record(CapturedEvent(kind: .screen(name: page.name), properties: properties))
+                emit(CapturedEvent(kind: .screen(name: page.name), properties: properties))
             case .leave(let page, let duration):
                 guard !plan.blockedEvents.contains(CapturedEventName.screenLeave) else { continue }
                 let properties: JSONObject = [
                     "$page_name": .string(page.name), "$screen_class": .string(page.screenClass),
                     "duration_ms": .int(duration),
                 ]
-                sink.record(
+                emit(
                     CapturedEvent(kind: .track(event: CapturedEventName.screenLeave), properties: properties))
             }
         }
     }
 
-    /// Hands an event to the sink.
+    /// Hands an event to the sink, through device sampling.
     func emit(_ event: CapturedEvent) {
-        sink.record(event)
+        sampling.record(event)
     }
 
     /// Whether the plan in force lets this device capture `kind` (its kill switch is on and the
@@ -111,13 +121,11 @@ public final class AutoCapture {
         allows(kind, under: plans.current.plan)
     }
 
-    /// Whether `plan` lets this device capture `kind` (the sampling decision is cached per rate).
+    /// Whether `plan` lets this device capture `kind`. While the device id is not known only
+    /// the kill switch decides: the events wait in ``sampling`` for the sampling decision.
     func allows(_ kind: KeyPath<CaptureSwitches, Bool>, under plan: TrackingPlan) -> Bool {
         guard plan.capture[keyPath: kind] else { return false }
-        if let sampling, sampling.rate == plan.sampleRate { return sampling.included }
-        let included = DeviceSampling.includes(deviceID: deviceID, rate: plan.sampleRate)
-        sampling = (plan.sampleRate, included)
-        return included
+        return sampling.isIncluded ?? true
     }
 }
 

@@ -12,17 +12,25 @@ public struct ElementDescription {
     /// Where a plan event's key-path properties (`viewController.banner.url`) are read; `nil`
     /// when the adapter offers none.
     public var keyPathSource: (any KeyPathValueSource)?
+    /// Sliders: whether it reports while it is dragged (`UISlider.isContinuous`). Default false.
+    public var isContinuous: Bool
+    /// Whether a finger is still down on it when the action is sent (a continuous slider being
+    /// dragged). Default false.
+    public var isTouchDown: Bool
 
     /// Describes an element.
     public init(
         chain: [ResponderDescription], kind: ElementKind, attributes: ElementAttributes = ElementAttributes(),
-        isSecureTextEntry: Bool = false, keyPathSource: (any KeyPathValueSource)? = nil
+        isSecureTextEntry: Bool = false, keyPathSource: (any KeyPathValueSource)? = nil,
+        isContinuous: Bool = false, isTouchDown: Bool = false
     ) {
         self.chain = chain
         self.kind = kind
         self.attributes = attributes
         self.isSecureTextEntry = isSecureTextEntry
         self.keyPathSource = keyPathSource
+        self.isContinuous = isContinuous
+        self.isTouchDown = isTouchDown
     }
 
     /// The element's own type name (the first responder of the chain).
@@ -41,6 +49,10 @@ public enum ElementKind: Sendable, Hashable {
     case stepper
     /// A slider: no attributes (its value changes all the time).
     case slider
+    /// A date picker: no attributes; reports on value change.
+    case datePicker
+    /// A page control: no attributes; reports on value change.
+    case pageControl
     /// A text field or view: no attributes, and its typed text is never captured.
     case textInput
     /// A table or collection cell: its position is in the path already.
@@ -86,17 +98,34 @@ public struct ElementAttributes: Sendable, Hashable {
 
 /// The action an element sent: a selector and the sender's type
 /// (`buttonClick:` from `UIButton`, `tableView:didSelectRowAtIndexPath:` from `UITableView`,
-/// `handleTap:` from `UITapGestureRecognizer`).
+/// `handleTap:` from `UITapGestureRecognizer`), with what the adapter knows of its target and of
+/// the control events it is registered for (``ControlActionRule`` decides from them).
 public struct ActionDescription: Sendable, Hashable {
     /// The action selector.
     public var selector: String
     /// The sender's type name.
     public var senderType: String
+    /// The type name of the object that receives the action; `nil` when there is none or it is
+    /// not known (a `UIAction`, a gesture, an action sent up the responder chain).
+    public var targetType: String?
+    /// The control events this action is registered for on the sender; `nil` when not known
+    /// (an action sent up the responder chain, a bar button item, a SwiftUI tap): then the
+    /// action counts.
+    public var controlEvents: ControlEvents?
 
     /// Describes an action.
-    public init(selector: String, senderType: String) {
+    /// - Parameters:
+    ///   - selector: the action selector.
+    ///   - senderType: the sender's type name.
+    ///   - targetType: the receiver's type name. Default: not known.
+    ///   - controlEvents: the events the action is registered for. Default: not known.
+    public init(
+        selector: String, senderType: String, targetType: String? = nil, controlEvents: ControlEvents? = nil
+    ) {
         self.selector = selector
         self.senderType = senderType
+        self.targetType = targetType
+        self.controlEvents = controlEvents
     }
 }
 

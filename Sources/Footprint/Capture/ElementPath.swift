@@ -113,7 +113,7 @@ extension ElementDescription {
             add("selectedSegmentIndex", attributes.selectedSegmentIndex.map(String.init))
         case .stepper:
             add("value", attributes.value.map(Self.number))
-        case .slider, .textInput, .cell, .alertAction, .other:
+        case .slider, .datePicker, .pageControl, .textInput, .cell, .alertAction, .other:
             break
         }
         return result

@@ -50,19 +50,40 @@ public struct PagePolicy: Sendable {
         return type
     }
 
+    /// The page name of a controller with parent `parentType` (`nil` for a root or presented
+    /// controller), or `nil` when it is not a page: as ``pageName(ofControllerType:)``, and a
+    /// child controller (whose parent is not a system container) only when the plan names it.
+    /// The one rule for page views, element events and list exposure.
+    public func pageName(ofControllerType type: String, parentType: String?) -> String? {
+        guard let name = pageName(ofControllerType: type) else { return nil }
+        if let parentType, !Self.isSystemContainer(parentType), plan.pages[type] == nil { return nil }
+        return name
+    }
+
+    /// The page something on screen belongs to: the nearest controller on its responder chain
+    /// (the element or list first, up through its controllers and their ancestors) that is a
+    /// page, so a tap or a list inside a child controller that is no page belongs to the page
+    /// that contains it. `nil` when no controller on the chain is a page.
+    public func pageName(ofChain chain: [ResponderDescription]) -> String? {
+        for responder in chain where responder.role == .viewController {
+            if let name = pageName(ofControllerType: responder.typeName, parentType: responder.parentType) {
+                return name
+            }
+        }
+        return nil
+    }
+
     /// The page a controller is, or `nil` when it does not count: ignored, a system container,
     /// not named in configured mode, or a child controller the plan does not name.
     public func page(for description: PageDescription) -> PageViewTracker.Page? {
-        guard !description.ignoresTracking, let name = pageName(ofControllerType: description.controllerType)
+        guard !description.ignoresTracking,
+            let name = pageName(
+                ofControllerType: description.controllerType, parentType: description.parentType)
         else {
-            return nil
-        }
-        let rule = plan.pages[description.controllerType]
-        if let parent = description.parentType, !Self.isSystemContainer(parent), rule == nil {
             return nil
         }
         return PageViewTracker.Page(
             instanceID: description.instanceID, name: name, screenClass: description.controllerType,
-            title: description.title, properties: rule?.properties ?? [:])
+            title: description.title, properties: plan.pages[description.controllerType]?.properties ?? [:])
     }
 }

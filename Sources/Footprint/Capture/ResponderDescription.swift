@@ -29,12 +29,16 @@ public struct ResponderDescription: Sendable, Hashable {
     public var ignoresTracking: Bool
     /// The accessibility identifier, when set.
     public var accessibilityIdentifier: String?
+    /// Controllers: the parent controller's type name; `nil` for a root or presented controller.
+    /// A controller whose parent is not a system container is a child, a page only when the
+    /// plan names it (``PagePolicy/pageName(ofControllerType:parentType:)``).
+    public var parentType: String?
 
     /// Describes one responder.
     public init(
         _ typeName: String, role: Role = .view, siblingIndex: Int? = nil, cellIndexPath: CellIndexPath? = nil,
         itemID: String? = nil, properties: JSONObject = [:], ignoresTracking: Bool = false,
-        accessibilityIdentifier: String? = nil
+        accessibilityIdentifier: String? = nil, parentType: String? = nil
     ) {
         self.typeName = typeName
         self.role = role
@@ -44,6 +48,7 @@ public struct ResponderDescription: Sendable, Hashable {
         self.properties = properties
         self.ignoresTracking = ignoresTracking
         self.accessibilityIdentifier = accessibilityIdentifier
+        self.parentType = parentType
     }
 
     /// A view at `index` among its same-type siblings.
@@ -51,9 +56,9 @@ public struct ResponderDescription: Sendable, Hashable {
         ResponderDescription(typeName, role: .view, siblingIndex: index, properties: properties)
     }
 
-    /// A view controller.
-    public static func controller(_ typeName: String) -> Self {
-        ResponderDescription(typeName, role: .viewController)
+    /// A view controller, the child of a `parent` controller when given.
+    public static func controller(_ typeName: String, parent: String? = nil) -> Self {
+        ResponderDescription(typeName, role: .viewController, parentType: parent)
     }
 
     /// A responder that is neither a view nor a controller (`UIApplication`, `AppDelegate`).

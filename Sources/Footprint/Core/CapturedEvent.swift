@@ -16,11 +16,15 @@ public struct CapturedEvent: Sendable, Hashable {
     public var kind: Kind
     /// Its properties; auto-captured keys are `$`-prefixed (`$element_path`, ...).
     public var properties: JSONObject
+    /// When it happened, when it is recorded later than that (capture held it until the
+    /// device's sampling was known); `nil`: now, as the sink records it. Default `nil`.
+    public var timestamp: Timestamp?
 
     /// Creates a captured event.
-    public init(kind: Kind, properties: JSONObject = [:]) {
+    public init(kind: Kind, properties: JSONObject = [:], timestamp: Timestamp? = nil) {
         self.kind = kind
         self.properties = properties
+        self.timestamp = timestamp
     }
 }
 

@@ -62,14 +62,19 @@ public final class Tracker: CaptureSink {
 
     /// Creates the automatic-capture core that the platform adapter feeds, reading the plan in
     /// force from ``plans`` and recording into this tracker. Call it on the main thread, once.
+    ///
+    /// It returns at once. Sampling is decided per device from the persisted anonymous id, which
+    /// the storage thread loads at start: until it answers, capture runs and holds its events
+    /// (with their time), then sends or drops them all by the device's sampling.
     /// - Parameter configuration: the app's capture choices. Default: no extra ignored types.
     public func makeAutoCapture(configuration: AutoCaptureConfiguration = AutoCaptureConfiguration())
         -> AutoCapture
     {
-        // Sampling is decided per device: the persisted anonymous id, loaded at start.
-        let deviceID = identity(timeoutSeconds: 2)?.anonymousId ?? ""
-        return AutoCapture(
-            configuration: configuration, plans: plans, deviceID: deviceID, sink: self, clock: clock)
+        let capture = AutoCapture(
+            configuration: configuration, plans: plans, deviceID: nil, sink: self, clock: clock)
+        let gate = capture.sampling
+        inbox.submit(.readIdentity { identity in gate.deviceIdentified(identity.anonymousId) })
+        return capture
     }
 
     /// Asks the server for a newer plan now, whatever the refresh interval (for tests and
@@ -105,9 +110,10 @@ public final class Tracker: CaptureSink {
     }
 
     /// Records an automatically captured event (page, element, exposure), exactly like
-    /// ``track(_:properties:)`` or ``screen(_:properties:)``.
+    /// ``track(_:properties:)`` or ``screen(_:properties:)``, at its own
+    /// ``CapturedEvent/timestamp`` when it has one.
     public func record(_ event: CapturedEvent) {
-        inbox.submit(.event(event.kind, properties: event.properties, at: clock.now()))
+        inbox.submit(.event(event.kind, properties: event.properties, at: event.timestamp ?? clock.now()))
     }
 
     /// Starts timing `event`; ``endTimedEvent(_:properties:)`` tracks it with `duration_ms`.

@@ -70,8 +70,7 @@
         /// The controller the user sees under the alert: the key window's root, through what it
         /// presents (an alert being dismissed excluded), navigation and tab containers.
         private static func topViewController() -> UIViewController? {
-            let windows = UIApplication.shared.connectedScenes.compactMap { $0 as? UIWindowScene }.flatMap(
-                \.windows)
+            let windows = HostApplication.windows
             var top = (windows.first(where: \.isKeyWindow) ?? windows.first)?.rootViewController
             while let current = top {
                 if let presented = current.presentedViewController, !(presented is UIAlertController) {

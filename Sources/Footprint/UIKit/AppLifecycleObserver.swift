@@ -46,9 +46,11 @@
             }
             guard let handler else { return }
             endBackgroundTask(backgroundTask)
-            let task = UIApplication.shared.beginBackgroundTask(withName: "Footprint flush") { [weak self] in
-                self?.endBackgroundTask(self?.backgroundTask ?? .invalid)
-            }
+            // An app extension has no application to grant background time: the flush just runs.
+            let task =
+                HostApplication.shared?.beginBackgroundTask(withName: "Footprint flush") { [weak self] in
+                    self?.endBackgroundTask(self?.backgroundTask ?? .invalid)
+                } ?? .invalid
             backgroundTask = task
             handler.didEnterBackground { [weak self] in
                 Task { @MainActor in self?.endBackgroundTask(task) }
@@ -67,7 +69,7 @@
         /// task of a later background entry, and no task is ended twice).
         private func endBackgroundTask(_ task: UIBackgroundTaskIdentifier) {
             guard task != .invalid, task == backgroundTask else { return }
-            UIApplication.shared.endBackgroundTask(task)
+            HostApplication.shared?.endBackgroundTask(task)
             backgroundTask = .invalid
         }
     }

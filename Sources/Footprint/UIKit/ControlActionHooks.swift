@@ -5,13 +5,16 @@
     /// `UIApplication.sendAction(_:to:from:for:)` (one call per target-action pair), and every
     /// `UIAction` registered on a control through `UIControl.sendAction(_:)`; both are hooked.
     ///
-    /// Value controls (switch, segmented control, stepper, slider, date picker, page control)
-    /// report on value change, a continuous slider only when the finger lifts; other controls on
-    /// touch-up (or their primary action); text fields never for typing. Bar button items report
-    /// with the chain of their target. Targets that belong to SwiftUI's own bridging are skipped.
+    /// The hooks describe what UIKit dispatches, the control events the pair or the `UIAction`
+    /// is registered for (`actions(forTarget:forControlEvent:)`, `enumerateEventHandlers`), and
+    /// the target's type; ``ControlActionRule`` in the core decides what counts: value controls
+    /// on value change (a continuous slider when the finger lifts), text fields on Return, other
+    /// controls on touch-up, never UIKit's private plumbing (so a bar button tap, which UIKit
+    /// sends from its private button view to a private target and then from the
+    /// `UIBarButtonItem`, is reported once, as the item).
     @MainActor
     enum ControlActionHooks {
-        /// Set while a `UIAction` is dispatched, so that anything it sends through the
+        /// Set while an app's `UIAction` is dispatched, so that anything it sends through the
         /// application is not reported a second time.
         private static var isDispatchingUIAction = false
 
@@ -51,18 +54,19 @@
             }
         }
 
-        /// Reports one target-action pair UIKit dispatches, when it is one the user means.
+        /// Reports one target-action pair UIKit dispatches; the core decides whether it counts.
         static func record(action: Selector, target: AnyObject?, sender: AnyObject?, event: UIEvent?) {
             guard let adapter = UIKitCapture.installed, adapter.configuration.hooksControls else { return }
-            if let target, ResponderChainDescriber.typeName(of: target).contains("SwiftUI") { return }
             let selector = NSStringFromSelector(action)
+            let targetType = target.map { ResponderChainDescriber.typeName(of: $0) }
             switch sender {
             case let control as UIControl:
-                guard reports(control, selector: selector, target: target, event: event) else { return }
                 adapter.capture.controlActed(
-                    ResponderChainDescriber.element(for: control, target: target),
+                    ResponderChainDescriber.element(for: control, target: target, event: event),
                     action: ActionDescription(
-                        selector: selector, senderType: ResponderChainDescriber.typeName(of: control)))
+                        selector: selector, senderType: ResponderChainDescriber.typeName(of: control),
+                        targetType: targetType,
+                        controlEvents: registeredEvents(of: control, target: target, selector: action)))
             case let item as UIBarButtonItem:
                 let itemType = ResponderChainDescriber.typeName(of: item)
                 let targetChain =
@@ -79,45 +83,55 @@
                             },
                             target: target)))
                 adapter.capture.controlActed(
-                    element, action: ActionDescription(selector: selector, senderType: itemType))
+                    element,
+                    action: ActionDescription(
+                        selector: selector, senderType: itemType, targetType: targetType))
             default:
                 return
             }
         }
 
-        private static func record(uiAction action: UIAction, from control: UIControl) {
+        /// Reports a `UIAction` a control runs, with the events it is registered for.
+        static func record(uiAction action: UIAction, from control: UIControl) {
             guard let adapter = UIKitCapture.installed, adapter.configuration.hooksControls else { return }
-            if control is UITextField
-                || ResponderChainDescriber.isDraggingContinuousSlider(control, event: nil)
-            {
-                return
-            }
             adapter.capture.controlActed(
                 ResponderChainDescriber.element(for: control),
                 action: ActionDescription(
-                    selector: "UIAction", senderType: ResponderChainDescriber.typeName(of: control)))
+                    selector: "UIAction", senderType: ResponderChainDescriber.typeName(of: control),
+                    controlEvents: registeredEvents(of: control, uiAction: action)))
         }
 
-        /// Whether a selector-based action of `control` is one the user means: a value change of a
-        /// value control, a touch-up or primary action of the others.
-        private static func reports(
-            _ control: UIControl, selector: String, target: AnyObject?, event: UIEvent?
-        ) -> Bool {
-            let meaningfulEvents: [UIControl.Event]
-            if ResponderChainDescriber.isValueControl(control) {
-                // A dragged slider reports its final value, when the finger lifts.
-                if ResponderChainDescriber.isDraggingContinuousSlider(control, event: event) { return false }
-                meaningfulEvents = [.valueChanged, .primaryActionTriggered]
-            } else if control is UITextField {
-                meaningfulEvents = [.primaryActionTriggered, .editingDidEndOnExit]
-            } else {
-                meaningfulEvents = [.touchUpInside, .primaryActionTriggered]
+        /// The control events for which `control` sends `selector` to `target`; `nil` for a
+        /// `nil` target (the action travels the responder chain and its registration is the
+        /// control's own business).
+        static func registeredEvents(of control: UIControl, target: AnyObject?, selector: Selector)
+            -> ControlEvents?
+        {
+            guard let target else { return nil }
+            let name = NSStringFromSelector(selector)
+            var events = ControlEvents()
+            for bit in bits(of: control.allControlEvents) {
+                let event = UIControl.Event(rawValue: bit)
+                if control.actions(forTarget: target, forControlEvent: event)?.contains(name) == true {
+                    events.insert(ControlEvents(rawValue: UInt64(bit)))
+                }
             }
-            // A nil target travels the responder chain; its registration cannot be looked up.
-            guard let target else { return true }
-            return meaningfulEvents.contains { controlEvent in
-                control.actions(forTarget: target, forControlEvent: controlEvent)?.contains(selector) == true
+            return events
+        }
+
+        /// The control events `action` is registered for on `control` (matched by identifier).
+        static func registeredEvents(of control: UIControl, uiAction action: UIAction) -> ControlEvents {
+            var events = ControlEvents()
+            control.enumerateEventHandlers { handler, _, controlEvents, _ in
+                if let handler, handler === action || handler.identifier == action.identifier {
+                    events.formUnion(ControlEvents(rawValue: UInt64(controlEvents.rawValue)))
+                }
             }
+            return events
+        }
+
+        private static func bits(of events: UIControl.Event) -> [UInt] {
+            (0..<UInt.bitWidth).map { UInt(1) << $0 }.filter { events.rawValue & $0 != 0 }
         }
     }
 #endif

@@ -1,14 +1,13 @@
 #if canImport(UIKit) && !os(watchOS)
     import UIKit
 
-    /// Gestures: when a tap or long-press recognizer is added to a view
-    /// (`UIView.addGestureRecognizer(_:)`), Footprint adds its own target to it with the public
-    /// `addTarget(_:action:)`; the app's targets are never read (they are private to UIKit).
+    /// Gestures: when a recognizer is added to a view (`UIView.addGestureRecognizer(_:)`) and
+    /// the core watches it (``GestureRule``: the app's taps and long presses, not UIKit's own),
+    /// Footprint adds its own target to it with the public `addTarget(_:action:)`; the app's
+    /// targets are never read (they are private to UIKit).
     ///
-    /// Taps report when recognized, long presses when they begin. Recognizers UIKit uses inside
-    /// its own views (types starting with `_`, or `UI` types other than the two public ones) are
-    /// left alone. Recognizers that never pass through `addGestureRecognizer(_:)` (assigned with
-    /// the `gestureRecognizers` setter) are not seen.
+    /// Recognizers that never pass through `addGestureRecognizer(_:)` (assigned with the
+    /// `gestureRecognizers` setter) are not seen.
     @MainActor
     enum GestureHooks {
         static func install() {
@@ -28,16 +27,26 @@
             }
         }
 
-        /// Whether `recognizer` is a tap or long press of the app (not one of UIKit's own).
+        /// Whether the core watches `recognizer`.
         static func isWatched(_ recognizer: UIGestureRecognizer) -> Bool {
-            guard recognizer is UITapGestureRecognizer || recognizer is UILongPressGestureRecognizer else {
-                return false
+            GestureRule.isWatched(
+                typeName: ResponderChainDescriber.typeName(of: recognizer), kind: kind(of: recognizer))
+        }
+
+        static func kind(of recognizer: UIGestureRecognizer) -> GestureKind {
+            switch recognizer {
+            case is UITapGestureRecognizer: .tap
+            case is UILongPressGestureRecognizer: .longPress
+            default: .other
             }
-            let typeName = ResponderChainDescriber.typeName(of: recognizer)
-            if typeName == "UITapGestureRecognizer" || typeName == "UILongPressGestureRecognizer" {
-                return true
+        }
+
+        static func phase(of recognizer: UIGestureRecognizer) -> GesturePhase {
+            switch recognizer.state {
+            case .began: .began
+            case .ended: .ended
+            default: .other
             }
-            return !typeName.hasPrefix("_") && !typeName.hasPrefix("UI")
         }
     }
 
@@ -47,19 +56,15 @@
         static let shared = GestureTarget()
 
         @objc func recognized(_ recognizer: UIGestureRecognizer) {
-            let actionName: String
-            switch recognizer {
-            case is UITapGestureRecognizer where recognizer.state == .ended: actionName = "tap"
-            case is UILongPressGestureRecognizer where recognizer.state == .began: actionName = "longPress"
-            default: return
-            }
             guard let adapter = UIKitCapture.installed, adapter.configuration.hooksGestures,
                 let view = recognizer.view
             else { return }
+            let phase = GestureHooks.phase(of: recognizer)
+            guard phase != .other else { return }
             adapter.capture.gestureRecognized(
                 on: ResponderChainDescriber.element(for: view),
-                action: ActionDescription(
-                    selector: actionName, senderType: ResponderChainDescriber.typeName(of: recognizer)))
+                recognizerType: ResponderChainDescriber.typeName(of: recognizer),
+                kind: GestureHooks.kind(of: recognizer), phase: phase)
         }
     }
 #endif

@@ -7,8 +7,10 @@
     /// `adjustedContentInset`), forwards its scroll callbacks, and runs a timer for the
     /// recorder's next deadline (dwell and settling fire while nothing moves).
     ///
-    /// The decisions are the core's (``ListExposureRecorder``); this only observes. Created when
-    /// a list enters a window, held by the list.
+    /// The decisions are the core's (``ListExposureRecorder``; which lists are measured and
+    /// which page they are on, ``AutoCapture/measuresExposure(ofList:isMarked:)`` and
+    /// ``AutoCapture/pageName(ofChain:)``, the same rule as for taps); this only observes.
+    /// Created when a measured list enters a window, held by the list.
     @MainActor
     final class ListExposureDriver {
         private weak var list: UIScrollView?
@@ -40,7 +42,11 @@
                 existing(for: list)?.leftScreen()
                 return
             }
-            guard let adapter = UIKitCapture.installed, adapter.configuration.feedsListExposure else {
+            guard let adapter = UIKitCapture.installed, adapter.configuration.feedsListExposure,
+                isAppList(list, adapter: adapter),
+                adapter.capture.measuresExposure(
+                    ofList: ResponderChainDescriber.chain(from: list), isMarked: isMarked(list))
+            else {
                 return
             }
             let driver = existing(for: list) ?? ListExposureDriver(list: list, owner: adapter)
@@ -104,14 +110,17 @@
         }
 
         private func appear(_ list: UIScrollView, viewport: ListViewport) {
-            guard let adapter = UIKitCapture.installed, !Self.isIgnored(list, adapter: adapter) else {
+            let chain = ResponderChainDescriber.chain(from: list)
+            guard let adapter = UIKitCapture.installed,
+                adapter.capture.measuresExposure(ofList: chain, isMarked: Self.isMarked(list))
+            else {
                 return
             }
             if owner !== adapter {
                 owner = adapter
                 recorder = Self.makeRecorder(for: list, owner: adapter)
             }
-            recorder.pageName = Self.pageName(of: list, adapter: adapter)
+            recorder.pageName = adapter.capture.pageName(ofChain: chain)
             recorder.listId = list.footprint.listID
             isOnScreen = true
             needsReload = false
@@ -146,7 +155,7 @@
             ListExposureRecorder(
                 pageName: nil, axis: axis(of: list), configuration: owner.configuration.exposure,
                 clock: owner.clock,
-                sink: owner.sink)
+                sink: owner.capture.sampledSink)
         }
 
         private static func axis(of list: UIScrollView) -> ListAxis {
@@ -205,27 +214,17 @@
             return items
         }
 
-        /// The page the list is on: the first controller up its chain that is a page, else the
-        /// page the user is on.
-        private static func pageName(of list: UIScrollView, adapter: UIKitCapture) -> String? {
-            let policy = PagePolicy(plan: adapter.capture.plans.current.plan)
-            var controller = ResponderChainDescriber.nearestController(of: list)
-            while let current = controller {
-                if let name = policy.pageName(ofControllerType: ResponderChainDescriber.typeName(of: current))
-                {
-                    return name
-                }
-                controller = current.parent
-            }
-            return adapter.capture.currentPageName
+        /// Whether the app marked `list` for exposure (a list id or item identities).
+        private static func isMarked(_ list: UIScrollView) -> Bool {
+            list.footprint.listID != nil || list.footprint.listItems != nil
         }
 
-        /// Whether the app opted the list (or a view or controller around it) out.
-        private static func isIgnored(_ list: UIScrollView, adapter: UIKitCapture) -> Bool {
-            let ignoredTypes = adapter.capture.configuration.ignoredTypes
-            return ResponderChainDescriber.chain(from: list).contains {
-                $0.ignoresTracking || ignoredTypes.contains($0.typeName)
-            }
+        /// Whether `list` is the app's: it has Footprint's delegate proxy (the app's delegate of
+        /// an app's list), or no delegate and an app's list class.
+        private static func isAppList(_ list: UIScrollView, adapter: UIKitCapture) -> Bool {
+            if ListDelegateProxy.proxy(of: list) != nil { return true }
+            return list.delegate == nil
+                && ListRule.isAppList(ResponderChainDescriber.origin(of: list), appCode: adapter.appCode)
         }
     }
 #endif

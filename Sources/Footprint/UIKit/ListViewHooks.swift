@@ -2,11 +2,12 @@
     import UIKit
 
     /// The hooks on `UITableView` and `UICollectionView` (never on `UIScrollView` itself):
-    /// - the `delegate` setter passes a ``ListDelegateProxy`` (selection, scroll callbacks) and
-    ///   the getter returns what the app assigned;
-    /// - `didMoveToWindow`, `reloadData` and `layoutSubviews` tell the list's
-    ///   ``ListExposureDriver`` when the list comes and goes, when its data changes and when its
-    ///   layout is ready to read.
+    /// - the `delegate` setter passes a ``ListDelegateProxy`` (selection, scroll callbacks) for
+    ///   the app's lists and the getter returns what the app assigned;
+    /// - `didMoveToWindow` gives a list whose delegate was set before install its proxy, and
+    ///   with `reloadData` and `layoutSubviews` tells the list's ``ListExposureDriver`` (lists
+    ///   whose exposure is measured only) when the list comes and goes, when its data changes
+    ///   and when its layout is ready to read. Other lists run the original and a lookup.
     @MainActor
     enum ListViewHooks {
         static func install() {
@@ -21,8 +22,10 @@
             _ = MethodHooks.hook(#selector(setter: UIScrollView.delegate), of: cls) { original in
                 let block: @MainActor @convention(block) (UIScrollView, AnyObject?) -> Void = {
                     list, delegate in
-                    unsafeBitCast(original.implementation, to: Setter.self)(
-                        list, original.selector, ListDelegateProxy.replacement(for: delegate, of: list))
+                    ListDelegateProxy.assign(delegate, to: list) { replacement in
+                        unsafeBitCast(original.implementation, to: Setter.self)(
+                            list, original.selector, replacement)
+                    }
                 }
                 return block
             }
@@ -41,7 +44,13 @@
         private static func hookLayoutEvents(of cls: UIScrollView.Type) {
             typealias NoArguments = @convention(c) (UIScrollView, Selector) -> Void
             let events: [(Selector, @MainActor (UIScrollView) -> Void)] = [
-                (#selector(UIView.didMoveToWindow), { ListExposureDriver.listMovedToWindow($0) }),
+                (
+                    #selector(UIView.didMoveToWindow),
+                    { list in
+                        if list.window != nil { ListDelegateProxy.adoptDelegate(of: list) }
+                        ListExposureDriver.listMovedToWindow(list)
+                    }
+                ),
                 (
                     NSSelectorFromString("reloadData"),
                     { ListExposureDriver.existing(for: $0)?.dataReloaded() }

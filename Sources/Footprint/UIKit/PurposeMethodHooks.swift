@@ -9,9 +9,13 @@
     ///
     /// Only Objective-C methods can be hooked: a Swift method must be declared `@objc dynamic`
     /// (`@objc` alone may be called directly by Swift code, bypassing the hook). A hookable method
-    /// returns nothing and takes at most two object arguments (``ObjCMethodSignature``). A plan
-    /// entry naming a missing class, a missing method or another signature is reported through
-    /// ``UIKitCaptureConfiguration/diagnostics`` and skipped.
+    /// returns nothing and takes at most two object arguments (``ObjCMethodSignature``). A remote
+    /// plan reaches every user at once, so ``PurposeMethodRule`` refuses whatever could crash
+    /// them all: memory management and lifecycle (`dealloc`, `.cxx_destruct`, `release`...), the
+    /// runtime's own methods, private (`_`) selectors, and classes outside the app's own code
+    /// unless ``UIKitCaptureConfiguration/hookableTypes`` lists them. A plan entry naming a
+    /// missing class, a refused method, a missing method or another signature is reported
+    /// through ``UIKitCaptureConfiguration/diagnostics`` and skipped.
     ///
     /// A call on another thread is reported on the main thread afterwards; its key-path values
     /// are read then.
@@ -30,6 +34,25 @@
                 return UIKitDiagnostic(
                     code: .missingClass, typeName: entry.target, method: entry.method,
                     message: "\(name): no class \(entry.target) is known to the Objective-C runtime.")
+            }
+            switch PurposeMethodRule.refusal(
+                method: entry.method, typeName: entry.target,
+                target: ResponderChainDescriber.origin(ofClass: cls),
+                appCode: adapter.appCode, allowedTypes: adapter.configuration.hookableTypes)
+            {
+            case .runtimeMethod?, .privateMethod?:
+                return UIKitDiagnostic(
+                    code: .unsafeMethod, typeName: entry.target, method: entry.method,
+                    message:
+                        "\(name): \(entry.method) is a runtime or private method; hooking it could crash "
+                        + "every user, so it is never hooked.")
+            case .outsideApp?:
+                return UIKitDiagnostic(
+                    code: .outsideApp, typeName: entry.target, method: entry.method,
+                    message: "\(name): \(entry.target) is not the app's own class; list it in "
+                        + "UIKitCaptureConfiguration.hookableTypes to hook it.")
+            case nil:
+                break
             }
             let selector = NSSelectorFromString(entry.method)
             guard let method = class_getInstanceMethod(cls, selector) else {

@@ -16,15 +16,44 @@
         }
 
         /// The element `view` is, with its chain from itself up to the application delegate.
-        /// - Parameter target: the object that received the action, offered to key paths as
-        ///   `target`; default none.
-        static func element(for view: UIView, target: AnyObject? = nil) -> ElementDescription {
+        /// - Parameters:
+        ///   - target: the object that received the action, offered to key paths as `target`;
+        ///     default none.
+        ///   - event: the event that caused the action, when known (whether a finger is still
+        ///     down is read from its touches, else from the control's tracking state).
+        static func element(for view: UIView, target: AnyObject? = nil, event: UIEvent? = nil)
+            -> ElementDescription
+        {
             let chain = self.chain(from: view)
-            return ElementDescription(
+            var element = ElementDescription(
                 chain: chain, kind: kind(of: view), attributes: attributes(of: view),
                 isSecureTextEntry: (view as? UITextField)?.isSecureTextEntry ?? false,
                 keyPathSource: KeyValueCodingSource(
                     roots: keyPathRoots(view: view, controller: nearestController(of: view), target: target)))
+            #if !os(tvOS)
+                if let slider = view as? UISlider {
+                    element.isContinuous = slider.isContinuous
+                    element.isTouchDown = isTouchDown(on: slider, event: event)
+                }
+            #endif
+            return element
+        }
+
+        /// Where `object`'s class comes from (key-value-observing subclasses are looked through).
+        static func origin(of object: AnyObject) -> ClassOrigin {
+            var cls: AnyClass? = object_getClass(object)
+            while let current = cls, NSStringFromClass(current).hasPrefix(TypeName.observingPrefix) {
+                cls = class_getSuperclass(current)
+            }
+            guard let cls else { return ClassOrigin(runtimeName: "", imagePath: nil) }
+            return origin(ofClass: cls)
+        }
+
+        /// Where `cls` comes from: its runtime name and the binary image that defines it.
+        static func origin(ofClass cls: AnyClass) -> ClassOrigin {
+            ClassOrigin(
+                runtimeName: NSStringFromClass(cls),
+                imagePath: class_getImageName(cls).map { String(cString: $0) })
         }
 
         /// The responder chain from `responder` up to the application delegate, described.
@@ -63,8 +92,9 @@
                     description.siblingIndex = SiblingIndex.index(
                         at: position, in: superview.subviews.map { typeName(of: $0) })
                 }
-            } else if responder is UIViewController {
+            } else if let controller = responder as? UIViewController {
                 description.role = .viewController
+                description.parentType = controller.parent.map { typeName(of: $0) }
             }
             return description
         }
@@ -129,26 +159,11 @@
 
         // MARK: Kinds and attributes
 
-        /// Whether `control` reports on value change (a switch, segmented control, stepper,
-        /// slider, date picker or page control) rather than on touch-up.
-        static func isValueControl(_ control: UIControl) -> Bool {
-            #if os(tvOS)
-                return control is UISegmentedControl || control is UIPageControl
-            #else
-                return control is UISwitch || control is UISegmentedControl || control is UIStepper
-                    || control is UISlider || control is UIDatePicker || control is UIPageControl
-            #endif
-        }
-
-        /// Whether `control` is a continuous slider whose finger is still down.
-        static func isDraggingContinuousSlider(_ control: UIControl, event: UIEvent?) -> Bool {
-            #if os(tvOS)
-                return false
-            #else
-                guard let slider = control as? UISlider, slider.isContinuous else { return false }
-                guard let touches = event?.allTouches else { return slider.isTracking }
-                return touches.contains { $0.phase != .ended && $0.phase != .cancelled }
-            #endif
+        /// Whether a finger is still down on `control`: from the event's touches when there is
+        /// one, else from the control's tracking state.
+        private static func isTouchDown(on control: UIControl, event: UIEvent?) -> Bool {
+            guard let touches = event?.allTouches else { return control.isTracking }
+            return touches.contains { $0.phase != .ended && $0.phase != .cancelled }
         }
 
         private static func kind(of view: UIView) -> ElementKind {
@@ -159,7 +174,9 @@
                 case is UISwitch: return .toggle
                 case is UIStepper: return .stepper
                 case is UISlider: return .slider
+                case is UIDatePicker: return .datePicker
             #endif
+            case is UIPageControl: return .pageControl
             case is UITextField, is UITextView, is UISearchBar: return .textInput
             case is UITableViewCell, is UICollectionViewCell: return .cell
             default: return .other

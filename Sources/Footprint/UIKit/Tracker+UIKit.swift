@@ -17,8 +17,10 @@
 
     extension UIKitCapture {
         /// Installs automatic capture for `tracker`: its plan, its clock, its lifecycle
-        /// (flush on background), its sessions (once-per-session exposures start afresh). Call once, in `application(_:didFinishLaunchingWithOptions:)`,
-        /// on the main thread, before any window is shown.
+        /// (flush on background), its sessions (once-per-session exposures start afresh). Call
+        /// once, in `application(_:didFinishLaunchingWithOptions:)`, on the main thread, before
+        /// any window is shown. Returns at once: capture starts while the tracker loads the
+        /// device's id, and its events wait for the sampling decision.
         /// - Parameters:
         ///   - tracker: the SDK client that records what is captured.
         ///   - capture: the app's capture choices (ignored types, text length). Default: none.
@@ -29,8 +31,8 @@
             configuration: UIKitCaptureConfiguration = UIKitCaptureConfiguration()
         ) -> UIKitCapture {
             let adapter = install(
-                capture: tracker.makeAutoCapture(configuration: capture), sink: tracker,
-                clock: tracker.configuration.clock, lifecycle: tracker, configuration: configuration)
+                capture: tracker.makeAutoCapture(configuration: capture), clock: tracker.configuration.clock,
+                lifecycle: tracker, configuration: configuration)
             tracker.observeSessionStarts { _ in
                 Task { @MainActor in UIKitCapture.installed?.sessionStarted() }
             }

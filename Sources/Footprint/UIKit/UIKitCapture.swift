@@ -6,14 +6,18 @@
     /// they see to the capture core (``AutoCapture``) and to list exposure.
     ///
     /// ```swift
-    /// UIKitCapture.install(capture: capture, sink: tracker, lifecycle: client)
+    /// UIKitCapture.install(capture: capture, lifecycle: client)
     /// ```
     ///
     /// Install it from `application(_:didFinishLaunchingWithOptions:)`, before any window is
-    /// shown, so that every table and collection view gets its delegate proxy. Installing again
-    /// replaces the previous installation (the hooks stay, and serve the new one). Every hook
-    /// always calls the original implementation; with nothing installed, or with its kind
-    /// switched off, a hook does nothing else.
+    /// shown; it returns at once (nothing waits for the disk). Lists whose delegate was set
+    /// before get their delegate proxy when they next enter a window, or at install when they
+    /// are on screen then. Installing again replaces the previous installation (the hooks stay,
+    /// and serve the new one). Every hook always calls the original implementation; with
+    /// nothing installed, or with its kind switched off, a hook does nothing else.
+    ///
+    /// In an app extension there is no `UIApplication`: the hooks work, and the lifecycle
+    /// observer flushes without a background task.
     @MainActor
     public final class UIKitCapture {
         /// The installation the hooks report to, if any.
@@ -23,28 +27,33 @@
         public let capture: AutoCapture
         /// What is hooked.
         public let configuration: UIKitCaptureConfiguration
-        /// Receives list exposure events (the SDK tracker).
+        /// Receives list exposure events: the capture core's sink, behind device sampling.
         let sink: any CaptureSink
+        /// Which classes are the app's: the only lists wrapped, the only purpose methods hooked.
+        let appCode: AppCode
         /// Where list exposure reads the time.
         let clock: any Clock
         private var lifecycleObserver: AppLifecycleObserver?
         /// The lists whose exposure is watched (weakly held).
         let exposureDrivers = NSHashTable<ListExposureDriver>.weakObjects()
 
-        private init(
-            capture: AutoCapture, sink: any CaptureSink, clock: any Clock,
-            configuration: UIKitCaptureConfiguration
-        ) {
+        private init(capture: AutoCapture, clock: any Clock, configuration: UIKitCaptureConfiguration) {
             self.capture = capture
-            self.sink = sink
+            self.sink = capture.sampledSink
             self.clock = clock
             self.configuration = configuration
+            var modules = Set(
+                configuration.additionalModules.map { TypeName.moduleName(fromProductName: $0) })
+            if let executable = Bundle.main.infoDictionary?["CFBundleExecutable"] as? String {
+                modules.insert(TypeName.moduleName(fromProductName: executable))
+            }
+            appCode = AppCode(bundlePath: Bundle.main.bundlePath, modules: modules)
         }
 
         /// Installs automatic capture.
         /// - Parameters:
-        ///   - capture: the capture core; pages, elements and purpose methods go there.
-        ///   - sink: receives list exposure and skip events (the SDK tracker).
+        ///   - capture: the capture core; pages, elements, purpose methods and list exposure go
+        ///     there (and through it to its sink).
         ///   - clock: where list exposure reads the time. Default: the system clock.
         ///   - lifecycle: told when the app goes to the background (to flush) and comes back;
         ///     default none.
@@ -52,22 +61,34 @@
         /// - Returns: the installation, also ``installed``.
         @discardableResult
         public static func install(
-            capture: AutoCapture, sink: any CaptureSink, clock: any Clock = SystemClock(),
+            capture: AutoCapture, clock: any Clock = SystemClock(),
             lifecycle: (any AppLifecycleHandler)? = nil,
             configuration: UIKitCaptureConfiguration = UIKitCaptureConfiguration()
         ) -> UIKitCapture {
             installed?.uninstall()
-            let adapter = UIKitCapture(
-                capture: capture, sink: sink, clock: clock, configuration: configuration)
+            let adapter = UIKitCapture(capture: capture, clock: clock, configuration: configuration)
             installed = adapter
             if configuration.observesLifecycle {
                 adapter.lifecycleObserver = AppLifecycleObserver(handler: lifecycle)
             }
             adapter.installHooks()
+            adapter.adoptListsOnScreen()
             capture.plans.observe { _ in
                 Task { @MainActor in UIKitCapture.installed?.installPlanHooks() }
             }
             return adapter
+        }
+
+        /// Installs automatic capture; list exposure now records through `capture`'s own sink
+        /// (behind its device sampling), so `sink` is not used.
+        @available(*, deprecated, message: "list exposure records through the capture core's sink")
+        @discardableResult
+        public static func install(
+            capture: AutoCapture, sink: any CaptureSink, clock: any Clock = SystemClock(),
+            lifecycle: (any AppLifecycleHandler)? = nil,
+            configuration: UIKitCaptureConfiguration = UIKitCaptureConfiguration()
+        ) -> UIKitCapture {
+            install(capture: capture, clock: clock, lifecycle: lifecycle, configuration: configuration)
         }
 
         /// Stops reporting: the hooks stay in place but do nothing more than the original.
@@ -99,6 +120,25 @@
             if configuration.hooksPages { PageHooks.install(pageTypes: hooks.pageTypes, adapter: self) }
             if configuration.hooksMethods { PurposeMethodHooks.install(hooks.methods, adapter: self) }
         }
+
+        /// Gives the lists on screen now their delegate proxy and exposure (their delegate was
+        /// set before install, and they will not enter a window again soon).
+        private func adoptListsOnScreen() {
+            guard configuration.hooksCells || configuration.feedsListExposure else { return }
+            var pending: [UIView] = HostApplication.windows
+            var visited = 0
+            while let view = pending.popLast(), visited < Self.maximumViewsVisitedAtInstall {
+                visited += 1
+                if let list = view as? UIScrollView, list is UITableView || list is UICollectionView {
+                    ListDelegateProxy.adoptDelegate(of: list)
+                    ListExposureDriver.listMovedToWindow(list)
+                }
+                pending += view.subviews
+            }
+        }
+
+        /// The most views looked at when adopting the lists on screen at install.
+        static let maximumViewsVisitedAtInstall = 20_000
 
         // MARK: Services for the hooks
 

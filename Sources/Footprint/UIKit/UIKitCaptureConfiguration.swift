@@ -31,10 +31,16 @@
         public var maximumListItems: Int
         /// Modules whose classes plan type names may name without a module (`HomeViewController`
         /// for `MyApp.HomeViewController`), tried in order after the app's executable module.
-        /// Default none.
+        /// Their Swift classes also count as the app's own code (purpose methods, list
+        /// delegates), like everything inside the app's bundle. Default none.
         public var additionalModules: [String]
-        /// Receives what could not be hooked (a plan names a missing class or a method that is
-        /// not `@objc dynamic`); called on the main thread. Default none.
+        /// Classes outside the app's own code (its bundle and ``additionalModules``) whose
+        /// methods a plan may still hook as purpose methods, by plan type name. Default none:
+        /// a plan cannot hook UIKit or other system classes.
+        public var hookableTypes: Set<String>
+        /// Receives what could not or must not be hooked (a plan names a missing class, a method
+        /// that is not `@objc dynamic`, a refused method or class); called on the main thread.
+        /// Default none.
         public var diagnostics: (@Sendable (UIKitDiagnostic) -> Void)?
 
         /// Creates a configuration; every argument defaults to the documented value.
@@ -43,7 +49,8 @@
             hooksGestures: Bool = true, hooksAlerts: Bool = true, hooksMethods: Bool = true,
             feedsListExposure: Bool = true, observesLifecycle: Bool = true,
             exposure: ExposureConfiguration = ExposureConfiguration(), maximumListItems: Int = 10_000,
-            additionalModules: [String] = [], diagnostics: (@Sendable (UIKitDiagnostic) -> Void)? = nil
+            additionalModules: [String] = [], hookableTypes: Set<String> = [],
+            diagnostics: (@Sendable (UIKitDiagnostic) -> Void)? = nil
         ) {
             self.hooksPages = hooksPages
             self.hooksControls = hooksControls
@@ -56,6 +63,7 @@
             self.exposure = exposure
             self.maximumListItems = maximumListItems
             self.additionalModules = additionalModules
+            self.hookableTypes = hookableTypes
             self.diagnostics = diagnostics
         }
     }

@@ -1,6 +1,7 @@
 #if canImport(UIKit) && !os(watchOS)
-    /// Something the UIKit adapter could not do, reported instead of crashing: a plan names a
-    /// class that does not exist or a method that cannot be hooked.
+    /// Something the UIKit adapter could not or would not do, reported instead of crashing: a
+    /// plan names a class that does not exist, a method that cannot be hooked, or one that must
+    /// not be.
     public struct UIKitDiagnostic: Sendable, Hashable, CustomStringConvertible {
         /// What went wrong (new codes may be added).
         public typealias Code = ErrorCode<UIKitDiagnostic>
@@ -36,5 +37,11 @@
         public static var unsupportedSignature: Self { Self("unsupportedSignature") }
         /// The class must not be hooked (`NSObject`, a key-value-observing subclass).
         public static var refused: Self { Self("refused") }
+        /// The method is memory management, lifecycle, the runtime's own or private (`dealloc`,
+        /// `release`, `_`-prefixed): never hooked, whatever the plan says.
+        public static var unsafeMethod: Self { Self("unsafeMethod") }
+        /// The class is not the app's own (UIKit, another system framework) and
+        /// ``UIKitCaptureConfiguration/hookableTypes`` does not list it.
+        public static var outsideApp: Self { Self("outsideApp") }
     }
 #endif

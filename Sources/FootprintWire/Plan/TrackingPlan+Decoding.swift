@@ -21,7 +21,7 @@ extension TrackingPlan {
             root, at: "",
             known: [
                 "version", "uploadMode", "pageMode", "sampleRate", "blockedEvents", "capture", "ignoredPages",
-                "pages", "events",
+                "pages", "events", "exposureLists",
             ])
         guard let versionValue = root["version"] else {
             throw PlanError(
@@ -43,6 +43,9 @@ extension TrackingPlan {
         }
         if let value = root["pageMode"] {
             plan.pageMode = try PlanReader.choice(value, at: "pageMode")
+        }
+        if let value = root["exposureLists"] {
+            plan.exposureLists = try PlanReader.choice(value, at: "exposureLists")
         }
         if let value = root["sampleRate"] {
             guard let rate = value.doubleValue, rate >= 0, rate <= 1 else {

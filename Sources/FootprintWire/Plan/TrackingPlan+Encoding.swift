@@ -5,6 +5,7 @@ extension TrackingPlan {
         var root: JSONObject = ["version": .int(version)]
         if uploadMode != .all { root["uploadMode"] = .string(uploadMode.rawValue) }
         if pageMode != .all { root["pageMode"] = .string(pageMode.rawValue) }
+        if exposureLists != .marked { root["exposureLists"] = .string(exposureLists.rawValue) }
         if sampleRate != 1 { root["sampleRate"] = .double(sampleRate) }
         if !blockedEvents.isEmpty {
             root["blockedEvents"] = .array(blockedEvents.sorted().map(JSONValue.string))

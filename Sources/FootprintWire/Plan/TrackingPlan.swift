@@ -28,13 +28,16 @@ public struct TrackingPlan: Sendable, Hashable {
     public var pages: [String: PageRule]
     /// Named events, in plan order (`events`). When several match one action, the first wins.
     public var events: [PlanEvent]
+    /// Which UIKit lists report exposure (`exposureLists`, default ``ExposureLists/marked``).
+    public var exposureLists: ExposureLists
 
     /// Creates a plan; the defaults capture everything and name nothing.
     public init(
         version: Int64 = TrackingPlan.currentVersion, uploadMode: UploadMode = .all,
         pageMode: PageMode = .all,
         sampleRate: Double = 1, blockedEvents: Set<String> = [], capture: CaptureSwitches = CaptureSwitches(),
-        ignoredPages: Set<String> = [], pages: [String: PageRule] = [:], events: [PlanEvent] = []
+        ignoredPages: Set<String> = [], pages: [String: PageRule] = [:], events: [PlanEvent] = [],
+        exposureLists: ExposureLists = .marked
     ) {
         self.version = version
         self.uploadMode = uploadMode
@@ -45,6 +48,7 @@ public struct TrackingPlan: Sendable, Hashable {
         self.ignoredPages = ignoredPages
         self.pages = pages
         self.events = events
+        self.exposureLists = exposureLists
     }
 
     /// Which element events are uploaded.
@@ -53,6 +57,15 @@ public struct TrackingPlan: Sendable, Hashable {
         case all
         /// Only element events a plan event matches (saves bandwidth).
         case matched
+    }
+
+    /// Which table and collection views report list exposure.
+    public enum ExposureLists: String, Sendable, Hashable, CaseIterable {
+        /// Only lists the app marked with a list id or item identities (`footprint.listID`,
+        /// `footprint.listItems`).
+        case marked
+        /// Every list of the app's own (system lists never).
+        case all
     }
 
     /// Which controllers count as pages.

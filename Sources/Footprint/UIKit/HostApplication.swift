@@ -1,0 +1,20 @@
+#if canImport(UIKit) && !os(watchOS)
+    import UIKit
+
+    /// The app's `UIApplication`, looked up at run time: `UIApplication.shared` cannot be named
+    /// in code that app extensions link, and an extension has no application (then `nil`).
+    @MainActor
+    enum HostApplication {
+        /// The application, or `nil` in an app extension (and in test bundles without a host).
+        static var shared: UIApplication? {
+            guard Bundle.main.bundleURL.pathExtension != "appex" else { return nil }
+            let applicationClass: AnyObject = UIApplication.self
+            return applicationClass.value(forKey: "sharedApplication") as? UIApplication
+        }
+
+        /// The windows of the application's connected scenes.
+        static var windows: [UIWindow] {
+            (shared?.connectedScenes ?? []).compactMap { $0 as? UIWindowScene }.flatMap(\.windows)
+        }
+    }
+#endif
