@@ -25,6 +25,12 @@ public final class AnalyticsServer: Sendable {
         /// The dashboard's admin token and the report API's read token (default: random ones,
         /// readable from ``AnalyticsServer/access``).
         public var access = AccessConfiguration()
+        /// Threads that build reports and dashboard pages (away from the HTTP event loop).
+        /// Default: the CPU count, at least 2.
+        public var workerThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        /// Report and dashboard requests waiting for a worker thread; past it they are answered
+        /// 503 with `Retry-After`. Default 1,000.
+        public var maximumQueuedWork = 1000
         /// A project created when the database has none, so a new server can take events at once.
         /// Default `"default"`; `nil` creates none.
         public var defaultProjectName: String? = "default"
@@ -53,7 +59,13 @@ public final class AnalyticsServer: Sendable {
     }
     /// How many requests are being handled right now.
     public var requestsInFlight: Int { http.requestsInFlight }
-    private let http: HTTPServer
+    /// The HTTP listener (its counters: ``HTTPServer/connectionsOpen``,
+    /// ``HTTPServer/requestsInFlight``).
+    public let http: HTTPServer
+    /// Report and dashboard requests waiting for a worker thread.
+    public var queuedWork: Int { workers.queued }
+    /// Where reports and dashboard pages are built.
+    private let workers: WorkerPool
     /// The requests' clock: today, for reports of a project without events.
     private let clock: any Clock
 
@@ -71,16 +83,33 @@ public final class AnalyticsServer: Sendable {
         let signIns = LockedValue(SignInLimiter(access: configuration.access))
         let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
         let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns)
+        let workers = WorkerPool(
+            name: "footprint.worker", threads: configuration.workerThreads,
+            maximumQueued: configuration.maximumQueuedWork)
         do {
-            self.http = try HTTPServer(configuration: configuration.http) { request in
-                if ReportAPI.serves(request.path) { return reports.handle(request) }
-                if request.path.hasPrefix("/v1/") || request.path == "/health" { return api.handle(request) }
-                return dashboard.handle(request)
+            // Ingest, health and remote config are answered on the event loop (an ingest once its
+            // commit calls back); reports and dashboard pages, which may take long, on the workers.
+            self.http = try HTTPServer(configuration: configuration.http) { request, responder in
+                let isReport = ReportAPI.serves(request.path)
+                if !isReport, request.path.hasPrefix("/v1/") || request.path == "/health" {
+                    return api.handle(request, responder: responder)
+                }
+                let queued = workers.submit {
+                    responder.respond(isReport ? reports.handle(request) : dashboard.handle(request))
+                }
+                if !queued {
+                    responder.respond(
+                        .error(
+                            503, code: "busy", message: "too many report requests are waiting; retry later",
+                            headers: ["Retry-After": "2"]))
+                }
             }
         } catch {
+            workers.stop()
             store.close()
             throw error
         }
+        self.workers = workers
         self.store = store
         self.clock = configuration.http.clock
         self.access = configuration.access
@@ -92,6 +121,7 @@ public final class AnalyticsServer: Sendable {
     /// database. Safe to call twice.
     public func stop() {
         http.stop()
+        workers.stop()
         store.close()
     }
 

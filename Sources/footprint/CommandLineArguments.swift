@@ -7,6 +7,8 @@ struct CommandLineArguments {
 
     var positional: [String] = []
     var options: [String: String] = [:]
+    /// Every value of each option, in order (``options`` keeps the last).
+    var repeatedOptions: [String: [String]] = [:]
     var flags: Set<String> = []
 
     /// Parses `arguments`, accepting only the given option names (which take a value) and flags.
@@ -30,6 +32,7 @@ struct CommandLineArguments {
                     throw UsageError(description: "--\(name) needs a value")
                 }
                 options[name] = value
+                repeatedOptions[name, default: []].append(value)
             } else {
                 throw UsageError(description: "unknown option --\(name)")
             }

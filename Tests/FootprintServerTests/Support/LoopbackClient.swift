@@ -120,6 +120,25 @@ struct LoopbackClient {
         }
     }
 
+    /// Sends `bytes` one at a time, `pause` microseconds apart (running `between` after each),
+    /// until the server closes the connection; returns how many were sent by then, or `nil`
+    /// when all were sent and it is still open.
+    func trickle(
+        _ bytes: [UInt8], on connection: Int32, pause: UInt32, between: () throws -> Void = {}
+    ) throws -> Int? {
+        for (index, byte) in bytes.enumerated() {
+            try write([byte], to: connection)
+            try between()
+            usleep(pause)
+            var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) > 0 {
+                var scratch: UInt8 = 0
+                if recv(connection, &scratch, 1, 0) <= 0 { return index + 1 }
+            }
+        }
+        return nil
+    }
+
     /// Reads one response (status line, headers, `Content-Length` body).
     func readResponse(from connection: Int32) throws -> Response {
         var buffer: [UInt8] = []

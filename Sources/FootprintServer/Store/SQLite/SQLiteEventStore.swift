@@ -91,6 +91,16 @@ public final class SQLiteEventStore: EventStore {
         try requireWriter().write(batch)
     }
 
+    public func write(
+        _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
+    ) {
+        do {
+            try requireWriter().write(batch, completion: completion)
+        } catch {
+            completion(.failure(error))
+        }
+    }
+
     public func project(writeKey: String) throws(ServerError) -> Project? {
         if let cached = projectsByKey.withLock({ $0[writeKey] }) { return cached }
         let found = try read { database in
