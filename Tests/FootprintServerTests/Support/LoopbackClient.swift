@@ -139,6 +139,14 @@ struct LoopbackClient {
         return nil
     }
 
+    /// Whether the server has closed `connection` (checked without waiting).
+    static func wasClosed(_ connection: Int32) -> Bool {
+        var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 0) > 0 else { return false }
+        var scratch: UInt8 = 0
+        return recv(connection, &scratch, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0
+    }
+
     /// Reads one response (status line, headers, `Content-Length` body).
     func readResponse(from connection: Int32) throws -> Response {
         var buffer: [UInt8] = []
