@@ -12,6 +12,7 @@ extension HTTPServer {
         /// The running daemon; `nil` once stopping. Resuming a connection holds this lock, so a
         /// late answer never touches a daemon being torn down.
         private let daemon = LockedValue<OpaquePointer?>(nil)
+        private let stopping = LockedValue(false)
 
         init(
             configuration: Configuration,
@@ -35,7 +36,13 @@ extension HTTPServer {
         }
 
         func stop() {
-            guard let daemon = daemon.withLock({ value -> OpaquePointer? in value }) else { return }
+            // The first call stops; a second one (or one racing it) returns at once.
+            guard
+                stopping.withLock({ value -> Bool in
+                    defer { value = true }
+                    return !value
+                }), let daemon = daemon.withLock({ $0 })
+            else { return }
             // Quiescing hands the listening socket back to us. It is closed only once every
             // libmicrohttpd thread has ended: a thread may still poll it for a moment, and a
             // closed descriptor number can be reused by another socket.
@@ -44,12 +51,8 @@ extension HTTPServer {
             while connections.requestsInFlight > 0, Date() < deadline {
                 usleep(2000)
             }
-            guard
-                self.daemon.withLock({ value -> Bool in
-                    defer { value = nil }
-                    return value != nil
-                })
-            else { return }
+            // From here on a late answer finds no daemon and resumes nothing.
+            self.daemon.withLock { $0 = nil }
             connections.stopReaping()
             MHD_stop_daemon(daemon)
             if listener >= 0 { close(listener) }
