@@ -17,7 +17,9 @@ public struct ServerRequest: Sendable {
     public var receivedAt: Timestamp
     /// The IP address of the client's end of the connection, as text (`127.0.0.1`,
     /// `2001:db8::1`; an IPv4 client of an IPv6 listener as IPv4); `nil` when unknown (a request
-    /// made in process). Behind a reverse proxy, the proxy's address.
+    /// made in process). Behind a reverse proxy, the proxy's address, unless the proxy is one of
+    /// ``HTTPServer/Configuration/trustedProxies``: then the client address it reports in
+    /// `X-Forwarded-For`.
     public var clientAddress: String?
 
     /// Creates a request; header names are lower-cased.

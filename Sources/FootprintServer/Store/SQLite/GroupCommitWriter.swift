@@ -89,6 +89,9 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// Batches waiting for the next group commit.
+    var queuedWrites: Int { pending.withLock { $0.writes.count } }
+
     /// Runs `body` on the writer's queue with the writer's connection, between group commits.
     func perform<T>(_ body: (SQLiteDatabase) throws -> T) throws(ServerError) -> T {
         let result: Result<T, ServerError> = queue.sync {

@@ -87,6 +87,9 @@ public final class SQLiteEventStore: EventStore {
         return writer
     }
 
+    /// Batches waiting for the next group commit (0 for a read-only store).
+    public var queuedWrites: Int { writer?.queuedWrites ?? 0 }
+
     public func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
         try requireWriter().write(batch)
     }
