@@ -25,6 +25,9 @@ public final class AnalyticsServer: Sendable {
         /// The dashboard's admin token and the report API's read token (default: random ones,
         /// readable from ``AnalyticsServer/access``).
         public var access = AccessConfiguration()
+        /// Threads that inflate, parse and validate ingest bodies (away from the HTTP event loop;
+        /// the commit itself is the store writer's). Default: the CPU count, at least 2.
+        public var ingestThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
         /// Threads that build reports and dashboard pages (away from the HTTP event loop).
         /// Default: the CPU count, at least 2.
         public var workerThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
@@ -66,6 +69,8 @@ public final class AnalyticsServer: Sendable {
     public var queuedWork: Int { workers.queued }
     /// Where reports and dashboard pages are built.
     private let workers: WorkerPool
+    /// Where ingest bodies are decoded.
+    private let decoders: WorkerPool
     /// The requests' clock: today, for reports of a project without events.
     private let clock: any Clock
 
@@ -86,30 +91,36 @@ public final class AnalyticsServer: Sendable {
         let workers = WorkerPool(
             name: "footprint.worker", threads: configuration.workerThreads,
             maximumQueued: configuration.maximumQueuedWork)
+        // One decode waits per connection at most, so the connection limit bounds its queue.
+        let decoders = WorkerPool(
+            name: "footprint.ingest", threads: configuration.ingestThreads,
+            maximumQueued: max(1, configuration.http.connectionLimit))
         do {
-            // Ingest, health and remote config are answered on the event loop (an ingest once its
-            // commit calls back); reports and dashboard pages, which may take long, on the workers.
+            // Health and remote config are answered on the event loop. Ingest bodies are decoded
+            // on `decoders` and answered when the writer's commit calls back; reports and
+            // dashboard pages, which may take long, are built on `workers`.
             self.http = try HTTPServer(configuration: configuration.http) { request, responder in
                 let isReport = ReportAPI.serves(request.path)
-                if !isReport, request.path.hasPrefix("/v1/") || request.path == "/health" {
-                    return api.handle(request, responder: responder)
-                }
-                let queued = workers.submit {
+                if !isReport, IngestAPI.takesEvents(request.path), request.method == "POST" {
+                    if !decoders.submit({ api.handle(request, responder: responder) }) {
+                        responder.respond(Self.busy("too many batches are waiting to be decoded"))
+                    }
+                } else if !isReport, request.path.hasPrefix("/v1/") || request.path == "/health" {
+                    api.handle(request, responder: responder)
+                } else if !workers.submit({
                     responder.respond(isReport ? reports.handle(request) : dashboard.handle(request))
-                }
-                if !queued {
-                    responder.respond(
-                        .error(
-                            503, code: "busy", message: "too many report requests are waiting; retry later",
-                            headers: ["Retry-After": "2"]))
+                }) {
+                    responder.respond(Self.busy("too many report requests are waiting"))
                 }
             }
         } catch {
             workers.stop()
+            decoders.stop()
             store.close()
             throw error
         }
         self.workers = workers
+        self.decoders = decoders
         self.store = store
         self.clock = configuration.http.clock
         self.access = configuration.access
@@ -122,7 +133,13 @@ public final class AnalyticsServer: Sendable {
     public func stop() {
         http.stop()
         workers.stop()
+        decoders.stop()
         store.close()
+    }
+
+    /// 503 with `Retry-After`: a queue of work is full.
+    private static func busy(_ reason: String) -> ServerResponse {
+        .error(503, code: "busy", message: "\(reason); retry later", headers: ["Retry-After": "2"])
     }
 
     /// The overview report of a project of this server's store

@@ -39,7 +39,7 @@ struct HTTPConnectionTests {
     }
 
     @Test func requestsWaitingForTheirAnswerAreSuspendedNotParkedOnThreads() throws {
-        let waiting = ResponderList()
+        let waiting = SharedList<ServerResponder>()
         var configuration = HTTPServer.Configuration()
         configuration.threads = 1
         let server = try HTTPServer(configuration: configuration) { request, responder in
@@ -108,22 +108,5 @@ struct HTTPConnectionTests {
         let bytesSent = try #require(cutOffAfter, "the trickling client was never cut off")
         #expect(bytesSent < 300)
         #expect(try fixture.client.send("GET", "/health").status == 200)
-    }
-}
-
-/// Responders held by a test handler.
-final class ResponderList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var responders: [ServerResponder] = []
-
-    func append(_ responder: ServerResponder) { lock.withLock { responders.append(responder) } }
-
-    var count: Int { lock.withLock { responders.count } }
-
-    func takeAll() -> [ServerResponder] {
-        lock.withLock {
-            defer { responders = [] }
-            return responders
-        }
     }
 }

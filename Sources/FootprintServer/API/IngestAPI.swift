@@ -34,6 +34,11 @@ public final class IngestAPI: Sendable {
         "/v1/identify": .identify, "/v1/alias": .alias, "/v1/group": .group,
     ]
 
+    /// Whether `path` takes events (`/v1/batch`, `/v1/track`, ...), so its body needs decoding.
+    public static func takesEvents(_ path: String) -> Bool {
+        ingestTypes[path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path] != nil
+    }
+
     /// Answers one request through `responder`: an ingest once its batch is committed (from the
     /// store's writer thread), anything else at once.
     public func handle(_ request: ServerRequest, responder: ServerResponder) {
