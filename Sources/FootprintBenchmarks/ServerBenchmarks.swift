@@ -48,9 +48,10 @@ let serverSuite = BenchmarkSuite(name: "server") {
                 value: "\(Measure.duration(run.p50)) / \(Measure.duration(run.p99))"),
             BenchmarkRow(
                 metric: "  server RSS, threads",
-                value: "\(Measure.grouped(run.residentKilobytes / 1024)) MB, \(run.threads)",
+                value:
+                    "+\(Measure.grouped(run.residentGrowthKilobytes / 1024)) MB (\(Measure.grouped(run.residentKilobytes / 1024)) MB), \(run.threads)",
                 note:
-                    "process running the server, sampled when the batches are done (\(Measure.grouped(run.connectionsOpen)) idle connections still open)"
+                    "growth since the server started (the benchmark process's total), sampled when the batches are done with \(Measure.grouped(run.connectionsOpen)) idle connections still open"
             ),
         ]
     }
@@ -106,6 +107,7 @@ private struct IngestRun {
     var serverCPU: Double
     var loadCPU: Double
     var residentKilobytes: Int
+    var residentGrowthKilobytes: Int
     var threads: Int
     var connectionsOpen: Int
 }
@@ -143,6 +145,7 @@ private func httpIngestRun(path: String, shape: LoadShape) throws -> IngestRun {
     // The idle connections must stay open for the whole run, however long the busy machine makes it.
     configuration.http.idleTimeoutSeconds = 600
     configuration.http.headerDeadlineSeconds = 600
+    let residentBefore = processStatus("VmRSS")
     let server = try AnalyticsServer(configuration: configuration)
     defer { server.stop() }
     let process = Process()
@@ -179,7 +182,8 @@ private func httpIngestRun(path: String, shape: LoadShape) throws -> IngestRun {
         stored: try server.store.eventCount(projectId: server.defaultProject!.id),
         failures: Int(summary["failures"]?.int64Value ?? -1), p50: summary["p50"]?.doubleValue ?? 0,
         p99: summary["p99"]?.doubleValue ?? 0, serverCPU: serverCPU, loadCPU: loadCPU,
-        residentKilobytes: resident, threads: threads, connectionsOpen: connectionsOpen)
+        residentKilobytes: resident, residentGrowthKilobytes: resident - residentBefore, threads: threads,
+        connectionsOpen: connectionsOpen)
 }
 
 /// A number from this process's `/proc/self/status` (`VmRSS` in kB, `Threads`); -1 elsewhere.
