@@ -205,6 +205,7 @@ private func send(_ response: ServerResponse, on connection: OpaquePointer, clos
     return MHD_queue_response(connection, UInt32(response.status), created)
 }
 
+/// The key of a connection in the ``ConnectionTable`` (and the bits a responder keeps to resume it).
 private func key(_ connection: OpaquePointer) -> UInt {
     UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
 }
@@ -295,6 +296,8 @@ private func bodyEnded(_ core: HTTPServer.Core, _ exchange: HTTPServer.Exchange,
     return .YES
 }
 
+/// libmicrohttpd's request callback: the head, each piece of the body, its end, and the call after
+/// a resume.
 let accessHandler: MHD_AccessHandlerCallback = {
     context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
     guard let context, let connection, let uploadDataSize, let requestContext else { return .NO }
@@ -316,6 +319,8 @@ private func tooLarge(_ limits: HTTPServer.Configuration) -> ServerResponse {
         413, code: "request_too_large", message: "the request body is over \(limits.maximumBodyBytes) bytes")
 }
 
+/// A request is over (answered, or its connection gone): its state is freed and the connection's
+/// next head is due.
 let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
     guard let context, let requestContext, let stored = requestContext.pointee else { return }
     let exchange = Unmanaged<HTTPServer.Exchange>.fromOpaque(stored).takeRetainedValue()
@@ -326,6 +331,7 @@ let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requ
     core.connections.requestEnded(connection.map(key) ?? 0, nextHeadBy: nextHead)
 }
 
+/// A connection opened or closed: it enters or leaves the ``ConnectionTable``.
 let connectionNotified: MHD_NotifyConnectionCallback = { context, connection, _, event in
     guard let context, let connection else { return }
     let core = Unmanaged<HTTPServer.Core>.fromOpaque(context).takeUnretainedValue()
