@@ -109,4 +109,21 @@ struct HTTPConnectionTests {
         #expect(bytesSent < 300)
         #expect(try fixture.client.send("GET", "/health").status == 200)
     }
+
+    @Test func bodiesPastTheServersBufferBudgetGet503AndTheBudgetIsGivenBack() throws {
+        let fixture = try TestServer { $0.http.maximumBufferedBodyBytes = 4096 }
+        defer { fixture.shutDown() }
+        let large = Payloads.batch((0..<40).map { Payloads.track("budget-\($0)") })
+        #expect(large.utf8.count > 4096)
+        let refused = try fixture.client.post("/v1/batch", json: large, writeKey: fixture.writeKey)
+        #expect(refused.status == 503)
+        #expect(refused.headers["retry-after"] == "2")
+        for index in 0..<3 {
+            let small = Payloads.batch([Payloads.track("small-\(index)")])
+            #expect(
+                try fixture.client.post("/v1/batch", json: small, writeKey: fixture.writeKey).status == 200)
+        }
+        try Self.waitUntil("every body released") { fixture.server.http.bufferedBodyBytes == 0 }
+        #expect(try fixture.storedCount() == 3)
+    }
 }

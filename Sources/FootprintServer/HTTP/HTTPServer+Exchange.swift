@@ -13,6 +13,7 @@ extension HTTPServer {
         /// late answer never touches a daemon being torn down.
         private let daemon = LockedValue<OpaquePointer?>(nil)
         private let stopping = LockedValue(false)
+        private let buffered = LockedValue(0)
 
         init(
             configuration: Configuration,
@@ -25,6 +26,24 @@ extension HTTPServer {
         func started(_ daemon: OpaquePointer) {
             self.daemon.withLock { $0 = daemon }
             connections.startReaping(every: min(0.5, configuration.headerDeadlineSeconds / 2))
+        }
+
+        /// Bytes of request bodies held now.
+        var bufferedBodyBytes: Int { buffered.withLock { $0 } }
+
+        /// Counts `count` more body bytes held, unless that passes the limit.
+        func hold(_ count: Int) -> Bool {
+            buffered.withLock { total in
+                guard total + count <= configuration.maximumBufferedBodyBytes else { return false }
+                total += count
+                return true
+            }
+        }
+
+        /// Body bytes no longer held.
+        func release(_ count: Int) {
+            guard count > 0 else { return }
+            buffered.withLock { $0 -= count }
         }
 
         /// Wakes a suspended connection whose answer is ready (from any thread).
@@ -89,6 +108,8 @@ extension HTTPServer {
         var body: [UInt8] = []
         /// The answer to give once the body has ended, when the request is refused mid-body.
         var refusal: ServerResponse?
+        /// Body bytes counted against ``Configuration/maximumBufferedBodyBytes`` until the end.
+        var heldBytes = 0
         private let lock = NSLock()
         private var phase = Phase.receiving
 
@@ -246,24 +267,40 @@ private func headArrived(
 
 /// Some of the body has arrived.
 private func bodyArrived(
-    _ exchange: HTTPServer.Exchange, _ data: UnsafePointer<CChar>?, count: Int,
-    limits: HTTPServer.Configuration
+    _ core: HTTPServer.Core, _ exchange: HTTPServer.Exchange, _ data: UnsafePointer<CChar>?, count: Int
 ) -> MHD_Result {
+    let limits = core.configuration
     // libmicrohttpd cannot answer before the body ends: a client still sending after the
-    // deadline is cut off; a body past the limit is discarded, not kept, and answered 413.
+    // deadline is cut off; a body past a limit is discarded, not kept, and answered at its end.
     if exchange.secondsSinceStart > limits.bodyDeadlineSeconds { return .NO }
     if exchange.refusal != nil { return .YES }
     if exchange.body.count + count > limits.maximumBodyBytes {
-        exchange.refusal = tooLarge(limits)
-        exchange.body = []
+        refuse(exchange, tooLarge(limits), core)
         return .YES
     }
+    guard core.hold(count) else {
+        refuse(
+            exchange,
+            .error(
+                503, code: "busy", message: "the server holds too many request bodies; retry later",
+                headers: ["Retry-After": "2"]), core)
+        return .YES
+    }
+    exchange.heldBytes += count
     if let data {
         data.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
             exchange.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         }
     }
     return .YES
+}
+
+/// Drops the body received so far; `response` answers once the body has ended.
+private func refuse(_ exchange: HTTPServer.Exchange, _ response: ServerResponse, _ core: HTTPServer.Core) {
+    exchange.refusal = response
+    exchange.body = []
+    core.release(exchange.heldBytes)
+    exchange.heldBytes = 0
 }
 
 /// The body has ended (or the connection was resumed with the answer).
@@ -309,7 +346,7 @@ let accessHandler: MHD_AccessHandlerCallback = {
     let count = uploadDataSize.pointee
     if count > 0 {
         uploadDataSize.pointee = 0
-        return bodyArrived(exchange, uploadData, count: count, limits: core.configuration)
+        return bodyArrived(core, exchange, uploadData, count: count)
     }
     return bodyEnded(core, exchange, connection)
 }
@@ -327,6 +364,7 @@ let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requ
     exchange.finish()
     requestContext.pointee = nil
     let core = Unmanaged<HTTPServer.Core>.fromOpaque(context).takeUnretainedValue()
+    core.release(exchange.heldBytes)
     let nextHead = ConnectionTable.deadline(in: core.configuration.headerDeadlineSeconds)
     core.connections.requestEnded(connection.map(key) ?? 0, nextHeadBy: nextHead)
 }

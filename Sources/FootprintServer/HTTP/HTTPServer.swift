@@ -41,6 +41,10 @@ public final class HTTPServer: Sendable {
         public var bodyDeadlineSeconds = 30.0
         /// The largest request body, as sent, in bytes. Default 5 MB.
         public var maximumBodyBytes = MessageLimits.maximumRequestBytes
+        /// Request bodies all connections together may hold, from their first byte until the
+        /// request is over; a body that would go past it is discarded and answered 503 with
+        /// `Retry-After` (10,000 clients sending 5 MB each cannot exhaust memory). Default 512 MB.
+        public var maximumBufferedBodyBytes = 512 << 20
         /// Bytes libmicrohttpd may use per connection for the request head and the read buffer
         /// (a head larger than this is refused with 431). Default 32 KB.
         public var connectionMemoryBytes = 32 * 1024
@@ -159,6 +163,9 @@ public final class HTTPServer: Sendable {
 
     /// How many connections are open right now.
     public var connectionsOpen: Int { core.connections.count }
+
+    /// Bytes of request bodies held right now (see ``Configuration/maximumBufferedBodyBytes``).
+    public var bufferedBodyBytes: Int { core.bufferedBodyBytes }
 
     private static func resolve(host: String, port: UInt16) throws(ServerError) -> (
         storage: [UInt8], family: Int32
