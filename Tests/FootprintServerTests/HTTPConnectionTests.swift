@@ -126,4 +126,19 @@ struct HTTPConnectionTests {
         try Self.waitUntil("every body released") { fixture.server.http.bufferedBodyBytes == 0 }
         #expect(try fixture.storedCount() == 3)
     }
+
+    @Test func aPerAddressLimitIsOffByDefaultAndClosesTheExtraConnectionsWhenSet() throws {
+        let unlimited = try TestServer()
+        defer { unlimited.shutDown() }
+        #expect(unlimited.server.http.configuration.connectionLimitPerAddress == 0)
+
+        let fixture = try TestServer { $0.http.connectionLimitPerAddress = 2 }
+        defer { fixture.shutDown() }
+        let crowded = fixture.client.from("127.0.0.9")
+        let held = [try crowded.connect(), try crowded.connect()]
+        defer { held.forEach { close($0) } }
+        try Self.waitUntil("both connections accepted") { fixture.server.http.connectionsOpen == 2 }
+        #expect(throws: (any Error).self) { try crowded.send("GET", "/health") }
+        #expect(try fixture.client.from("127.0.0.10").send("GET", "/health").status == 200)
+    }
 }
