@@ -153,7 +153,7 @@ import Testing
         #expect(perConnection < 16 * 1024, "\(Int(perConnection)) bytes per connection")
         let sorted = latencies.sorted()
         print(
-            "load: \(connections) connections open; RSS \(rssBefore) kB → \(rssAfter) kB (\(Int(perConnection)) B/connection); threads \(threadsBefore) → \(threadsAfter); batch latency p50 \(Int(sorted[sorted.count / 2] * 1000)) ms, max \(Int(slowest * 1000)) ms"
+            "load: \(connections) connections open; RSS \(rssBefore) kB → \(rssAfter) kB (\(Int(perConnection)) B/connection); threads \(threadsBefore) → \(threadsAfter); batch latency p50 \(Int(sorted[sorted.count / 2] * 1000)) ms, slowest \(sorted.suffix(3).reversed().map { "\(Int($0 * 1000)) ms" }.joined(separator: ", "))"
         )
     }
 }
