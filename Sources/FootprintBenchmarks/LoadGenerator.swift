@@ -1,4 +1,5 @@
 import Dispatch
+import FootprintServer
 import FootprintWire
 import Foundation
 
@@ -7,19 +8,35 @@ import Foundation
 #endif
 
 /// The ingest load generator, run as its own process (`FootprintBenchmarks loadgen PORT KEY
-/// CONNECTIONS BATCHES`) so that it does not share the server's CPU accounting or heap.
+/// CONNECTIONS BATCHES [IDLE]`) so that it does not share the server's CPU accounting or heap.
 ///
-/// Each connection is a keep-alive HTTP/1.1 socket that POSTs pre-built `/v1/batch` bodies of
-/// 100 events, one after another. Prints one JSON line: events, seconds, latency quantiles.
+/// It first opens IDLE connections that send nothing (from 127.1.0.0/16 addresses), then each
+/// of CONNECTIONS is a keep-alive HTTP/1.1 socket that POSTs pre-built `/v1/batch` bodies of 100
+/// events, one after another. Prints one JSON line (events, seconds, latency quantiles), then
+/// holds the idle connections open until its standard input ends.
 enum LoadGenerator {
     static let eventsPerBatch = 100
 
     static func main(_ arguments: [String]) {
-        guard arguments.count == 4, let port = UInt16(arguments[0]), let connections = Int(arguments[2]),
-            let batchesPerConnection = Int(arguments[3])
+        guard arguments.count == 4 || arguments.count == 5, let port = UInt16(arguments[0]),
+            let connections = Int(arguments[2]), let batchesPerConnection = Int(arguments[3]),
+            let idleCount = arguments.count == 5 ? Int(arguments[4]) : 0
         else {
-            print("usage: FootprintBenchmarks loadgen PORT WRITE_KEY CONNECTIONS BATCHES_PER_CONNECTION")
+            print(
+                "usage: FootprintBenchmarks loadgen PORT WRITE_KEY CONNECTIONS BATCHES_PER_CONNECTION [IDLE]")
             exit(64)
+        }
+        OpenFileLimit.raise(toward: idleCount + connections + 256)
+        var idle: [Int32] = []
+        for index in 0..<idleCount {
+            guard
+                let socket = KeepAliveClient.openSocket(
+                    port: port, from: "127.1.\(index / 250).\(1 + index % 250)")
+            else {
+                print("cannot open idle connection \(index)")
+                exit(1)
+            }
+            idle.append(socket)
         }
         let writeKey = arguments[1]
         let bodies = (0..<connections).map { connection in
@@ -62,6 +79,9 @@ enum LoadGenerator {
             "p99": .double(Measure.quantile(sorted, 0.99)),
         ]
         print(JSONWriter.string(summary))
+        fflush(nil)
+        while readLine() != nil {}
+        for socket in idle { close(socket) }
     }
 
     /// One `/v1/batch` body of 100 events shaped like the SDK's.
@@ -143,25 +163,43 @@ final class KeepAliveClient {
     private let head: [UInt8]
     private var buffer: [UInt8] = []
 
-    init(port: UInt16, writeKey: String) throws {
+    /// A socket connected to 127.0.0.1:`port`, from `source` when given; `nil` on failure.
+    static func openSocket(port: UInt16, from source: String? = nil) -> Int32? {
         let socketHandle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.socketHandle = socketHandle
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socketHandle, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        guard socketHandle >= 0 else { return nil }
+        func connectTo(_ host: String, bind: Bool) -> Int32 {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = bind ? 0 : port.bigEndian
+            address.sin_addr.s_addr = inet_addr(host)
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind
+                        ? Glibc.bind(socketHandle, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                        : connect(socketHandle, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
+        if let source, connectTo(source, bind: true) != 0 {
+            close(socketHandle)
+            return nil
+        }
+        guard connectTo("127.0.0.1", bind: false) == 0 else {
+            close(socketHandle)
+            return nil
+        }
+        return socketHandle
+    }
+
+    init(port: UInt16, writeKey: String) throws {
+        guard let socketHandle = Self.openSocket(port: port) else { throw Failure() }
+        self.socketHandle = socketHandle
         var one: Int32 = 1
         setsockopt(socketHandle, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         let credentials = Data("\(writeKey):".utf8).base64EncodedString()
         self.head = Array(
             "POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic \(credentials)\r\nContent-Type: application/json\r\n"
                 .utf8)
-        guard socketHandle >= 0, status == 0 else { throw Failure() }
     }
 
     deinit {

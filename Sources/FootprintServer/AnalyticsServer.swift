@@ -25,6 +25,15 @@ public final class AnalyticsServer: Sendable {
         /// The dashboard's admin token and the report API's read token (default: random ones,
         /// readable from ``AnalyticsServer/access``).
         public var access = AccessConfiguration()
+        /// Threads that inflate, parse and validate ingest bodies (away from the HTTP event loop;
+        /// the commit itself is the store writer's). Default: the CPU count, at least 2.
+        public var ingestThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        /// Threads that build reports and dashboard pages (away from the HTTP event loop).
+        /// Default: the CPU count, at least 2.
+        public var workerThreads = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        /// Report and dashboard requests waiting for a worker thread; past it they are answered
+        /// 503 with `Retry-After`. Default 1,000.
+        public var maximumQueuedWork = 1000
         /// A project created when the database has none, so a new server can take events at once.
         /// Default `"default"`; `nil` creates none.
         public var defaultProjectName: String? = "default"
@@ -55,7 +64,15 @@ public final class AnalyticsServer: Sendable {
     public let metrics: ServerMetrics
     /// How many requests are being handled right now.
     public var requestsInFlight: Int { http.requestsInFlight }
-    private let http: HTTPServer
+    /// The HTTP listener (its counters: ``HTTPServer/connectionsOpen``,
+    /// ``HTTPServer/requestsInFlight``).
+    public let http: HTTPServer
+    /// Report and dashboard requests waiting for a worker thread.
+    public var queuedWork: Int { workers.queued }
+    /// Where reports and dashboard pages are built.
+    private let workers: WorkerPool
+    /// Where ingest bodies are decoded.
+    private let decoders: WorkerPool
     /// The requests' clock: today, for reports of a project without events.
     private let clock: any Clock
 
@@ -76,28 +93,50 @@ public final class AnalyticsServer: Sendable {
         let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns)
         let metricsAPI = MetricsAPI(
             metrics: metrics, bearer: BearerAuthorization(access: configuration.access, signIns: signIns))
+        let workers = WorkerPool(
+            name: "footprint.worker", threads: configuration.workerThreads,
+            maximumQueued: configuration.maximumQueuedWork)
+        // One decode waits per connection at most, so the connection limit bounds its queue.
+        let decoders = WorkerPool(
+            name: "footprint.ingest", threads: configuration.ingestThreads,
+            maximumQueued: max(1, configuration.http.connectionLimit))
         do {
-            self.http = try HTTPServer(configuration: configuration.http) { request in
-                let response: ServerResponse
-                if request.path == "/metrics" {
-                    response = metricsAPI.handle(request)
-                } else if ReportAPI.serves(request.path) {
-                    response = reports.handle(request)
-                } else if request.path.hasPrefix("/v1/") || request.path == "/health" {
-                    response = api.handle(request)
-                } else {
-                    response = dashboard.handle(request)
+            // Health, metrics and remote config are answered on the event loop. Ingest bodies are
+            // decoded on `decoders` and answered when the writer's commit calls back; reports and
+            // dashboard pages, which may take long, are built on `workers`. Every answer is
+            // counted by status on its way out.
+            self.http = try HTTPServer(configuration: configuration.http) { request, connection in
+                let responder = ServerResponder { response in
+                    metrics.countResponse(status: response.status)
+                    connection.respond(response)
                 }
-                metrics.countResponse(status: response.status)
-                return response
+                let isReport = ReportAPI.serves(request.path)
+                if request.path == "/metrics" {
+                    responder.respond(metricsAPI.handle(request))
+                } else if !isReport, IngestAPI.takesEvents(request.path), request.method == "POST" {
+                    if !decoders.submit({ api.handle(request, responder: responder) }) {
+                        responder.respond(Self.busy("too many batches are waiting to be decoded"))
+                    }
+                } else if !isReport, request.path.hasPrefix("/v1/") || request.path == "/health" {
+                    api.handle(request, responder: responder)
+                } else if !workers.submit({
+                    responder.respond(isReport ? reports.handle(request) : dashboard.handle(request))
+                }) {
+                    responder.respond(Self.busy("too many report requests are waiting"))
+                }
             }
         } catch {
+            workers.stop()
+            decoders.stop()
             store.close()
             throw error
         }
+        self.workers = workers
+        self.decoders = decoders
         self.store = store
         self.metrics = metrics
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
+        metrics.setConnectionsOpen { [http] in http.connectionsOpen }
         self.clock = configuration.http.clock
         self.access = configuration.access
         self.defaultProject = project
@@ -108,7 +147,14 @@ public final class AnalyticsServer: Sendable {
     /// database. Safe to call twice.
     public func stop() {
         http.stop()
+        workers.stop()
+        decoders.stop()
         store.close()
+    }
+
+    /// 503 with `Retry-After`: a queue of work is full.
+    private static func busy(_ reason: String) -> ServerResponse {
+        .error(503, code: "busy", message: "\(reason); retry later", headers: ["Retry-After": "2"])
     }
 
     /// The overview report of a project of this server's store

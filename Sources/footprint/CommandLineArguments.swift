@@ -8,8 +8,8 @@ struct CommandLineArguments {
     var positional: [String] = []
     /// Each option's value (the last, when it is given more than once).
     var options: [String: String] = [:]
-    /// Each option's values in order, for options that may be repeated.
-    var repeated: [String: [String]] = [:]
+    /// Every value of each option, in order (``options`` keeps the last).
+    var repeatedOptions: [String: [String]] = [:]
     var flags: Set<String> = []
 
     /// Parses `arguments`, accepting only the given option names (which take a value) and flags.
@@ -33,7 +33,7 @@ struct CommandLineArguments {
                     throw UsageError(description: "--\(name) needs a value")
                 }
                 options[name] = value
-                repeated[name, default: []].append(value)
+                repeatedOptions[name, default: []].append(value)
             } else {
                 throw UsageError(description: "unknown option --\(name)")
             }

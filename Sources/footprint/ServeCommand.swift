@@ -4,12 +4,22 @@ import Foundation
 /// `footprint serve`: runs the server until SIGINT or SIGTERM.
 enum ServeCommand {
     static let usage = """
-        footprint serve [--host HOST] [--port PORT] [--db PATH] [--connection-limit N] [--rate-limit N]
+        footprint serve [--host HOST] [--port PORT] [--db PATH] [--connection-limit N]
+                        [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
+                        [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (default footprint.sqlite; created when missing)
-          --connection-limit  most connections at once (default 256)
+          --connection-limit  most connections at once (default 10000; the open-file limit is raised to fit)
+          --connections-per-address  most connections from one client address (default: no limit;
+                              for a server without a proxy in front)
+          --trusted-proxy     a proxy (address or CIDR block) whose X-Forwarded-For is believed for the
+                              client address (repeatable; default: none)
+          --threads           event-loop threads (default: the CPU count)
+          --idle-timeout      seconds of silence before a connection is closed (default 10)
+          --header-timeout    seconds a connection has to send a request head (default 10)
+          --body-timeout      seconds a request has to send its body (default 30)
           --rate-limit        requests per second per write key (default: no limit)
           --admin-token       dashboard sign-in and API admin token (default: $FOOTPRINT_ADMIN_TOKEN, else random)
           --read-token        report API read token (default: $FOOTPRINT_READ_TOKEN, else random)
@@ -29,7 +39,9 @@ enum ServeCommand {
         let parsed = try CommandLineArguments(
             arguments,
             options: [
-                "host", "port", "db", "connection-limit", "rate-limit", "admin-token", "read-token",
+                "host", "port", "db", "connection-limit", "connections-per-address", "trusted-proxy",
+                "threads",
+                "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
                 "metrics-from",
             ],
             flags: [])
@@ -38,7 +50,26 @@ enum ServeCommand {
         configuration.http.host = parsed.options["host"] ?? "127.0.0.1"
         configuration.http.port = UInt16(try parsed.integer("port", default: 8080, in: 0...65535))
         configuration.http.connectionLimit = try parsed.integer(
-            "connection-limit", default: 256, in: 1...100_000)
+            "connection-limit", default: configuration.http.connectionLimit, in: 1...1_000_000)
+        configuration.http.connectionLimitPerAddress = try parsed.integer(
+            "connections-per-address", default: 0, in: 0...1_000_000)
+        configuration.http.threads = try parsed.integer(
+            "threads", default: configuration.http.threads, in: 1...256)
+        configuration.http.idleTimeoutSeconds = try parsed.integer(
+            "idle-timeout", default: configuration.http.idleTimeoutSeconds, in: 1...3600)
+        configuration.http.headerDeadlineSeconds = Double(
+            try parsed.integer(
+                "header-timeout", default: Int(configuration.http.headerDeadlineSeconds), in: 1...3600))
+        configuration.http.bodyDeadlineSeconds = Double(
+            try parsed.integer(
+                "body-timeout", default: Int(configuration.http.bodyDeadlineSeconds), in: 1...3600))
+        for text in parsed.repeatedOptions["trusted-proxy"] ?? [] {
+            do {
+                configuration.http.trustedProxies.append(try AddressRange(text))
+            } catch {
+                throw CommandLineArguments.UsageError(description: "--trusted-proxy: \(error.message)")
+            }
+        }
         if let rate = try parsed.positiveNumber("rate-limit") {
             configuration.api.rateLimit = RateLimiter.Rate(requestsPerSecond: rate, burst: max(1, rate * 2))
         }
@@ -55,7 +86,7 @@ enum ServeCommand {
             }
             configuration.access.readToken = token
         }
-        for address in parsed.repeated["metrics-from"] ?? [] {
+        for address in parsed.repeatedOptions["metrics-from"] ?? [] {
             guard AccessConfiguration.canonicalAddress(address) != nil else {
                 throw CommandLineArguments.UsageError(
                     description: "--metrics-from: \(address) is not an IPv4 or IPv6 address")
@@ -65,6 +96,20 @@ enum ServeCommand {
         let server = try AnalyticsServer(configuration: configuration)
         let base = server.baseURL
         print("Footprint is listening on \(base)")
+        let needed = configuration.http.connectionLimit + 256
+        if server.http.openFileLimit < needed {
+            print(
+                "  warning:   the open-file limit is \(server.http.openFileLimit) (its hard limit); \(configuration.http.connectionLimit) connections need about \(needed): raise it (ulimit -Hn, LimitNOFILE=) or lower --connection-limit"
+            )
+        }
+        print(
+            "  limits:    \(configuration.http.connectionLimit) connections\(configuration.http.connectionLimitPerAddress > 0 ? " (\(configuration.http.connectionLimitPerAddress) per address)" : ""), open-file limit \(server.http.openFileLimit), \(configuration.http.threads) event-loop threads"
+        )
+        if !configuration.http.trustedProxies.isEmpty {
+            print(
+                "  proxies:   X-Forwarded-For believed from \(configuration.http.trustedProxies.map(\.description).joined(separator: ", "))"
+            )
+        }
         print("  database:  \(configuration.databasePath)")
         if let project = server.defaultProject {
             print("  project:   \(project.name)\(server.createdDefaultProject ? " (created)" : "")")

@@ -86,4 +86,14 @@ struct JSONParserTests {
             }
         }
     }
+
+    @Test func nestedObjectsKeepTheirOwnMembersAndARepeatedKeyKeepsItsLastValue() throws {
+        let text = #"{"a":{"b":1,"c":{"d":[{"e":2},{}],"b":3}},"a2":{},"f":4,"f":5,"g":[{"h":{"i":6}}]}"#
+        let expected: JSONValue = [
+            "a": ["b": 1, "c": ["d": [["e": 2], [:]], "b": 3]], "a2": [:], "f": 5, "g": [["h": ["i": 6]]],
+        ]
+        #expect(try JSONParser().parse(text) == expected)
+        #expect(throws: JSONParseError.self) { try JSONParser().parse(#"{"a":{"b":1,"c":2"#) }
+        #expect(throws: JSONParseError.self) { try JSONParser().parse(#"{"a":{"b":1},"c":}"#) }
+    }
 }

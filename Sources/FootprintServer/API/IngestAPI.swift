@@ -1,7 +1,8 @@
 import FootprintWire
 
 /// The HTTP API: routes each request, authenticates the write key, decodes, validates and
-/// stores events, and serves remote config. Blocking; one call per request.
+/// stores events, and serves remote config. Never blocks on a commit: an ingest is answered from
+/// the store's writer once its batch is durable.
 public final class IngestAPI: Sendable {
     /// API settings.
     public struct Configuration: Sendable {
@@ -39,15 +40,25 @@ public final class IngestAPI: Sendable {
         "/v1/identify": .identify, "/v1/alias": .alias, "/v1/group": .group,
     ]
 
-    /// Answers one request.
-    public func handle(_ request: ServerRequest) -> ServerResponse {
+    /// Whether `path` takes events (`/v1/batch`, `/v1/track`, ...), so its body needs decoding.
+    public static func takesEvents(_ path: String) -> Bool {
+        ingestTypes[path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path] != nil
+    }
+
+    /// Answers one request through `responder`: an ingest once its batch is committed (from the
+    /// store's writer thread), anything else at once.
+    public func handle(_ request: ServerRequest, responder: ServerResponder) {
         let path =
             request.path.count > 1 && request.path.hasSuffix("/")
             ? String(request.path.dropLast()) : request.path
         if let impliedType = Self.ingestTypes[path] {
-            guard request.method == "POST" else { return methodNotAllowed("POST") }
-            return ingest(request, impliedType: impliedType)
+            guard request.method == "POST" else { return responder.respond(methodNotAllowed("POST")) }
+            return ingest(request, impliedType: impliedType, responder: responder)
         }
+        responder.respond(answer(request, path: path))
+    }
+
+    private func answer(_ request: ServerRequest, path: String) -> ServerResponse {
         switch path {
         case "/health":
             guard request.method == "GET" || request.method == "HEAD" else { return methodNotAllowed("GET") }
@@ -65,44 +76,13 @@ public final class IngestAPI: Sendable {
         .error(405, code: "method_not_allowed", message: "use \(allowed)", headers: ["Allow": allowed])
     }
 
-    private func ingest(_ request: ServerRequest, impliedType: MessageType?) -> ServerResponse {
+    private func ingest(_ request: ServerRequest, impliedType: MessageType?, responder: ServerResponder) {
+        let batch: IngestBatch
+        let rejections: [JSONValue]
         do {
-            let headerKey = WriteKeyCredentials.writeKey(authorization: request.headers["authorization"])
-            var project: Project?
-            if let headerKey {
-                project = try authenticate(headerKey, at: request.receivedAt)
-            }
-            let body = try Self.decompressedBody(request, configuration: configuration)
-            let json: JSONValue
-            do {
-                json = try JSONParser().parse(body)
-            } catch {
-                throw Refusal(400, "invalid_json", "the body is not valid JSON: \(error)")
-            }
             let decoded: IngestDecoder.Decoded
-            do {
-                decoded = try IngestDecoder.decode(
-                    json, impliedType: impliedType, receivedAt: request.receivedAt)
-            } catch {
-                throw Refusal(400, "invalid_body", error.message)
-            }
-            if project == nil {
-                guard let bodyKey = decoded.writeKey, !bodyKey.isEmpty else {
-                    throw Refusal(
-                        401, "missing_write_key",
-                        "send the write key as the HTTP Basic username or as \"writeKey\" in the body")
-                }
-                project = try authenticate(bodyKey, at: request.receivedAt)
-            }
-            guard let project else { throw Refusal(401, "unknown_write_key", "the write key is not known") }
-            let batch = IngestBatch(
-                projectId: project.id, events: decoded.events, identityLinks: decoded.identityLinks,
-                evictedCount: decoded.evictedCount, batchKey: decoded.batchKey, receivedAt: request.receivedAt
-            )
-            let outcome = try metrics.timeCommit { () throws(ServerError) in try store.write(batch) }
-            metrics.countEvents(
-                stored: outcome.stored, duplicates: outcome.duplicates, rejected: decoded.rejections.count)
-            let rejected: [JSONValue] = decoded.rejections.map { rejection in
+            (batch, decoded) = try decode(request, impliedType: impliedType)
+            rejections = decoded.rejections.map { rejection in
                 var item: JSONObject = [
                     "index": .int(Int64(rejection.index)), "code": .string(rejection.code),
                     "reason": .string(rejection.reason),
@@ -110,22 +90,75 @@ public final class IngestAPI: Sendable {
                 if let messageId = rejection.messageId { item["messageId"] = .string(messageId) }
                 return .object(item)
             }
-            return .json(
-                200,
-                [
-                    "success": .bool(decoded.rejections.isEmpty),
-                    "accepted": .int(Int64(decoded.events.count)),
-                    "stored": .int(Int64(outcome.stored)),
-                    "duplicates": .int(Int64(outcome.duplicates)),
-                    "rejected": .array(rejected),
-                ])
         } catch let refusal as Refusal {
-            return refusal.response
-        } catch let error as ServerError {
-            return .error(503, code: "unavailable", message: error.message, headers: ["Retry-After": "5"])
+            return responder.respond(refusal.response)
         } catch {
+            return responder.respond(Self.unavailable(error))
+        }
+        let accepted = batch.events.count
+        let timing = metrics.beginCommit()
+        store.write(batch) { [metrics] result in
+            metrics.endCommit(timing)
+            switch result {
+            case .success(let outcome):
+                metrics.countEvents(
+                    stored: outcome.stored, duplicates: outcome.duplicates, rejected: rejections.count)
+                responder.respond(
+                    .json(
+                        200,
+                        [
+                            "success": .bool(rejections.isEmpty), "accepted": .int(Int64(accepted)),
+                            "stored": .int(Int64(outcome.stored)),
+                            "duplicates": .int(Int64(outcome.duplicates)), "rejected": .array(rejections),
+                        ]))
+            case .failure(let error):
+                responder.respond(Self.unavailable(error))
+            }
+        }
+    }
+
+    private static func unavailable(_ error: any Error) -> ServerResponse {
+        guard let error = error as? ServerError else {
             return .error(500, code: "internal", message: "\(error)")
         }
+        return .error(503, code: "unavailable", message: error.message, headers: ["Retry-After": "5"])
+    }
+
+    /// The batch a request carries, after authentication, decompression and validation.
+    private func decode(_ request: ServerRequest, impliedType: MessageType?) throws -> (
+        IngestBatch, IngestDecoder.Decoded
+    ) {
+        let headerKey = WriteKeyCredentials.writeKey(authorization: request.headers["authorization"])
+        var project: Project?
+        if let headerKey {
+            project = try authenticate(headerKey, at: request.receivedAt)
+        }
+        let body = try Self.decompressedBody(request, configuration: configuration)
+        let json: JSONValue
+        do {
+            json = try JSONParser().parse(body)
+        } catch {
+            throw Refusal(400, "invalid_json", "the body is not valid JSON: \(error)")
+        }
+        let decoded: IngestDecoder.Decoded
+        do {
+            decoded = try IngestDecoder.decode(json, impliedType: impliedType, receivedAt: request.receivedAt)
+        } catch {
+            throw Refusal(400, "invalid_body", error.message)
+        }
+        if project == nil {
+            guard let bodyKey = decoded.writeKey, !bodyKey.isEmpty else {
+                throw Refusal(
+                    401, "missing_write_key",
+                    "send the write key as the HTTP Basic username or as \"writeKey\" in the body")
+            }
+            project = try authenticate(bodyKey, at: request.receivedAt)
+        }
+        guard let project else { throw Refusal(401, "unknown_write_key", "the write key is not known") }
+        let batch = IngestBatch(
+            projectId: project.id, events: decoded.events, identityLinks: decoded.identityLinks,
+            evictedCount: decoded.evictedCount, batchKey: decoded.batchKey, receivedAt: request.receivedAt)
+        return (batch, decoded)
     }
 
     private func remoteConfig(_ request: ServerRequest) -> ServerResponse {

@@ -27,7 +27,7 @@ struct MetricsAPI: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .error(405, code: "method_not_allowed", message: "use GET", headers: ["Allow": "GET"])
         }
-        let listed = request.clientAddress.map { addresses.contains($0) } ?? false
+        let listed = request.peerAddress.map { addresses.contains($0) } ?? false
         if !listed, case .refused(let response) = bearer.decide(request) {
             return response
         }

@@ -5,12 +5,17 @@ import Foundation
 
 /// An HTTP/1.1 listener on libmicrohttpd that hands each complete request to a handler.
 ///
-/// Each connection has its own thread (bounded by ``Configuration/connectionLimit``), so a
-/// handler may block, for example until its rows are committed. A stalled client is dropped
-/// after ``Configuration/idleTimeoutSeconds`` of silence, and a body that trickles in for longer
-/// than ``Configuration/bodyDeadlineSeconds`` has its connection cut. A body declared larger than
-/// ``Configuration/maximumBodyBytes`` is answered 413 before it is read; a chunked one that grows
-/// past it is discarded as it arrives and answered 413.
+/// libmicrohttpd's epoll event loop runs on a small pool of threads (``Configuration/threads``);
+/// no thread belongs to a connection. A handler answers through a ``ServerResponder``, at once
+/// or later from any thread: a request answered later (one waiting for its group commit) has its
+/// connection suspended until the answer arrives, so waiting holds no thread. Handlers run on an
+/// event-loop thread and must return quickly; slow work belongs elsewhere (``WorkerPool``).
+///
+/// A connection must deliver a request's head within ``Configuration/headerDeadlineSeconds`` of
+/// opening (or of the previous answer) and its body within ``Configuration/bodyDeadlineSeconds``
+/// of the head; silence for ``Configuration/idleTimeoutSeconds`` closes it too. A body declared
+/// larger than ``Configuration/maximumBodyBytes`` is answered 413 before it is read; a chunked one
+/// that grows past it is discarded as it arrives and answered 413.
 public final class HTTPServer: Sendable {
     /// Listener settings.
     public struct Configuration: Sendable {
@@ -18,17 +23,35 @@ public final class HTTPServer: Sendable {
         public var host = "127.0.0.1"
         /// The TCP port; 0 picks a free one (see ``HTTPServer/port``). Default 0.
         public var port: UInt16 = 0
-        /// The most connections open at once; more are refused. Default 256.
-        public var connectionLimit = 256
-        /// The most connections open at once from one client address. Default 128.
-        public var connectionLimitPerAddress = 128
-        /// Seconds of silence after which a connection is closed. Default 15.
-        public var idleTimeoutSeconds = 15
+        /// Threads of the event loop (each runs its own epoll set). Default: the CPU count.
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// The most connections open at once; more wait in the listen queue. Default 10,000.
+        /// The open-file limit is raised to fit at start (see ``OpenFileLimit``).
+        public var connectionLimit = 10_000
+        /// The most connections open at once from one client address; 0 for no such limit
+        /// (default: behind a proxy every client has the proxy's address).
+        public var connectionLimitPerAddress = 0
+        /// Seconds of silence after which a connection is closed. Default 10.
+        public var idleTimeoutSeconds = 10
+        /// Seconds a connection has to deliver a complete request head, counted from its opening
+        /// or from the previous answer; past it the connection is closed. Default 10.
+        public var headerDeadlineSeconds = 10.0
         /// Seconds a request may take from its head to the end of its body; past it the
-        /// connection is closed (a slow-sending client cannot hold a thread). Default 30.
+        /// connection is closed (a slow-sending client cannot hold its slot). Default 30.
         public var bodyDeadlineSeconds = 30.0
         /// The largest request body, as sent, in bytes. Default 5 MB.
         public var maximumBodyBytes = MessageLimits.maximumRequestBytes
+        /// Request bodies all connections together may hold, from their first byte until the
+        /// request is over; a body that would go past it is discarded and answered 503 with
+        /// `Retry-After` (10,000 clients sending 5 MB each cannot exhaust memory). Default 512 MB.
+        public var maximumBufferedBodyBytes = 512 << 20
+        /// Bytes libmicrohttpd may use per connection for the request head and the read buffer
+        /// (a head larger than this is refused with 431). Default 32 KB.
+        public var connectionMemoryBytes = 32 * 1024
+        /// Proxies whose `X-Forwarded-For` is believed (addresses or CIDR blocks): for a request
+        /// from one of them, ``ServerRequest/clientAddress`` is the rightmost address of that
+        /// header that is not a listed proxy. Default: none, so the header is ignored.
+        public var trustedProxies: [AddressRange] = []
         /// Seconds ``HTTPServer/stop()`` waits for requests in flight. Default 30.
         public var shutdownGraceSeconds = 30.0
         /// Where the time a request arrives (its `receivedAt`) is read. Default: the system clock.
@@ -41,44 +64,63 @@ public final class HTTPServer: Sendable {
     public let port: UInt16
     /// The configuration the server started with.
     public let configuration: Configuration
+    /// The open-file limit in force after start (raised toward what the connection limit needs).
+    public let openFileLimit: Int
     private let core: Core
-    private let daemon: LockedValue<OpaquePointer?>
 
     /// Starts listening.
     /// - Parameters:
     ///   - configuration: where to listen and the limits.
-    ///   - handler: answers one complete request; called on the connection's thread.
+    ///   - handler: takes one complete request and answers it through the responder, now or
+    ///     later; called on an event-loop thread, so it must not block.
     public init(
-        configuration: Configuration, handler: @escaping @Sendable (ServerRequest) -> ServerResponse
+        configuration: Configuration,
+        handler: @escaping @Sendable (ServerRequest, ServerResponder) -> Void
     ) throws(ServerError) {
+        var configuration = configuration
+        configuration.connectionLimit = max(1, configuration.connectionLimit)
+        configuration.threads = min(max(1, configuration.threads), configuration.connectionLimit)
+        // Each connection holds a descriptor; keep some for the database, the listener and logs.
+        openFileLimit = OpenFileLimit.raise(toward: configuration.connectionLimit + 256)
         let core = Core(configuration: configuration, handler: handler)
         let address = try Self.resolve(host: configuration.host, port: configuration.port)
         var flags =
-            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
-            | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_TURBO.rawValue
         if address.family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
         let context = Unmanaged.passUnretained(core).toOpaque()
         let started: OpaquePointer? = address.storage.withUnsafeBytes { addressBytes in
             var options: [MHD_OptionItem] = [
                 MHD_OptionItem(
-                    option: .CONNECTION_LIMIT, value: max(1, configuration.connectionLimit),
-                    ptr_value: nil),
-                MHD_OptionItem(
-                    option: .PER_IP_CONNECTION_LIMIT,
-                    value: max(1, configuration.connectionLimitPerAddress), ptr_value: nil),
+                    option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(
                     option: .CONNECTION_TIMEOUT, value: max(1, configuration.idleTimeoutSeconds),
                     ptr_value: nil),
-                // Room to read big request bodies in few callbacks.
-                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: 256 * 1024, ptr_value: nil),
+                MHD_OptionItem(
+                    option: .CONNECTION_MEMORY_LIMIT, value: max(4096, configuration.connectionMemoryBytes),
+                    ptr_value: nil),
+                MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 4096, ptr_value: nil),
                 MHD_OptionItem(
                     option: .SOCK_ADDR, value: 0,
                     ptr_value: UnsafeMutableRawPointer(mutating: addressBytes.baseAddress)),
                 MHD_OptionItem(
                     option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
                     ptr_value: context),
-                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+                MHD_OptionItem(
+                    option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
+                    ptr_value: context),
             ]
+            if configuration.threads > 1 {
+                options.append(
+                    MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+            }
+            if configuration.connectionLimitPerAddress > 0 {
+                options.append(
+                    MHD_OptionItem(
+                        option: .PER_IP_CONNECTION_LIMIT, value: configuration.connectionLimitPerAddress,
+                        ptr_value: nil))
+            }
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             return cmhd_start_daemon(flags, configuration.port, nil, nil, accessHandler, context, &options)
         }
         guard let started else {
@@ -89,9 +131,21 @@ public final class HTTPServer: Sendable {
         self.core = core
         self.configuration = configuration
         self.port = cmhd_bound_port(started)
-        self.daemon = LockedValue(started)
+        core.started(started)
         // The daemon refers to `core` without retaining it; `self` keeps it alive until stop().
         _ = Unmanaged.passRetained(core)
+    }
+
+    /// Starts listening with a handler that answers every request at once.
+    /// - Parameters:
+    ///   - configuration: where to listen and the limits.
+    ///   - respond: answers one complete request; called on an event-loop thread.
+    public convenience init(
+        configuration: Configuration, respond: @escaping @Sendable (ServerRequest) -> ServerResponse
+    ) throws(ServerError) {
+        try self.init(configuration: configuration) { request, responder in
+            responder.respond(respond(request))
+        }
     }
 
     deinit {
@@ -101,27 +155,17 @@ public final class HTTPServer: Sendable {
     /// Stops accepting connections, waits (up to ``Configuration/shutdownGraceSeconds``) for the
     /// requests in flight to be answered, then closes every connection. Safe to call twice.
     public func stop() {
-        guard
-            let daemon = daemon.withLock({ value -> OpaquePointer? in
-                defer { value = nil }
-                return value
-            })
-        else { return }
-        // Quiescing hands the listening socket back to us. It is closed only once every
-        // libmicrohttpd thread has ended: a thread may still poll it for a moment, and a closed
-        // descriptor number can be reused by another socket.
-        let listener = MHD_quiesce_daemon(daemon)
-        let deadline = Date().addingTimeInterval(configuration.shutdownGraceSeconds)
-        while core.requestsInFlight > 0, Date() < deadline {
-            usleep(2000)
-        }
-        MHD_stop_daemon(daemon)
-        if listener >= 0 { close(listener) }
-        Unmanaged.passUnretained(core).release()
+        core.stop()
     }
 
-    /// How many requests are being handled right now.
-    public var requestsInFlight: Int { core.requestsInFlight }
+    /// How many requests are being handled right now (from a complete head to the answer sent).
+    public var requestsInFlight: Int { core.connections.requestsInFlight }
+
+    /// How many connections are open right now.
+    public var connectionsOpen: Int { core.connections.count }
+
+    /// Bytes of request bodies held right now (see ``Configuration/maximumBufferedBodyBytes``).
+    public var bufferedBodyBytes: Int { core.bufferedBodyBytes }
 
     private static func resolve(host: String, port: UInt16) throws(ServerError) -> (
         storage: [UInt8], family: Int32
@@ -153,55 +197,6 @@ public final class HTTPServer: Sendable {
 }
 
 extension HTTPServer {
-    /// What the C callbacks reach through their context pointer.
-    final class Core: @unchecked Sendable {
-        let configuration: Configuration
-        let handler: @Sendable (ServerRequest) -> ServerResponse
-        private let inFlight = LockedValue(0)
-
-        init(configuration: Configuration, handler: @escaping @Sendable (ServerRequest) -> ServerResponse) {
-            self.configuration = configuration
-            self.handler = handler
-        }
-
-        var requestsInFlight: Int { inFlight.withLock { $0 } }
-
-        func began() { inFlight.withLock { $0 += 1 } }
-        func ended() { inFlight.withLock { $0 -= 1 } }
-    }
-
-    /// One request being received: its head, the body so far, and whether it was answered.
-    final class PendingRequest {
-        let method: String
-        let path: String
-        let query: [String: String]
-        let headers: [String: String]
-        let receivedAt: Timestamp
-        let clientAddress: String?
-        let started = DispatchTime.now()
-        var body: [UInt8] = []
-        /// Set when the request was answered (the first call may answer 413 at once).
-        var answered = false
-        /// The answer to give once the body has ended, when the request is refused mid-body.
-        var refusal: ServerResponse?
-
-        init(
-            method: String, path: String, query: [String: String], headers: [String: String],
-            receivedAt: Timestamp, clientAddress: String?
-        ) {
-            self.method = method
-            self.path = path
-            self.query = query
-            self.headers = headers
-            self.receivedAt = receivedAt
-            self.clientAddress = clientAddress
-        }
-
-        var secondsSinceStart: Double {
-            Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        }
-    }
-
     /// The numeric text of a client's socket address (`127.0.0.1`, `2001:db8::1`); an
     /// IPv4-mapped IPv6 address (an IPv4 client of an IPv6 listener) as IPv4; `nil` for another
     /// family or none.
@@ -231,114 +226,4 @@ extension HTTPServer {
         guard written != nil else { return nil }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-}
-
-private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
-    guard let context, let key else { return .YES }
-    let box = Unmanaged<HeaderBox>.fromOpaque(context).takeUnretainedValue()
-    let name = String(cString: key).lowercased()
-    if box.headers[name] == nil { box.headers[name] = value.map { String(cString: $0) } ?? "" }
-    return .YES
-}
-
-private let collectArgument: MHD_KeyValueIterator = { context, _, key, value in
-    guard let context, let key else { return .YES }
-    let box = Unmanaged<HeaderBox>.fromOpaque(context).takeUnretainedValue()
-    let name = String(cString: key)
-    if box.headers[name] == nil { box.headers[name] = value.map { String(cString: $0) } ?? "" }
-    return .YES
-}
-
-private final class HeaderBox {
-    var headers: [String: String] = [:]
-}
-
-private func send(_ response: ServerResponse, on connection: OpaquePointer, close: Bool = false) -> MHD_Result
-{
-    var body = response.body
-    // MHD_RESPMEM_MUST_COPY (2): libmicrohttpd copies the body; Swift does not import the
-    // constant's name from this closed C enum.
-    let created = body.withUnsafeMutableBytes { bytes in
-        MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)
-    }
-    guard let created else { return .NO }
-    defer { MHD_destroy_response(created) }
-    for (name, value) in response.headers {
-        _ = MHD_add_response_header(created, name, value)
-    }
-    if close { _ = MHD_add_response_header(created, "Connection", "close") }
-    return MHD_queue_response(connection, UInt32(response.status), created)
-}
-
-private let accessHandler: MHD_AccessHandlerCallback = {
-    context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
-    guard let context, let connection, let uploadDataSize, let requestContext else { return .NO }
-    let core = Unmanaged<HTTPServer.Core>.fromOpaque(context).takeUnretainedValue()
-    let limits = core.configuration
-
-    guard let stored = requestContext.pointee else {
-        // First call: the head has arrived.
-        let box = HeaderBox()
-        _ = MHD_get_connection_values(
-            connection, .HEADER_KIND, collectHeader, Unmanaged.passUnretained(box).toOpaque())
-        let arguments = HeaderBox()
-        _ = MHD_get_connection_values(
-            connection, .GET_ARGUMENT_KIND, collectArgument, Unmanaged.passUnretained(arguments).toOpaque())
-        let pending = HTTPServer.PendingRequest(
-            method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-            query: arguments.headers, headers: box.headers, receivedAt: limits.clock.now(),
-            clientAddress: HTTPServer.numericHost(cmhd_client_address(connection)))
-        requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
-        core.began()
-        if let declared = pending.headers["content-length"].flatMap({ Int($0) }) {
-            guard declared <= limits.maximumBodyBytes else {
-                pending.answered = true
-                return send(tooLarge(limits), on: connection, close: true)
-            }
-            // Room for a typical batch up front; a client cannot make us reserve its whole claim.
-            pending.body.reserveCapacity(min(declared, 1 << 20))
-        }
-        return .YES
-    }
-    let pending = Unmanaged<HTTPServer.PendingRequest>.fromOpaque(stored).takeUnretainedValue()
-
-    let count = uploadDataSize.pointee
-    if count > 0 {
-        uploadDataSize.pointee = 0
-        // libmicrohttpd cannot answer before the body ends: a client still sending after the
-        // deadline is cut off; a body past the limit is discarded, not kept, and answered 413.
-        if pending.secondsSinceStart > limits.bodyDeadlineSeconds { return .NO }
-        if pending.refusal != nil { return .YES }
-        if pending.body.count + count > limits.maximumBodyBytes {
-            pending.refusal = tooLarge(limits)
-            pending.body = []
-            return .YES
-        }
-        if let uploadData {
-            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
-                pending.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-            }
-        }
-        return .YES
-    }
-    if pending.answered { return .YES }
-    pending.answered = true
-    if let refusal = pending.refusal { return send(refusal, on: connection, close: true) }
-    let request = ServerRequest(
-        method: pending.method, path: pending.path, query: pending.query, headers: pending.headers,
-        body: pending.body, receivedAt: pending.receivedAt, clientAddress: pending.clientAddress)
-    pending.body = []
-    return send(core.handler(request), on: connection)
-}
-
-private func tooLarge(_ limits: HTTPServer.Configuration) -> ServerResponse {
-    .error(
-        413, code: "request_too_large", message: "the request body is over \(limits.maximumBodyBytes) bytes")
-}
-
-private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
-    guard let context, let requestContext, let stored = requestContext.pointee else { return }
-    Unmanaged<HTTPServer.PendingRequest>.fromOpaque(stored).release()
-    requestContext.pointee = nil
-    Unmanaged<HTTPServer.Core>.fromOpaque(context).takeUnretainedValue().ended()
 }

@@ -17,13 +17,20 @@ public struct ServerRequest: Sendable {
     public var receivedAt: Timestamp
     /// The IP address of the client's end of the connection, as text (`127.0.0.1`,
     /// `2001:db8::1`; an IPv4 client of an IPv6 listener as IPv4); `nil` when unknown (a request
-    /// made in process). Behind a reverse proxy, the proxy's address.
+    /// made in process). Behind a reverse proxy, the proxy's address, unless the proxy is one of
+    /// ``HTTPServer/Configuration/trustedProxies``: then the client address it reports in
+    /// `X-Forwarded-For`.
     public var clientAddress: String?
+    /// The IP address of the connection's other end, whatever a proxy reports (the same as
+    /// ``clientAddress`` unless the peer is a trusted proxy): what address-based access, such as
+    /// `GET /metrics` for listed addresses, checks.
+    public var peerAddress: String?
 
     /// Creates a request; header names are lower-cased.
+    /// - Parameter peerAddress: the connection's own peer; default `clientAddress`.
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: [UInt8] = [], receivedAt: Timestamp, clientAddress: String? = nil
+        body: [UInt8] = [], receivedAt: Timestamp, clientAddress: String? = nil, peerAddress: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -33,5 +40,6 @@ public struct ServerRequest: Sendable {
         self.body = body
         self.receivedAt = receivedAt
         self.clientAddress = clientAddress
+        self.peerAddress = peerAddress ?? clientAddress
     }
 }

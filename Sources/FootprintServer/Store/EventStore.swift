@@ -10,6 +10,11 @@ public protocol EventStore: Sendable {
     /// Blocks until the batch is durably committed.
     func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome
 
+    /// Stores a batch like ``write(_:)`` without blocking: `completion` runs once the batch is
+    /// durably committed (or failed), on a thread of the store's choosing.
+    func write(
+        _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void)
+
     /// The project a write key belongs to, or `nil`.
     func project(writeKey: String) throws(ServerError) -> Project?
 
@@ -106,4 +111,17 @@ public protocol EventStore: Sendable {
 
     /// Finishes pending writes and closes the database. Later calls fail with `closed`.
     func close()
+}
+
+extension EventStore {
+    /// Calls the blocking ``write(_:)`` and then `completion`, for stores without a queue of their own.
+    public func write(
+        _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
+    ) {
+        do {
+            completion(.success(try write(batch)))
+        } catch {
+            completion(.failure(error))
+        }
+    }
 }

@@ -47,6 +47,8 @@ extension JSONParser {
         let maximumDepth: Int
         var index = 0
         var depth = 0
+        /// Members of the objects being parsed, innermost last.
+        var pending: [(key: String, value: JSONValue)] = []
 
         init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
             self.bytes = bytes
@@ -119,13 +121,15 @@ extension JSONParser {
         mutating func parseObject() throws(JSONParseError) -> JSONValue {
             try enter()
             index += 1
-            var members: [String: JSONValue] = [:]
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
-                return .object(members)
+                return .object([:])
             }
+            // The members wait on a stack shared by every object being parsed, so the
+            // dictionary is made once at its final size: growing one hashes every key again.
+            let first = pending.count
             while true {
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of input in an object") }
@@ -137,7 +141,8 @@ extension JSONParser {
                 }
                 index += 1
                 skipWhitespace()
-                members[key] = try parseValue()
+                let value = try parseValue()
+                pending.append((key, value))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unexpected end of input in an object") }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -147,6 +152,12 @@ extension JSONParser {
                 if bytes[index] == UInt8(ascii: "}") {
                     index += 1
                     depth -= 1
+                    var members = [String: JSONValue](minimumCapacity: pending.count - first)
+                    for position in first..<pending.count {
+                        // A repeated key keeps its last value.
+                        members[pending[position].key] = pending[position].value
+                    }
+                    pending.removeSubrange(first...)
                     return .object(members)
                 }
                 throw error("expected ',' or '}' in an object")

@@ -120,6 +120,33 @@ struct LoopbackClient {
         }
     }
 
+    /// Sends `bytes` one at a time, `pause` microseconds apart (running `between` after each),
+    /// until the server closes the connection; returns how many were sent by then, or `nil`
+    /// when all were sent and it is still open.
+    func trickle(
+        _ bytes: [UInt8], on connection: Int32, pause: UInt32, between: () throws -> Void = {}
+    ) throws -> Int? {
+        for (index, byte) in bytes.enumerated() {
+            try write([byte], to: connection)
+            try between()
+            usleep(pause)
+            var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) > 0 {
+                var scratch: UInt8 = 0
+                if recv(connection, &scratch, 1, 0) <= 0 { return index + 1 }
+            }
+        }
+        return nil
+    }
+
+    /// Whether the server has closed `connection` (checked without waiting).
+    static func wasClosed(_ connection: Int32) -> Bool {
+        var ready = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 0) > 0 else { return false }
+        var scratch: UInt8 = 0
+        return recv(connection, &scratch, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) <= 0
+    }
+
     /// Reads one response (status line, headers, `Content-Length` body).
     func readResponse(from connection: Int32) throws -> Response {
         var buffer: [UInt8] = []

@@ -3,21 +3,17 @@ import FootprintSQLite
 import FootprintWire
 
 /// The store's single writer: requests queue their batches, and one serial queue commits
-/// everything queued so far in one transaction (group commit), then wakes each request.
+/// everything queued so far in one transaction (group commit), then calls each request's
+/// completion.
 ///
 /// One fsync then covers many requests, and a request is answered only after its rows are
-/// durable.
+/// durable. Nothing waits on a thread meanwhile: the HTTP layer suspends the connection and the
+/// completion resumes it.
 final class GroupCommitWriter: @unchecked Sendable {
     /// A batch waiting for its commit, and where its result goes.
-    private final class PendingWrite: @unchecked Sendable {
+    private struct PendingWrite {
         let batch: IngestBatch
-        let done = DispatchSemaphore(value: 0)
-        var result: Result<WriteOutcome, ServerError> = .failure(
-            ServerError(code: .closed, message: "not run"))
-
-        init(batch: IngestBatch) {
-            self.batch = batch
-        }
+        let completion: @Sendable (Result<WriteOutcome, ServerError>) -> Void
     }
 
     private struct Queue {
@@ -62,7 +58,22 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Queues `batch` and blocks until it is committed (or the commit failed).
     func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
-        let write = PendingWrite(batch: batch)
+        let done = DispatchSemaphore(value: 0)
+        let result = LockedValue<Result<WriteOutcome, ServerError>?>(nil)
+        write(batch) { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0 }!.get()
+    }
+
+    /// Queues `batch`; `completion` runs on the writer's queue once it is committed (or the
+    /// commit failed), or at once when the writer is closed.
+    func write(
+        _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
+    ) {
+        let write = PendingWrite(batch: batch, completion: completion)
         enum Admission { case startDrain, joined, closed }
         let admission = pending.withLock { state -> Admission in
             if state.closed { return .closed }
@@ -72,13 +83,14 @@ final class GroupCommitWriter: @unchecked Sendable {
             return .startDrain
         }
         switch admission {
-        case .closed: throw ServerError(code: .closed, message: "the store is closed")
+        case .closed: completion(.failure(ServerError(code: .closed, message: "the store is closed")))
         case .startDrain: queue.async { self.drain() }
         case .joined: break
         }
-        write.done.wait()
-        return try write.result.get()
     }
+
+    /// Batches waiting for the next group commit.
+    var queuedWrites: Int { pending.withLock { $0.writes.count } }
 
     /// Runs `body` on the writer's queue with the writer's connection, between group commits.
     func perform<T>(_ body: (SQLiteDatabase) throws -> T) throws(ServerError) -> T {
@@ -178,8 +190,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         guard !group.isEmpty else { return false }
         let outcome = commit(group.map(\.batch))
         for (index, write) in group.enumerated() {
-            write.result = outcome.map { $0[index] }
-            write.done.signal()
+            write.completion(outcome.map { $0[index] })
         }
         return true
     }

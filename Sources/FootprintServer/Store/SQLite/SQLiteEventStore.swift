@@ -87,8 +87,21 @@ public final class SQLiteEventStore: EventStore {
         return writer
     }
 
+    /// Batches waiting for the next group commit (0 for a read-only store).
+    public var queuedWrites: Int { writer?.queuedWrites ?? 0 }
+
     public func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
         try requireWriter().write(batch)
+    }
+
+    public func write(
+        _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
+    ) {
+        do {
+            try requireWriter().write(batch, completion: completion)
+        } catch {
+            completion(.failure(error))
+        }
     }
 
     public func project(writeKey: String) throws(ServerError) -> Project? {

@@ -1,0 +1,41 @@
+import FootprintServer
+import Foundation
+import Testing
+
+/// `footprint serve`'s connection options, as an operator passes them.
+extension CommandLineTests {
+    @Test func serveTakesTheConnectionOptionsAndSaysWhatItRunsWith() throws {
+        let served = try run(
+            [
+                "serve", "--db", directory + "/serve.sqlite", "--port", "0", "--connection-limit", "500",
+                "--connections-per-address", "50", "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy",
+                "127.0.0.2",
+                "--threads", "1", "--header-timeout", "5", "--body-timeout", "20", "--idle-timeout", "7",
+            ], signalAfterStart: SIGTERM)
+        #expect(served.status == 0, "\(served.error)")
+        #expect(served.output.contains("limits:    500 connections (50 per address)"), "\(served.output)")
+        #expect(served.output.contains("1 event-loop threads"))
+        #expect(served.output.contains("X-Forwarded-For believed from 10.0.0.0/8, 127.0.0.2"))
+        #expect(!served.output.contains("warning:"))
+    }
+
+    @Test func aConnectionLimitPastTheOpenFileLimitIsReported() throws {
+        let hard = OpenFileLimit.current.hard
+        try #require(hard < 900_000, "the hard open-file limit is too high to go past")
+        let served = try run(
+            ["serve", "--db", directory + "/serve.sqlite", "--port", "0", "--connection-limit", "1000000"],
+            signalAfterStart: SIGTERM)
+        #expect(served.status == 0, "\(served.error)")
+        #expect(served.output.contains("warning:   the open-file limit is \(hard)"), "\(served.output)")
+    }
+
+    @Test(arguments: [
+        ["--trusted-proxy", "proxy.example.com"], ["--trusted-proxy", "10.0.0.0/40"],
+        ["--connections-per-address", "-1"], ["--threads", "0"], ["--header-timeout", "0"],
+    ])
+    func badConnectionOptionsAreUsageErrors(_ arguments: [String]) throws {
+        let result = try run(["serve", "--db", directory + "/serve.sqlite", "--port", "0"] + arguments)
+        #expect(result.status == 64, "\(result.output) \(result.error)")
+        #expect(result.error.contains(arguments[0]))
+    }
+}

@@ -1,0 +1,194 @@
+import FootprintServer
+import Foundation
+import Testing
+
+/// `footprint serve` as a child process (its memory, threads and descriptors are its own) under
+/// 10,000 idle connections from 10,000 loopback addresses and 1,000 clients trickling bytes,
+/// while one normal client sends 100 batches.
+///
+/// The one timing bound here is the requirement itself (each batch answered in under 1 s, with
+/// well over ten times that as headroom on a busy two-core machine); everything else is counted.
+@Suite(.serialized) struct HTTPLoadTests {
+    static let idleConnections = 10_000
+    static let slowSenders = 1_000
+    static let batches = 100
+
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("footprint")
+
+    /// One `footprint serve` child on a free port, stopped by ``stop()``.
+    final class ServeProcess {
+        let process = Process()
+        let directory: String
+        var port: UInt16 = 0
+        var writeKey = ""
+        var output = ""
+
+        init(executable: URL, arguments: [String]) throws {
+            directory = NSTemporaryDirectory() + "footprint-load-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            process.executableURL = executable
+            process.arguments = ["serve", "--port", "0", "--db", directory + "/events.sqlite"] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = Pipe()
+            try process.run()
+            let reader = pipe.fileHandleForReading
+            while !output.contains("Press Ctrl-C") {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                output += String(decoding: chunk, as: UTF8.self)
+            }
+            for line in output.split(separator: "\n") {
+                if let range = line.range(of: "listening on http://127.0.0.1:") {
+                    port = UInt16(line[range.upperBound...]) ?? 0
+                }
+                if let range = line.range(of: "write key: ") { writeKey = String(line[range.upperBound...]) }
+            }
+        }
+
+        /// A line of `/proc/PID/status` (`VmRSS`, `Threads`) as a number (kB for sizes).
+        func status(_ field: String) -> Int {
+            let text = String(
+                decoding: FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/status")?
+                    .readDataToEndOfFile() ?? Data(), as: UTF8.self)
+            for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+                let words = line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" })
+                return Int(words.first ?? "") ?? -1
+            }
+            return -1
+        }
+
+        /// Descriptors the process has open.
+        var openDescriptors: Int {
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd"))?
+                .count
+                ?? -1
+        }
+
+        func stop() {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGTERM)
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    /// This process holds every client socket (the server child holds the other ends).
+    static let descriptorsNeeded = idleConnections + slowSenders + 512
+
+    @Test(
+        .enabled(
+            if: OpenFileLimit.current.hard >= descriptorsNeeded,
+            "the hard open-file limit (ulimit -Hn) is below the 11,512 descriptors the clients need")
+    )
+    func tenThousandIdleConnectionsAndAThousandSlowSendersDoNotDelayABatch() throws {
+        let connections = Self.idleConnections + Self.slowSenders
+        try #require(OpenFileLimit.raise(toward: Self.descriptorsNeeded) >= Self.descriptorsNeeded)
+        let server = try ServeProcess(
+            executable: executable,
+            arguments: [
+                "--connection-limit", String(connections + 200), "--idle-timeout", "300", "--header-timeout",
+                "300",
+                "--body-timeout", "300",
+            ])
+        defer { server.stop() }
+        try #require(server.port != 0, "serve did not start: \(server.output)")
+        let client = LoopbackClient(port: server.port)
+        func postBatch(_ index: Int) throws -> (status: Int, seconds: Double) {
+            let messages = (0..<20).map { Payloads.track("load-\(index)-\($0)", anonymousId: "normal") }
+            let started = Date()
+            let response = try client.post(
+                "/v1/batch", json: Payloads.batch(messages), writeKey: server.writeKey)
+            return (response.status, Date().timeIntervalSince(started))
+        }
+        // Warm up, then the baseline.
+        for index in 0..<5 { #expect(try postBatch(-1 - index).status == 200) }
+        let rssBefore = server.status("VmRSS")
+        let threadsBefore = server.status("Threads")
+
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        for index in 0..<Self.idleConnections {
+            sockets.append(try client.from("127.1.\(index / 250).\(1 + index % 250)").connect())
+        }
+        // Slow senders: half trickle a request head, half a body they declared 100,000 bytes long.
+        let heads = Array("POST /v1/batch HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
+        let bodyHead = LoopbackClient.requestBytes(
+            method: "POST", path: "/v1/batch",
+            headers: ["Content-Length": "100000", "Authorization": LoopbackClient.basic(server.writeKey)])
+        var slow: [Int32] = []
+        for index in 0..<Self.slowSenders {
+            let connection = try client.from("127.2.\(index / 250).\(1 + index % 250)").connect()
+            slow.append(connection)
+            try client.write(index % 2 == 0 ? heads : bodyHead, to: connection)
+        }
+        sockets += slow
+        let trickling = TrickleLoop(sockets: slow)
+        trickling.start()
+        defer { trickling.stop() }
+        let deadline = Date().addingTimeInterval(120)
+        while server.openDescriptors < connections, Date() < deadline { usleep(20_000) }
+        #expect(server.openDescriptors >= connections, "every connection accepted")
+
+        var latencies: [Double] = []
+        for index in 0..<Self.batches {
+            let (status, seconds) = try postBatch(index)
+            #expect(status == 200, "batch \(index)")
+            latencies.append(seconds)
+        }
+        let rssAfter = server.status("VmRSS")
+        let threadsAfter = server.status("Threads")
+        #expect(trickling.bytesSent > Self.slowSenders, "the slow senders kept sending")
+        let stillOpen = sockets.prefix(Self.idleConnections).filter { !LoopbackClient.wasClosed($0) }.count
+        #expect(stillOpen == Self.idleConnections, "the idle connections stay open")
+        let slowest = latencies.max() ?? 0
+        #expect(slowest < 1.0, "each batch answered in under 1 s; the slowest took \(slowest) s")
+        #expect(
+            threadsAfter - threadsBefore < 8, "no thread per connection: \(threadsBefore) → \(threadsAfter)")
+        // What the server keeps per open connection: about 5 KB measured (docs/ARCHITECTURE.md);
+        // libmicrohttpd's buffer (up to 32 KB) is reserved, not touched, while a connection idles.
+        let perConnection = Double(rssAfter - rssBefore) * 1024 / Double(connections)
+        #expect(perConnection < 16 * 1024, "\(Int(perConnection)) bytes per connection")
+        let sorted = latencies.sorted()
+        print(
+            "load: \(connections) connections open; RSS \(rssBefore) kB → \(rssAfter) kB (\(Int(perConnection)) B/connection); threads \(threadsBefore) → \(threadsAfter); batch latency p50 \(Int(sorted[sorted.count / 2] * 1000)) ms, slowest \(sorted.suffix(3).reversed().map { "\(Int($0 * 1000)) ms" }.joined(separator: ", "))"
+        )
+    }
+}
+
+/// One thread that sends a byte to each of its sockets in turn, every 50 ms, until stopped.
+final class TrickleLoop: @unchecked Sendable {
+    private let sockets: [Int32]
+    private let lock = NSLock()
+    private var stopping = false
+    private var sent = 0
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(sockets: [Int32]) {
+        self.sockets = sockets
+    }
+
+    var bytesSent: Int { lock.withLock { sent } }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            while !lock.withLock({ stopping }) {
+                var count = 0
+                for socket in sockets {
+                    var byte = UInt8(ascii: "a")
+                    if send(socket, &byte, 1, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) == 1 { count += 1 }
+                }
+                lock.withLock { sent += count }
+                usleep(50_000)
+            }
+            finished.signal()
+        }
+    }
+
+    func stop() {
+        lock.withLock { stopping = true }
+        finished.wait()
+    }
+}
