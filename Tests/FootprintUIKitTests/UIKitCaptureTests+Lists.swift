@@ -47,6 +47,7 @@
         @Test func reassigningTheDelegateReusesTheProxy() throws {
             install()
             let controller = ListViewController(rows: 5)
+            controller.loadViewIfNeeded()
             let first = try #require(ListDelegateProxy.proxy(of: controller.tableView))
             let other = RowHeightDelegate()
             controller.tableView.delegate = other
