@@ -30,6 +30,8 @@
         private var lifecycleObserver: AppLifecycleObserver?
         /// The lists whose exposure is watched (weakly held).
         let exposureDrivers = NSHashTable<ListExposureDriver>.weakObjects()
+        /// The SwiftUI lists whose exposure is watched (weakly held).
+        let swiftUIExposureDrivers = NSHashTable<SwiftUIListExposureDriver>.weakObjects()
 
         private init(
             capture: AutoCapture, sink: any CaptureSink, clock: any Clock,
@@ -124,6 +126,7 @@
         /// Tells every watched list that the app changed state.
         func broadcastToLists(_ callback: ListCallback) {
             for driver in exposureDrivers.allObjects { driver.handle(callback) }
+            for driver in swiftUIExposureDrivers.allObjects { driver.handle(callback) }
         }
     }
 #endif
