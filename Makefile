@@ -4,7 +4,7 @@ BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config
 TEST_PACKAGES := chromium chromium-driver python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build test browser-test lint format bench demo clean
+.PHONY: deps test-deps build test browser-test lint format bench demo ios-typecheck clean
 
 # Installs the Debian packages named in $(1) that are missing.
 define install_missing
@@ -53,6 +53,11 @@ bench: deps
 ## The end-to-end demo: embedded server, virtual users through the real SDK, then the report.
 demo: deps
 	$(SWIFT) run -c release footprint demo $(DEMO_ARGS)
+
+## Type-check the SDK, Examples/ and the README's iOS snippet for iOS: SDK=<path to an extracted iPhoneOS.sdk>.
+ios-typecheck:
+	@test -n "$(SDK)" || { echo "usage: make ios-typecheck SDK=<path to an extracted iPhoneOS.sdk>"; exit 2; }
+	scripts/ios-typecheck.sh "$(SDK)"
 
 clean:
 	rm -rf .build
