@@ -61,10 +61,11 @@ Functions:
   SwiftPrivate: true
 - Name: _os_signpost_emit_with_name_impl
   SwiftPrivate: true
+- Name: os_log_type_enabled
+  SwiftName: 'OSLog.isEnabled(self:type:)'
 NOTES
-cat >"$RES/apinotes/Dispatch.apinotes" <<'NOTES'
-Name: Dispatch
-NOTES
+# Clang's module cache does not notice changed API notes: one cache per version of the notes.
+CACHE=$WORK/cache-$(cksum <"$RES/apinotes/os.apinotes" | cut -d' ' -f1)
 
 status=0
 # Runs one compiler step: a name, then the compiler's arguments. Prints its diagnostics with
@@ -98,7 +99,7 @@ awk '/^## Add Footprint to an iOS app/ { found = 1; next }
 for triple in $TRIPLES; do
   OUT=$WORK/$triple/modules LOGS=$WORK/$triple/logs
   rm -rf "$OUT" && mkdir -p "$OUT" "$LOGS" || exit 1
-  COMMON=(-target "$triple" -sdk "$SDK" -resource-dir "$RES" -module-cache-path "$WORK/cache"
+  COMMON=(-target "$triple" -sdk "$SDK" -resource-dir "$RES" -module-cache-path "$CACHE"
     -swift-version 6 -enable-upcoming-feature ExistentialAny -I "$OUT"
     -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CSQLite")
   PACKAGE=(-parse-as-library -package-name footprint -DSWIFT_PACKAGE -DDEBUG -Onone)
