@@ -52,6 +52,11 @@ public struct DeclarativeListFeed: Sendable {
         public var properties: JSONObject
 
         /// Creates a report.
+        /// - Parameters:
+        ///   - id: the business id of what the item shows.
+        ///   - position: its place in the list.
+        ///   - frame: its frame in the scroll view's coordinate space.
+        ///   - properties: business properties for its events; default none.
         public init(id: String, position: ListIndexPath, frame: CGRect, properties: JSONObject = [:]) {
             self.id = id
             self.position = position
@@ -68,7 +73,7 @@ public struct DeclarativeListFeed: Sendable {
     /// The axis the list scrolls along.
     public let axis: ListAxis
     /// The most items kept in the layout; past it, the item farthest from the visible area
-    /// leaves. Clamped to at least 1.
+    /// leaves. Clamped to at least 1. Default 10,000.
     public var maximumItems: Int
     /// Whether the scroll view reports its offset (scroll geometry); otherwise it is estimated.
     public private(set) var reportsOffset = false
