@@ -231,6 +231,34 @@ struct DeclarativeListFeedTests {
         #expect(model.exposedRows == Array(30...39))
     }
 
+    /// On iOS 18 the size may come before the first geometry report: the list is announced
+    /// with it, then moves to the reported coordinates (insets under the bars) and is judged
+    /// once it settles there, without exposing anything twice.
+    @Test func sizeFirstThenGeometryMovesToTheReportedCoordinates() {
+        // 100 points under a bar: the content starts below it, at offset -100.
+        let viewport = ListViewport(size: CGSize(width: 375, height: 1000), insets: ListInsets(top: 100))
+        var feed = DeclarativeListFeed()
+        var list = ExposureHarness()
+        func send(_ callbacks: [ListCallback]) { for callback in callbacks { list.send(callback) } }
+        send(feed.appeared())
+        send(feed.sizeChanged(viewport.size))
+        // Rows 0...9 drawn from y = 100 in the scroll view; row 9 ends at 1100, below it.
+        for row in 0..<10 {
+            send(
+                feed.itemReported(
+                    DeclarativeListFeed.ItemFrame(
+                        id: "sku-\(row)", position: ListIndexPath(section: 0, row: row),
+                        frame: CGRect(x: 0, y: 100 + CGFloat(row) * 100, width: 375, height: 100))))
+        }
+        #expect(list.exposedRows == Array(0...8))
+        send(feed.geometryChanged(viewport: viewport, offset: CGPoint(x: 0, y: -100)))
+        #expect(feed.layoutItems.first { $0.itemId == "sku-0" }?.frame.minY == 0)
+        #expect(list.tracker.offset == CGPoint(x: 0, y: -100))
+        list.send(.tick, after: 150)
+        // Under the bar, 900 points show rows 0...8 again: counted once.
+        #expect(list.exposedRows == Array(0...8))
+    }
+
     @Test func theLayoutKeepsAtMostTheMaximumItemsNearestTheViewport() {
         var model = LazyListModel(viewport: Self.phone, reportsGeometry: true)
         model.feed.maximumItems = 25

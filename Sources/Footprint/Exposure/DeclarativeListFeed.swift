@@ -132,19 +132,28 @@ public struct DeclarativeListFeed: Sendable {
     public mutating func geometryChanged(viewport newViewport: ListViewport, offset newOffset: CGPoint)
         -> [ListCallback]
     {
-        if !reportsOffset {
+        let oldViewport = viewport
+        let oldOffset = offset
+        let wasEstimating = !reportsOffset
+        viewport = newViewport
+        offset = newOffset
+        if wasEstimating {
             // Frames converted with an estimate until now: convert them with the real offset.
             reportsOffset = true
-            offset = newOffset
             known = [:]
             for report in present.values { known[report.id] = item(from: report) }
         }
-        let oldViewport = viewport
-        let oldOffset = offset
-        viewport = newViewport
-        offset = newOffset
         guard announced else { return announce() }
         var callbacks: [ListCallback] = []
+        if wasEstimating {
+            // The list was announced with its size alone: it moves to the real coordinates and
+            // is judged once it settles there (a move first, so that nothing is judged halfway).
+            callbacks.append(.didScroll(offset: newOffset))
+            if oldViewport != newViewport { callbacks.append(.viewportChanged(newViewport)) }
+            layoutIsStale = false
+            callbacks.append(.layoutChanged(items: layoutItems))
+            return callbacks
+        }
         if oldViewport != newViewport { callbacks.append(.viewportChanged(newViewport)) }
         if oldOffset != newOffset {
             // Moved with no gesture (a jump): the frames may have arrived before the offset.

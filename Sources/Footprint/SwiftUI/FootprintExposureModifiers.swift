@@ -55,8 +55,9 @@
         }
     }
 
-    /// What the scroll view itself tells: with the iOS 18 SDK and on iOS 18, its geometry and
-    /// scroll phases; otherwise only its size (the offset is then estimated from the items).
+    /// What the scroll view itself tells: its size, and with the iOS 18 SDK and on iOS 18 its
+    /// geometry and scroll phases (without them the offset is estimated from the items; the size
+    /// also stands in until the first geometry report).
     struct ScrollObservationModifier: ViewModifier {
         let driver: SwiftUIListExposureDriver
 
@@ -64,7 +65,7 @@
             #if canImport(SwiftUI, _version: 6.0)
                 // Built with the iOS 18 SDK (SwiftUI 6), where these APIs exist.
                 if #available(iOS 18.0, *) {
-                    observingScrollGeometry(content)
+                    observingSize(observingScrollGeometry(content))
                 } else {
                     observingSize(content)
                 }
@@ -74,9 +75,9 @@
         }
 
         @MainActor
-        private func observingSize(_ content: Content) -> some View {
+        private func observingSize(_ view: some View) -> some View {
             let driver = driver
-            return content.background {
+            return view.background {
                 GeometryReader { proxy in
                     Color.clear
                         .onAppear { driver.sizeChanged(proxy.size) }
