@@ -4,7 +4,7 @@ BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config
 TEST_PACKAGES := chromium chromium-driver python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build test browser-test lint format bench demo fuzz clean
+.PHONY: deps test-deps build test browser-test lint format bench demo fuzz ios-typecheck clean
 
 # Installs the Debian packages named in $(1) that are missing.
 define install_missing
@@ -74,6 +74,11 @@ fuzz: deps
 	done
 	@ls Tests/Fuzz/crashes/*/ | grep -E '^(crash|timeout|oom|leak)-' && \
 		echo "crash inputs above: fix them, keep them in Tests/Fuzz/crashes" || echo "no crash input"
+
+## Type-check the SDK, Examples/ and the README's iOS snippet for iOS: SDK=<path to an extracted iPhoneOS.sdk>.
+ios-typecheck:
+	@test -n "$(SDK)" || { echo "usage: make ios-typecheck SDK=<path to an extracted iPhoneOS.sdk>"; exit 2; }
+	scripts/ios-typecheck.sh "$(SDK)"
 
 clean:
 	rm -rf .build

@@ -4,7 +4,8 @@ import PackageDescription
 
 let package = Package(
     name: "Footprint",
-    platforms: [.iOS(.v15), .macOS(.v13), .tvOS(.v15)],
+    // The SDK runs on iOS (its UIKit and SwiftUI layer) and macOS (the core); the server on macOS and Linux.
+    platforms: [.iOS(.v15), .macOS(.v13)],
     products: [
         .library(name: "Footprint", targets: ["Footprint"]),
         .library(name: "FootprintWire", targets: ["FootprintWire"]),

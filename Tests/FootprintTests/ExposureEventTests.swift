@@ -79,10 +79,11 @@ struct ExposureEventTests {
             sink.events.allSatisfy {
                 $0.properties["$page_name"] == "Feed" && $0.properties["$list_id"] == "feed"
             })
+        // The fling starts when the drag does, as the list-exposure article records it.
+        let flingStart = clock.now()
         recorder.handle(.willBeginDragging)
         clock.advance(milliseconds: 40)
         recorder.handle(.didEndDragging(willDecelerate: true))
-        let flingStart = clock.now()
         for y in [1000, 2000, 3000] as [CGFloat] {
             clock.advance(milliseconds: 8)
             recorder.handle(.didScroll(offset: F.point(y)))

@@ -2,44 +2,45 @@ import Footprint
 import SwiftUI
 
 /// A SwiftUI page: a screen, tappable elements and an exposure list, through the same capture
-/// core as the UIKit pages.
+/// core as the UIKit pages. Exposure works from iOS 15; skips of flings are reported from iOS 18.
 struct PromotionsView: View {
     private let promotions = (1...50).map { "promo-\($0)" }
+    private let banners = (1...8).map { "banner-\($0)" }
 
     var body: some View {
         ScrollView {
             LazyVStack(spacing: 12) {
+                carousel
                 ForEach(Array(promotions.enumerated()), id: \.element) { index, promotion in
                     row(promotion, index: index)
                 }
             }
             .padding()
         }
-        .modifier(ExposureIfAvailable())
+        .footprintExposureList("promotions")
         .footprintScreen("Promotions")
     }
 
-    @ViewBuilder
+    /// A horizontal list inside the vertical one: its banners are its own items.
+    private var carousel: some View {
+        ScrollView(.horizontal, showsIndicators: false) {
+            LazyHStack(spacing: 12) {
+                ForEach(Array(banners.enumerated()), id: \.element) { index, banner in
+                    Text(banner)
+                        .frame(width: 240, height: 120)
+                        .background(.tint.opacity(0.2), in: RoundedRectangle(cornerRadius: 12))
+                        .footprintExposure(id: banner, position: ListIndexPath(section: 0, row: index))
+                }
+            }
+        }
+        .footprintExposureList("banners", axis: .horizontal)
+    }
+
     private func row(_ promotion: String, index: Int) -> some View {
-        let card = Text(promotion)
+        Text(promotion)
             .frame(maxWidth: .infinity, minHeight: 80)
             .background(.quaternary, in: RoundedRectangle(cornerRadius: 12))
             .footprintTap("promotion", itemID: promotion)
-        if #available(iOS 18.0, *) {
-            card.footprintExposure(id: promotion, position: ListIndexPath(section: 0, row: index))
-        } else {
-            card
-        }
-    }
-}
-
-/// Watches exposure where SwiftUI reports scroll phases (iOS 18 and later).
-private struct ExposureIfAvailable: ViewModifier {
-    func body(content: Content) -> some View {
-        if #available(iOS 18.0, *) {
-            content.footprintExposureList("promotions")
-        } else {
-            content
-        }
+            .footprintExposure(id: promotion, position: ListIndexPath(section: 0, row: index))
     }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// What the adapter tells the exposure model: the `UIScrollViewDelegate` callbacks, data and
 /// layout changes, and the list's and app's lifecycle. Handed to
 /// ``ListExposureTracker/handle(_:now:)`` with the time it happened.
-public enum ListCallback: Sendable, Hashable {
+///
+/// Equatable, not Hashable: CoreGraphics geometry is Hashable on Apple systems only from iOS 18.
+public enum ListCallback: Sendable, Equatable {
     /// The list came on screen (`viewDidAppear`): a new page view, and a rest point.
     case appeared(viewport: ListViewport, offset: CGPoint)
     /// The list left the screen (`viewDidDisappear`): watching stops, a fling in progress ends.

@@ -53,7 +53,8 @@ public struct FlingSkip: Sendable, Hashable {
     public var direction: ScrollDirection
     /// The axis the list scrolls along.
     public var axis: ListAxis
-    /// When the finger lifted and the fling began.
+    /// When the drag that flung the list began (`willBeginDragging`, as the list-exposure article
+    /// records it); after a reload in mid-flight, the time of the reload.
     public var start: Timestamp
     /// When the fling ended (at rest, at a reload, or when the list disappeared).
     public var end: Timestamp

@@ -14,10 +14,13 @@ import Foundation
 /// (catching and re-flinging continues it). Its swept region is the union of the visible rects
 /// at the smallest and largest offsets seen while decelerating, so bounces, reversals and
 /// section crossings are covered. The items in that region that were on screen neither at the
-/// previous rest point nor at this one (and were not exposed by dwell meanwhile) are skipped.
-/// The direction is the net offset change since the previous rest point. Items passed under the
-/// finger before release are not skipped (the user was moving them by hand, as in the article's
-/// slow drag) unless the deceleration sweeps past them too.
+/// previous rest point nor at this one, were not at or above the visible ratio when a finger
+/// lifted (the user saw them, even if the fling then carried them away), and were not exposed by
+/// dwell meanwhile, are skipped. The direction is the net offset change since the previous rest
+/// point; the fling's start is when the drag that flung it began (`willBeginDragging`, where the
+/// article records it). Items passed under the finger before release are not skipped (the user
+/// was moving them by hand, as in the article's slow drag) unless the deceleration sweeps past
+/// them too.
 ///
 /// **Cost.** A `didScroll` with no dwell threshold is O(1); with one it visits only the visible
 /// items (binary search in ``ListLayout``) and reuses its buffers, so it does not allocate.
@@ -66,6 +69,8 @@ public struct ListExposureTracker: Sendable {
     private var fling: Fling?
     /// When a programmatic move counts as settled.
     private var settleDeadline: Timestamp?
+    /// When the current drag began (the start of a fling it turns into).
+    private var dragStart: Timestamp?
 
     /// Creates the model of one list, off screen until ``ListCallback/appeared(viewport:offset:)``.
     /// - Parameters:
@@ -112,6 +117,8 @@ public struct ListExposureTracker: Sendable {
             return phase == .idle ? rest(now: now, trigger: .rest) : []
         case .willBeginDragging:
             if phase == .idle { restOffset = offset }
+            // Catching a fling continues it, from its own start.
+            if fling == nil { dragStart = now }
             phase = .dragging
             settleDeadline = nil
             return []
@@ -159,6 +166,8 @@ extension ListExposureTracker {
         var highest: CGPoint
         /// Items exposed by dwell while it flew: seen, so not skipped.
         var exposedMeanwhile: [ListItem.Identity] = []
+        /// Items at or above the visible ratio when a finger lifted: seen, so not skipped.
+        var seenAtRelease: Set<ListItem.Identity> = []
 
         mutating func include(_ offset: CGPoint) {
             lowest = CGPoint(x: min(lowest.x, offset.x), y: min(lowest.y, offset.y))
@@ -204,6 +213,7 @@ extension ListExposureTracker {
         phase = .idle
         settleDeadline = nil
         fling = nil
+        dragStart = nil
         watched.removeAll(keepingCapacity: true)
         if configuration.repeatPolicy != .oncePerSession { forgetCounted() }
         return rest(now: now, trigger: .load)
@@ -232,6 +242,7 @@ extension ListExposureTracker {
             fling = Fling(start: now, lowest: offset, highest: offset)
             restOffset = offset
             restIdentities.removeAll()
+            dragStart = nil
         }
         layout = ListLayout(axis: layout.axis, items: items)
         if phase == .idle, isOnScreen {
@@ -254,14 +265,22 @@ extension ListExposureTracker {
         return phase == .idle ? checkVisibility(now: now, trigger: .load) : []
     }
 
+    /// The finger lifted with speed: the fling starts (or a caught one goes on) from here.
     private mutating func beginFling(now: Timestamp) {
         phase = .decelerating
         settleDeadline = nil
         guard isOnScreen, configuration.tracksSkips else { return }
         if fling == nil {
-            fling = Fling(start: now, lowest: offset, highest: offset)
+            fling = Fling(start: dragStart ?? now, lowest: offset, highest: offset)
         } else {
             fling?.include(offset)
+        }
+        dragStart = nil
+        let visible = viewport.visibleRect(at: offset)
+        let threshold = configuration.effectiveVisibleRatio
+        layout.forEachIndex(overlapping: visible) { index in
+            let item = layout.items[index]
+            if item.visibleRatio(in: visible) >= threshold { fling?.seenAtRelease.insert(item.identity) }
         }
     }
 
@@ -298,7 +317,7 @@ extension ListExposureTracker {
             guard item.visibleRatio(in: swept) > 0 else { return }
             let identity = item.identity
             guard !restIdentities.contains(identity), !onScreen.contains(identity),
-                !finished.exposedMeanwhile.contains(identity)
+                !finished.seenAtRelease.contains(identity), !finished.exposedMeanwhile.contains(identity)
             else { return }
             skippedCount += 1
             if skipped.count < limit { skipped.append(item) }

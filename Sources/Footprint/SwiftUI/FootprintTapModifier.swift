@@ -13,6 +13,7 @@
             content.simultaneousGesture(TapGesture().onEnded { report() })
         }
 
+        @MainActor
         private func report() {
             guard let capture = UIKitCapture.installed?.capture else { return }
             var chain = [ResponderDescription(name, role: .view, itemID: itemID, properties: properties)]

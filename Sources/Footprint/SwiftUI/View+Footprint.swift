@@ -27,10 +27,16 @@
 
         /// Watches the exposure of the items of this scroll view (put it on the `ScrollView` or
         /// `List`; mark each item with ``footprintExposure(id:position:properties:)``).
-        /// - Parameter listID: which list of the page, sent as `$list_id`. Default none.
-        @available(iOS 18.0, *)
-        public func footprintExposureList(_ listID: String? = nil) -> some View {
-            modifier(FootprintExposureListModifier(listID: listID))
+        ///
+        /// From iOS 18 (built with Xcode 16 or later) the scroll view's geometry and scroll phases
+        /// are read: exposures at rest, skips of flings, as for UIKit lists. On iOS 15–17 the items'
+        /// frames alone are read: exposures once the list has been still for the exposure
+        /// configuration's `settleMilliseconds`, and no skips.
+        /// - Parameters:
+        ///   - listID: which list of the page, sent as `$list_id`. Default none.
+        ///   - axis: the direction it scrolls in (`.horizontal` for a carousel). Default vertical.
+        public func footprintExposureList(_ listID: String? = nil, axis: ListAxis = .vertical) -> some View {
+            modifier(FootprintExposureListModifier(listID: listID, axis: axis))
         }
 
         /// Marks this view as one item of the enclosing ``footprintExposureList(_:)``: exposure and
@@ -39,7 +45,6 @@
         ///   - id: the business id of what the item shows.
         ///   - position: its place in the list. Default: section 0, row 0.
         ///   - properties: business properties for its events. Default none.
-        @available(iOS 18.0, *)
         public func footprintExposure(
             id: String, position: ListIndexPath = ListIndexPath(section: 0, row: 0),
             properties: JSONObject = [:]
@@ -50,6 +55,25 @@
 
     extension EnvironmentValues {
         /// The name of the SwiftUI page (``SwiftUI/View/footprintScreen(_:isIgnored:)``) around a view.
-        @Entry var footprintScreenName: String? = nil
+        var footprintScreenName: String? {
+            get { self[FootprintScreenNameKey.self] }
+            set { self[FootprintScreenNameKey.self] = newValue }
+        }
+
+        /// The watched list (``SwiftUI/View/footprintExposureList(_:axis:)``) around a view.
+        var footprintExposureList: SwiftUIListExposureDriver? {
+            get { self[FootprintExposureListKey.self] }
+            set { self[FootprintExposureListKey.self] = newValue }
+        }
+    }
+
+    /// The key of ``SwiftUI/EnvironmentValues/footprintScreenName``.
+    private struct FootprintScreenNameKey: EnvironmentKey {
+        static var defaultValue: String? { nil }
+    }
+
+    /// The key of ``SwiftUI/EnvironmentValues/footprintExposureList``.
+    private struct FootprintExposureListKey: EnvironmentKey {
+        static var defaultValue: SwiftUIListExposureDriver? { nil }
     }
 #endif

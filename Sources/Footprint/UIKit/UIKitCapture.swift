@@ -36,6 +36,8 @@
         private var lifecycleObserver: AppLifecycleObserver?
         /// The lists whose exposure is watched (weakly held).
         let exposureDrivers = NSHashTable<ListExposureDriver>.weakObjects()
+        /// The SwiftUI lists whose exposure is watched (weakly held).
+        let swiftUIExposureDrivers = NSHashTable<SwiftUIListExposureDriver>.weakObjects()
 
         private init(capture: AutoCapture, clock: any Clock, configuration: UIKitCaptureConfiguration) {
             self.capture = capture
@@ -164,6 +166,7 @@
         /// Tells every watched list that the app changed state.
         func broadcastToLists(_ callback: ListCallback) {
             for driver in exposureDrivers.allObjects { driver.handle(callback) }
+            for driver in swiftUIExposureDrivers.allObjects { driver.handle(callback) }
         }
     }
 #endif

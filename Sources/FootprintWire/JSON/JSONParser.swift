@@ -29,9 +29,19 @@ public struct JSONParser {
     /// Parses one JSON text.
     public func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { (buffer) throws(JSONParseError) -> JSONValue in
+        // The closure returns its error rather than throwing it: `withUnsafeBufferPointer`
+        // rethrows typed errors only from Swift 6.0's standard library on.
+        let result = array.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONParseError> in
             var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
-            return try reader.parseDocument()
+            do throws(JSONParseError) {
+                return .success(try reader.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw error
         }
     }
 

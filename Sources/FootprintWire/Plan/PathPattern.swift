@@ -32,7 +32,6 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         guard text.hasPrefix("#") || text.hasPrefix("*") else {
             throw Error(message: "a path pattern starts with \"#\" or \"*\"")
         }
-        guard !text.contains("***") else { throw Error(message: "\"***\" is not a wildcard; use \"**\"") }
         var tokens: [Token] = []
         var literal: [UInt8] = []
         let bytes = Array(text.utf8)
@@ -44,6 +43,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
                     literal = []
                 }
                 if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
+                    if index + 2 < bytes.count, bytes[index + 2] == UInt8(ascii: "*") {
+                        throw Error(message: "\"***\" is not a wildcard; use \"**\"")
+                    }
                     tokens.append(.anyWildcard)
                     index += 2
                 } else {
@@ -56,7 +58,11 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if !literal.isEmpty { tokens.append(.literal(literal)) }
-        let wildcards = tokens.count { if case .literal = $0 { false } else { true } }
+        var wildcards = 0
+        for token in tokens {
+            if case .literal = token { continue }
+            wildcards += 1
+        }
         guard wildcards <= Self.maximumWildcards else {
             throw Error(message: "more than \(Self.maximumWildcards) wildcards")
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One laid-out item of a list, as the adapter describes it: where it is, which business object
 /// it shows, and the business properties to put on its events.
-public struct ListItem: Sendable, Hashable {
+public struct ListItem: Sendable, Equatable {
     /// Its position in the list.
     public var indexPath: ListIndexPath
     /// Its frame in content coordinates (the scroll view's content, not the screen).
@@ -56,5 +56,16 @@ extension ListItem {
         case business(String)
         /// The index path, for items without a business id.
         case position(ListIndexPath)
+    }
+}
+
+// `hash(into:)` written out: the synthesized one needs `CGRect: Hashable`, which Apple systems have
+// only from iOS 18.
+extension ListItem: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(indexPath)
+        hasher.combineGeometry(frame)
+        hasher.combine(itemId)
+        hasher.combine(properties)
     }
 }

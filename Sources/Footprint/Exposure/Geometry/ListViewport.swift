@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The visible rect at a content offset is the scroll view's bounds (origin = offset) minus the
 /// insets, in content coordinates, the same coordinates as the item frames.
-public struct ListViewport: Sendable, Hashable {
+public struct ListViewport: Sendable, Equatable {
     /// The scroll view's bounds size.
     public var size: CGSize
     /// UIKit's `adjustedContentInset`: the edges hidden under bars. Default none.
@@ -26,5 +26,14 @@ public struct ListViewport: Sendable, Hashable {
             x: offset.x + insets.left, y: offset.y + insets.top,
             width: max(0, size.width - insets.left - insets.right),
             height: max(0, size.height - insets.top - insets.bottom))
+    }
+}
+
+// `hash(into:)` written out: the synthesized one needs `CGSize: Hashable`, which Apple systems have
+// only from iOS 18.
+extension ListViewport: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combineGeometry(size)
+        hasher.combine(insets)
     }
 }

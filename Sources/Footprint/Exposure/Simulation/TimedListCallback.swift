@@ -1,5 +1,5 @@
 /// A ``ListCallback`` with the time it happens: what ``ScrollSimulator`` produces.
-public struct TimedListCallback: Sendable, Hashable {
+public struct TimedListCallback: Sendable, Equatable {
     /// When it happens.
     public var time: Timestamp
     /// What happens.
