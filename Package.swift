@@ -36,7 +36,10 @@ let package = Package(
         .target(name: "FootprintSQLite", dependencies: ["CSQLite"]),
 
         // The SDK that apps import.
-        .target(name: "Footprint", dependencies: ["FootprintWire", "FootprintSQLite"]),
+        .target(
+            name: "Footprint", dependencies: ["FootprintWire", "FootprintSQLite"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
 
         // The server and its command-line front end.
         .target(

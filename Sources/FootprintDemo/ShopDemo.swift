@@ -91,6 +91,7 @@ public struct ShopDemo: Sendable {
                     user: users[index], day: day, configuration: trackerConfiguration, clock: clock,
                     generator: SeededRandom(seed: generator.next()))
                 if visitTally.signIns > 0 { users[index].isSignedIn = true }
+                users[index].lastVersion = users[index].appVersion(onDay: day)
                 tally.add(visitTally)
                 activeUsers += 1
             }
@@ -108,13 +109,15 @@ public struct ShopDemo: Sendable {
     }
 
     /// One user's day: the app launches (a tracker on the user's own storage folder, so the
-    /// anonymous id persists), the visit plays, the app goes to the background and its flush
-    /// delivers everything before the next user.
+    /// anonymous id and the installed version persist: the SDK reports the install, the update
+    /// and the open), the visit plays, the app goes to the background and its flush delivers
+    /// everything before the next user.
     private static func visit(
         user: VirtualUser, day: Int, configuration: Tracker.Configuration, clock: SimulatedClock,
         generator: SeededRandom
     ) throws(DemoError) -> DemoTally {
         let tracker = Tracker(configuration: configuration)
+        tracker.applicationDidFinishLaunching()
         let counter = CountingSink(passingTo: tracker)
         let capture = AutoCapture(
             plans: tracker.plans, deviceID: tracker.identity(timeoutSeconds: 5)?.anonymousId ?? "",
@@ -131,6 +134,7 @@ public struct ShopDemo: Sendable {
         }
         var tally = visit.tally
         tally.merge(counter.counts)
+        tally.launched(version: user.appVersion(onDay: day), previousVersion: user.lastVersion)
         return tally
     }
 }

@@ -47,6 +47,14 @@ extension Tracker {
         /// the plan is fetched at start and on foreground when this much time has passed. `nil`
         /// never asks the server. Default 1,800 (30 minutes).
         public var remoteConfigRefreshSeconds: Double? = 1800
+        /// Which lifecycle events the tracker records by itself (`Application Installed`,
+        /// `Updated`, `Opened`, `Backgrounded`, `Deep Link Opened`). Default: all of them.
+        public var lifecycleEvents = AppLifecycleEvents()
+        /// Starts with collection off until the app calls ``Tracker/optIn()``: on a device
+        /// where it never was, nothing is recorded and nothing is written (no queue, no
+        /// identifiers). The choice is persisted; ``Tracker/optOut()`` still turns it off.
+        /// Default `false` (recording until ``Tracker/optOut()``).
+        public var requiresConsent = false
         /// Library, app, OS and device facts sent with every event. Default
         /// ``DeviceContext/current``.
         public var context = DeviceContext.current

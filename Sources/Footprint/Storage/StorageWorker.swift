@@ -15,6 +15,9 @@ final class StorageWorker {
     private var assembler: EventAssembler
     private var random = IdentifierRandomness()
     private var lostWithoutQueue: Int64 = 0
+    /// Whether the queue is not opened yet because ``Tracker/Configuration/requiresConsent``
+    /// waits for the first opt-in.
+    private var awaitingConsent = false
     /// The most commands applied in one transaction.
     static let turnSize = 2048
 
@@ -45,6 +48,11 @@ final class StorageWorker {
         assembler = EventAssembler(
             anonymousId: UUIDv7.make(at: now),
             session: SessionState(timeoutMilliseconds: Int64(configuration.sessionTimeoutSeconds * 1000)),
+            lifecycle: AppLifecycleState(
+                switches: configuration.lifecycleEvents,
+                current: AppRelease(
+                    version: configuration.context.appVersion, build: configuration.context.appBuild),
+                remembered: nil),
             context: configuration.context.json)
     }
 
@@ -68,7 +76,33 @@ final class StorageWorker {
 
     // MARK: Opening
 
+    /// Opens the queue and restores the stored state; with consent required and none given on
+    /// this device yet (no queue file), writes nothing and records nothing until the opt-in.
     private func openQueue() {
+        let path = configuration.resolvedStorageDirectory + "/queue.sqlite"
+        if configuration.requiresConsent && !FileManager.default.fileExists(atPath: path) {
+            awaitingConsent = true
+            assembler.optedOut = true
+            inbox.restoreOptedOut(true)
+            return
+        }
+        if createQueue() { restoreState() }
+    }
+
+    /// The first opt-in with consent required: creates the queue and stores the state as it is.
+    private func openQueueAtConsent() {
+        awaitingConsent = false
+        guard createQueue(), let queue else { return }
+        do {
+            try queue.write { try saveState(in: queue, previous: nil) }
+        } catch {
+            configuration.log("the tracker's state could not be written: \(error)")
+        }
+    }
+
+    /// Creates the folder and opens (or creates) the queue database.
+    /// - Returns: whether it is open.
+    private func createQueue() -> Bool {
         let directory = configuration.resolvedStorageDirectory
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -83,9 +117,9 @@ final class StorageWorker {
             configuration.log(
                 "the event queue cannot be opened in \(directory): \(error); events are not kept")
             queue = nil
-            return
+            return false
         }
-        restoreState()
+        return true
     }
 
     private func reportReplaced(movedTo: String, reason: String) {
@@ -105,6 +139,11 @@ final class StorageWorker {
                 case .object(let properties) = try JSONParser().parse(text)
             {
                 assembler.superProperties = properties
+            }
+            if let release = try queue.state("app_release").flatMap(AppRelease.init(stored:)) {
+                assembler.lifecycle = AppLifecycleState(
+                    switches: configuration.lifecycleEvents, current: assembler.lifecycle.current,
+                    remembered: release)
             }
             if let sessionId = try queue.state("session_id"),
                 let last = try queue.state("session_last_activity").flatMap(Int64.init)
@@ -139,26 +178,12 @@ final class StorageWorker {
             case .setOptedOut(true):
                 encoded.removeAll()
                 clearQueue = true
+            case .setOptedOut(false) where awaitingConsent:
+                openQueueAtConsent()
             default: break
             }
             if assembler.optedOut && command.isEvent { continue }
-            let session = assembler.session.id
-            defer {
-                if let started = assembler.session.id, started != session { sessionStarts.notify(started) }
-            }
-            switch assembler.apply(command, random: &random) {
-            case .none: break
-            case .warning(let text): configuration.log(text)
-            case .message(let message, let encodedContext):
-                do {
-                    let bytes = try message.validatedBytes(encodedContext: encodedContext)
-                    configuration.observer?(.captured(message))
-                    encoded.append((message.messageId, bytes))
-                } catch {
-                    configuration.log("event refused: \(error)")
-                    configuration.observer?(.refused(error))
-                }
-            }
+            apply(command, into: &encoded)
         }
         if droppedForCapacity > 0 {
             configuration.log(
@@ -171,6 +196,34 @@ final class StorageWorker {
         for barrier in barriers { barrier() }
         if !encoded.isEmpty || !flushCompletions.isEmpty {
             notifyUploader(flushCompletions: flushCompletions)
+        }
+    }
+
+    /// Applies `command` to the assembler and validates and encodes the messages it builds
+    /// (none while opted out), telling the session observers when a session starts.
+    private func apply(_ command: TrackerCommand, into encoded: inout [(messageId: String, body: [UInt8])]) {
+        let session = assembler.session.id
+        defer {
+            if let started = assembler.session.id, started != session { sessionStarts.notify(started) }
+        }
+        switch assembler.apply(command, random: &random) {
+        case .none: break
+        case .warning(let text): configuration.log(text)
+        case .lifecycleEvents(let events, let time):
+            for event in events {
+                apply(
+                    .event(.track(event: event.name), properties: event.properties, at: time), into: &encoded)
+            }
+        case .message(let message, let encodedContext):
+            guard !assembler.optedOut else { return }
+            do {
+                let bytes = try message.validatedBytes(encodedContext: encodedContext)
+                configuration.observer?(.captured(message))
+                encoded.append((message.messageId, bytes))
+            } catch {
+                configuration.log("event refused: \(error)")
+                configuration.observer?(.refused(error))
+            }
         }
     }
 
@@ -209,6 +262,9 @@ final class StorageWorker {
         if previous?.optedOut != now.optedOut { try queue.setState("opted_out", now.optedOut ? "1" : "0") }
         if previous?.superProperties != now.superProperties {
             try queue.setState("super_properties", JSONValue.object(now.superProperties).description)
+        }
+        if previous?.lifecycle.remembered != now.lifecycle.remembered {
+            try queue.setState("app_release", now.lifecycle.remembered?.stored)
         }
         if previous?.session != now.session {
             try queue.setState("session_id", now.session.id)

@@ -10,6 +10,8 @@ struct EventAssembler: Sendable {
     var superProperties: JSONObject = [:]
     /// The session rules.
     var session: SessionState
+    /// The lifecycle events' rules and the release remembered from the last launch.
+    var lifecycle: AppLifecycleState
     /// Start times of timed events, by event name.
     var timers: [String: Timestamp] = [:]
     /// Whether the user opted out: no event is built.
@@ -19,9 +21,10 @@ struct EventAssembler: Sendable {
     /// `context` with the current session's id, and its JSON, built once per session.
     private var sessionContext: (id: String, context: JSONObject, encoded: [UInt8]?) = ("", [:], nil)
 
-    init(anonymousId: String, session: SessionState, context: JSONObject) {
+    init(anonymousId: String, session: SessionState, lifecycle: AppLifecycleState, context: JSONObject) {
         self.anonymousId = anonymousId
         self.session = session
+        self.lifecycle = lifecycle
         self.context = context
     }
 
@@ -34,6 +37,8 @@ struct EventAssembler: Sendable {
         case message(Message, encodedContext: [UInt8]?)
         /// A warning for people; nothing to queue.
         case warning(String)
+        /// Lifecycle events to record at `time`, each as a `track` call.
+        case lifecycleEvents([AppLifecycleState.Event], at: Timestamp)
     }
 
     /// Applies `command`, building the message it calls for.
@@ -76,12 +81,13 @@ struct EventAssembler: Sendable {
         case .unregister(let keys):
             for key in keys { superProperties.removeValue(forKey: key) }
             return .none
-        case .enteredBackground(let time):
-            session.enteredBackground(at: time)
-            return .none
-        case .enteredForeground(let time):
-            session.enteredForeground(at: time)
-            return .none
+        case .lifecycle(let signal, let time):
+            switch signal {
+            case .enteredBackground: session.enteredBackground(at: time)
+            case .enteringForeground, .becameActive: session.enteredForeground(at: time)
+            case .launched, .openedURL: break
+            }
+            return .lifecycleEvents(lifecycle.apply(signal), at: time)
         case .setOptedOut(let value):
             optedOut = value
             if value {

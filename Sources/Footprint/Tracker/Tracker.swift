@@ -214,25 +214,55 @@ public final class Tracker: CaptureSink {
         inbox.submit(.setOptedOut(true))
     }
 
-    /// Records again after ``optOut()``.
+    /// Records again after ``optOut()``; with ``Configuration/requiresConsent``, starts recording
+    /// (and storing) for the first time. Persisted across launches.
     public func optIn() {
         inbox.submit(.setOptedOut(false))
     }
 
     // MARK: App lifecycle (called by the platform adapter)
 
-    /// The app went to the background: starts the session's background clock and flushes.
+    /// The app finished launching: reports `Application Installed` or `Application Updated`
+    /// when the release is new to the device, then `Application Opened` (`from_background:
+    /// false`), once per launch. The UIKit adapter calls it from the launch notification.
+    /// - Parameter opening: the URL, referring app or notification that launched the app, when
+    ///   known. Default: none.
+    public func applicationDidFinishLaunching(_ opening: AppOpening = AppOpening()) {
+        inbox.submit(.lifecycle(.launched(opening), at: clock.now()))
+    }
+
+    /// The app became active: the cold start's `Application Opened` when
+    /// ``applicationDidFinishLaunching(_:)`` was not called (the tracker started late);
+    /// nothing otherwise.
+    public func applicationDidBecomeActive() {
+        inbox.submit(.lifecycle(.becameActive, at: clock.now()))
+    }
+
+    /// The app went to the background: reports `Application Backgrounded`, starts the
+    /// session's background clock and flushes.
     /// - Parameter completion: called once the flush is over (end the background task there).
     public func applicationDidEnterBackground(completion: (@Sendable () -> Void)? = nil) {
-        inbox.submit(.enteredBackground(at: clock.now()))
+        inbox.submit(.lifecycle(.enteredBackground, at: clock.now()))
         flush(completion: completion)
     }
 
     /// The app is coming to the foreground: a background stay longer than the session timeout
-    /// ends the session.
+    /// ends the session; reports `Application Opened` (`from_background: true`).
     public func applicationWillEnterForeground() {
-        inbox.submit(.enteredForeground(at: clock.now()))
+        inbox.submit(.lifecycle(.enteringForeground, at: clock.now()))
         if let remoteConfig { Task { await remoteConfig.refresh(.foreground) } }
+    }
+
+    /// The app was asked to open `url` (a universal link or a custom scheme): reports
+    /// `Deep Link Opened` with `url` and `referring_application`. Call it from
+    /// `application(_:open:options:)` or `scene(_:openURLContexts:)`.
+    /// - Parameters:
+    ///   - url: the URL opened.
+    ///   - referringApplication: the bundle id of the app that opened it, when known. Default
+    ///     `nil`.
+    public func handle(url: URL, referringApplication: String? = nil) {
+        let opening = AppOpening(url: url.absoluteString, referringApplication: referringApplication)
+        inbox.submit(.lifecycle(.openedURL(opening), at: clock.now()))
     }
 }
 

@@ -19,10 +19,9 @@ enum TrackerCommand: Sendable {
     case startTimer(event: String, at: Timestamp)
     /// Ends timing an event and tracks it with `duration_ms`.
     case endTimer(event: String, properties: JSONObject, at: Timestamp)
-    /// The app went to the background.
-    case enteredBackground(at: Timestamp)
-    /// The app came to the foreground.
-    case enteredForeground(at: Timestamp)
+    /// The app launched, became active, changed between foreground and background, or opened
+    /// a deep link: the session's background clock and the lifecycle events.
+    case lifecycle(AppLifecycleState.Signal, at: Timestamp)
     /// Opt-out (`true`: clear the queue, drop new events) or opt-in.
     case setOptedOut(Bool)
     /// Commit what came before, then ask the uploader to send; `completion` runs when the
@@ -38,7 +37,7 @@ enum TrackerCommand: Sendable {
     /// Whether this command is an event, subject to the pending limit and opt-out.
     var isEvent: Bool {
         switch self {
-        case .event, .endTimer: return true
+        case .event, .endTimer, .lifecycle(.openedURL, _): return true
         default: return false
         }
     }

@@ -2,9 +2,10 @@
     import Foundation
     import UIKit
 
-    /// Turns the app's background and foreground notifications into the capture core's
-    /// lifecycle calls, list exposure callbacks, and the SDK client's flush, which runs inside a
-    /// background task so the system leaves it time to finish.
+    /// Turns the app's launch, activation, background and foreground notifications into the
+    /// capture core's lifecycle calls, list exposure callbacks, and the SDK client's lifecycle
+    /// signals (the lifecycle events are decided there) and flush, which runs inside a background
+    /// task so the system leaves it time to finish.
     ///
     /// It observes `UIApplication`'s notifications, which are posted in scene-based apps too;
     /// the calls it makes are order-tolerant (a second scene may come forward before the first
@@ -18,6 +19,19 @@
         init(handler: (any AppLifecycleHandler)?) {
             self.handler = handler
             let center = NotificationCenter.default
+            observers.append(
+                center.addObserver(
+                    forName: UIApplication.didFinishLaunchingNotification, object: nil, queue: .main
+                ) { [weak self] notification in
+                    let opening = Self.opening(launchOptions: notification.userInfo)
+                    MainActor.assumeIsolated { self?.handler?.didFinishLaunching(opening) }
+                })
+            observers.append(
+                center.addObserver(
+                    forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main
+                ) { [weak self] _ in
+                    MainActor.assumeIsolated { self?.handler?.didBecomeActive() }
+                })
             observers.append(
                 center.addObserver(
                     forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main
@@ -63,6 +77,23 @@
                 adapter.broadcastToLists(.appWillEnterForeground)
             }
             handler?.willEnterForeground()
+        }
+
+        /// The URL, source application and remote notification of the launch options, as the
+        /// lifecycle events report them (a payload that is not a property list is left out).
+        nonisolated static func opening(launchOptions: [AnyHashable: Any]?) -> AppOpening {
+            let options = launchOptions ?? [:]
+            var opening = AppOpening()
+            opening.url = (options[UIApplication.LaunchOptionsKey.url] as? URL)?.absoluteString
+            opening.referringApplication =
+                options[UIApplication.LaunchOptionsKey.sourceApplication] as? String
+            if let payload = options[UIApplication.LaunchOptionsKey.remoteNotification] as? [String: Any],
+                case .object(let notification)? = try? TrackingPlan.jsonValue(
+                    propertyListObject: payload, at: "")
+            {
+                opening.notification = notification
+            }
+            return opening
         }
 
         /// Ends `task` if it is the one running (a flush that finishes late must not end the

@@ -2,6 +2,17 @@
     import UIKit
 
     extension Tracker: AppLifecycleHandler {
+        /// Reports the launch (see ``Tracker/applicationDidFinishLaunching(_:)``).
+        public func didFinishLaunching(_ opening: AppOpening) {
+            applicationDidFinishLaunching(opening)
+        }
+
+        /// Reports the cold start when the launch was missed (see
+        /// ``Tracker/applicationDidBecomeActive()``).
+        public func didBecomeActive() {
+            applicationDidBecomeActive()
+        }
+
         /// Flushes inside the adapter's background task (see
         /// ``Tracker/applicationDidEnterBackground(completion:)``).
         public func didEnterBackground(completion: @escaping @Sendable () -> Void) {
@@ -17,7 +28,7 @@
 
     extension UIKitCapture {
         /// Installs automatic capture for `tracker`: its plan, its clock, its lifecycle
-        /// (flush on background), its sessions (once-per-session exposures start afresh). Call
+        /// (lifecycle events, flush on background), its sessions (once-per-session exposures start afresh). Call
         /// once, in `application(_:didFinishLaunchingWithOptions:)`, on the main thread, before
         /// any window is shown. Returns at once: capture starts while the tracker loads the
         /// device's id, and its events wait for the sampling decision.

@@ -20,7 +20,8 @@
         /// List exposure of table and collection views, through the same delegate proxy. Default
         /// true.
         public var feedsListExposure: Bool
-        /// App lifecycle: background and foreground notifications, flush in a background task.
+        /// App lifecycle: launch, activation, background and foreground notifications (the
+        /// lifecycle events), flush in a background task.
         /// Default true.
         public var observesLifecycle: Bool
         /// The exposure rules of UIKit lists and SwiftUI exposure lists. Default

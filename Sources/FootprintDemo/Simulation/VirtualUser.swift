@@ -22,6 +22,9 @@ struct VirtualUser: Sendable {
     let osVersion: String
     /// Whether they signed in already (the tracker remembers the user id across launches).
     var isSignedIn = false
+    /// The app version of their last visit, `nil` before the first (the tracker remembers it
+    /// across launches to report installs and updates).
+    var lastVersion: String?
 
     init(index: Int, days: Int, using generator: inout SeededRandom) {
         self.index = index

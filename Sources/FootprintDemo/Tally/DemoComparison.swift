@@ -47,6 +47,9 @@ public struct DemoComparison: Sendable, Hashable {
         let events = Dictionary(report.topEvents.map { ($0.event, $0.count) }, uniquingKeysWith: +)
         add("clicks ($element_click)", tally.clicks, events[CapturedEventName.elementClick] ?? 0)
         add("purchases (order_completed)", tally.purchases, events["order_completed"] ?? 0)
+        for name in DemoTally.lifecycleEvents {
+            add("lifecycle: \(name)", tally.eventsByName[name] ?? 0, events[name] ?? 0)
+        }
         let named = Dictionary(report.namedEvents.map { ($0.event, $0.count) }, uniquingKeysWith: +)
         for name in Set(tally.namedClicks.keys).union(named.keys).sorted() {
             add("named clicks: \(name)", tally.namedClicks[name] ?? 0, named[name] ?? 0)

@@ -63,6 +63,25 @@ public struct DemoTally: Sendable, Hashable {
         eventsByName.merge(other.eventsByName, uniquingKeysWith: +)
     }
 
+    /// One launch of the app, as the spec's lifecycle events report it: installed at the first
+    /// visit, updated at the first visit on a new version, opened, and backgrounded at the end.
+    mutating func launched(version: String, previousVersion: String?) {
+        if previousVersion == nil {
+            eventsByName[Self.installed, default: 0] += 1
+        } else if previousVersion != version {
+            eventsByName[Self.updated, default: 0] += 1
+        }
+        eventsByName[Self.opened, default: 0] += 1
+        eventsByName[Self.backgrounded, default: 0] += 1
+    }
+
+    static let installed = "Application Installed"
+    static let updated = "Application Updated"
+    static let opened = "Application Opened"
+    static let backgrounded = "Application Backgrounded"
+    /// The lifecycle events the demo plays, in the report's order of rows.
+    static let lifecycleEvents = [installed, updated, opened, backgrounded]
+
     mutating func merge(_ counts: CountingSink.Counts) {
         eventsByName.merge(counts.eventsByName, uniquingKeysWith: +)
         itemExposures.merge(counts.exposures, uniquingKeysWith: +)
