@@ -16,7 +16,7 @@ final class DashboardSessions: Sendable {
     private let lifetimeMilliseconds: Int64
     /// The most sessions kept; those that expire soonest go first.
     static let maximumSessions = 10_000
-    /// The longest session id looked up (the server's are 67 characters).
+    /// The longest session id looked up (the server's are 65 characters).
     static let maximumIdLength = 128
 
     init(store: any AccessStore, lifetimeSeconds: Int64) {
