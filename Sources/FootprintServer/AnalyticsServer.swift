@@ -92,7 +92,8 @@ public final class AnalyticsServer: Sendable {
         let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
         let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns)
         let metricsAPI = MetricsAPI(
-            metrics: metrics, bearer: BearerAuthorization(access: configuration.access, signIns: signIns))
+            metrics: metrics,
+            bearer: BearerAuthorization(access: configuration.access, signIns: signIns, store: store))
         let workers = WorkerPool(
             name: "footprint.worker", threads: configuration.workerThreads,
             maximumQueued: configuration.maximumQueuedWork)

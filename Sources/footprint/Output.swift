@@ -9,6 +9,17 @@ enum Output {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
+    /// Prints `values` as JSON when `json`, else as a table under `headers`, a row each.
+    static func list<Value: Encodable>(
+        _ values: [Value], json: Bool, headers: [String], row: (Value) throws -> [String]
+    ) throws {
+        if json {
+            try Output.json(values)
+        } else {
+            table(headers, try values.map(row))
+        }
+    }
+
     /// Prints rows as an aligned table under `headers`.
     static func table(_ headers: [String], _ rows: [[String]]) {
         var widths = headers.map(\.count)

@@ -22,7 +22,8 @@ enum ServeCommand {
           --body-timeout      seconds a request has to send its body (default 30)
           --rate-limit        requests per second per write key (default: no limit)
           --admin-token       dashboard sign-in and API admin token (default: $FOOTPRINT_ADMIN_TOKEN, else random)
-          --read-token        report API read token (default: $FOOTPRINT_READ_TOKEN, else random)
+          --read-token        report API read token of every project (default: $FOOTPRINT_READ_TOKEN, else
+                              random; one project's: footprint tokens create --project NAME)
           --metrics-from      an IP address that may read GET /metrics without a token (repeatable;
                               default: none, /metrics needs the read or admin token)
         """
@@ -123,7 +124,7 @@ enum ServeCommand {
         print("  metrics:   GET  \(base)/metrics  (read token, or from --metrics-from addresses)")
         print("  dashboard: \(base)/  (sign in with the admin token: \(server.access.adminToken))")
         print(
-            "  reports:   GET  \(base)/v1/reports/traffic  (Authorization: Bearer \(server.access.readToken))"
+            "  reports:   GET  \(base)/v1/reports/traffic  (every project: Authorization: Bearer \(server.access.readToken))"
         )
         print("Press Ctrl-C to stop.")
         fflush(nil)

@@ -14,6 +14,7 @@ extension CommandLineTests {
             ]
         ),
         ("projects", ["create", "list", "--db", "--json"]),
+        ("tokens", ["create", "list", "revoke", "signout", "--project", "--read", "--db", "--json"]),
         ("config", ["publish", "--project", "--db", "--json"]),
         ("report", ["--db", "--project", "--from", "--to", "--json"]),
         ("backup", ["--to", "--db", "--json"]),

@@ -39,12 +39,19 @@ import Testing
     }
 
     static func signIn(_ fixture: ReportFixture, token: String? = nil) throws -> Browser {
-        let form = try fixture.client.send("GET", "/signin")
+        let (session, csrf) = try signIn(fixture.client, token: token ?? fixture.access.adminToken)
+        return Browser(fixture: fixture, cookie: session, csrf: csrf)
+    }
+
+    /// Signs in through the form with `token`; returns the session cookie (`fp_session=…`) and
+    /// the CSRF token of the overview page.
+    static func signIn(_ client: LoopbackClient, token: String) throws -> (cookie: String, csrf: String) {
+        let form = try client.send("GET", "/signin")
         #expect(form.status == 200)
         let signInCookie = try #require(cookie(form))
         let csrf = try #require(csrfToken(in: form.text))
-        let body = "token=\(token ?? fixture.access.adminToken)&csrf=\(csrf)"
-        let answer = try fixture.client.send(
+        let body = "token=\(token)&csrf=\(csrf)"
+        let answer = try client.send(
             "POST", "/signin",
             headers: ["Cookie": signInCookie, "Content-Type": "application/x-www-form-urlencoded"],
             body: Array(body.utf8))
@@ -53,8 +60,8 @@ import Testing
         let session = try #require(cookie(answer))
         #expect(answer.headers["set-cookie"]?.contains("HttpOnly") == true)
         #expect(answer.headers["set-cookie"]?.contains("SameSite=Strict") == true)
-        let overview = try fixture.client.send("GET", "/", headers: ["Cookie": session])
-        return Browser(fixture: fixture, cookie: session, csrf: try #require(csrfToken(in: overview.text)))
+        let overview = try client.send("GET", "/", headers: ["Cookie": session])
+        return (session, try #require(csrfToken(in: overview.text)))
     }
 
     @Test func everyPageShowsTheKnownNumbers() throws {

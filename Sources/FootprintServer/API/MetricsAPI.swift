@@ -7,7 +7,8 @@ import FootprintWire
 #endif
 
 /// `GET /metrics`: the server's counters in Prometheus' text format
-/// (``MetricsSnapshot/exposition()``), for the read or admin token
+/// (``MetricsSnapshot/exposition()``), for the server-wide read or admin token (not a
+/// project's read token: the counters are the whole server's)
 /// (`Authorization: Bearer …`, wrong ones counted as failed sign-ins) or for a client whose
 /// connection comes from one of ``AccessConfiguration/metricsAddresses``.
 struct MetricsAPI: Sendable {
@@ -28,8 +29,17 @@ struct MetricsAPI: Sendable {
             return .error(405, code: "method_not_allowed", message: "use GET", headers: ["Allow": "GET"])
         }
         let listed = request.peerAddress.map { addresses.contains($0) } ?? false
-        if !listed, case .refused(let response) = bearer.decide(request) {
-            return response
+        if !listed {
+            switch bearer.decide(request) {
+            case .refused(let response):
+                return response
+            case .allowed(let grant) where grant.project != nil:
+                return .error(
+                    403, code: "forbidden", message: "a project's read token cannot read the server's metrics"
+                )
+            case .allowed:
+                break
+            }
         }
         return Self.response(metrics.snapshot())
     }

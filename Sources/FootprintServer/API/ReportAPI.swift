@@ -1,9 +1,10 @@
 import FootprintWire
 import Foundation
 
-/// The JSON API for reports, event definitions and remote config. Reads need the read token
-/// or the admin token (`Authorization: Bearer …`); changes need the admin token. Write keys
-/// read nothing.
+/// The JSON API for reports, event definitions and remote config. Reads need a read token
+/// or the admin token (`Authorization: Bearer …`); changes need the admin token. A project's
+/// read token reads that project only (any other is answered `404`, as if it did not exist);
+/// the server-wide read and admin tokens read every project. Write keys read nothing.
 ///
 /// Every report takes `project`, `from`, `to` (UTC days, both included; default the last 30
 /// days), `app_version`, `os` and `page` (see ``ReportParameters``).
@@ -38,25 +39,27 @@ public final class ReportAPI: Sendable {
     /// (``AccessConfiguration/failedSignInsPerAddress``); past the limit every bearer token is
     /// answered `429` with `Retry-After` without being compared.
     public func handle(_ request: ServerRequest) -> ServerResponse {
-        let level: AccessLevel
-        switch BearerAuthorization(access: access, signIns: signIns).decide(request) {
-        case .allowed(let allowed): level = allowed
+        let grant: AccessGrant
+        switch BearerAuthorization(access: access, signIns: signIns, store: service.store).decide(request) {
+        case .allowed(let allowed): grant = allowed
         case .refused(let response): return response
         }
         do {
             let isRead = request.method == "GET" || request.method == "HEAD"
-            if !isRead && level < .admin {
+            if !isRead && grant.level < .admin {
                 return .error(403, code: "forbidden", message: "changes need the admin token")
             }
-            return try route(request, isRead: isRead)
+            return try route(request, isRead: isRead, grant: grant)
         } catch {
             return Self.response(for: error)
         }
     }
 
-    private func route(_ request: ServerRequest, isRead: Bool) throws(ServerError) -> ServerResponse {
+    private func route(_ request: ServerRequest, isRead: Bool, grant: AccessGrant) throws(ServerError)
+        -> ServerResponse
+    {
         let parameters = try ReportParameters(query: request.query, now: request.receivedAt)
-        let project = try service.project(named: parameters.project)
+        let project = try Self.project(named: parameters.project, grant: grant, service: service)
         let path = request.path
         if path.hasPrefix("/v1/reports/") {
             guard isRead else { return Self.methodNotAllowed("GET") }
@@ -135,6 +138,18 @@ public final class ReportAPI: Sendable {
             return .error(
                 404, code: "not_found", message: "no endpoint \(request.method) \(path.prefix(200))")
         }
+    }
+
+    /// The project a request names (or, without a name, the grant's project or the first one).
+    /// Another project than a project token's own is answered like one that does not exist.
+    static func project(named name: String?, grant: AccessGrant, service: ReportService) throws(ServerError)
+        -> Project
+    {
+        guard let own = grant.project else { return try service.project(named: name) }
+        if let name, name != own.name {
+            throw ServerError(code: .project, message: "no project named \(name)")
+        }
+        return own
     }
 
     private func report(_ name: String, project: Project, parameters: ReportParameters) throws(ServerError)

@@ -4,8 +4,9 @@ public struct AccessConfiguration: Sendable {
     /// Signs in to the dashboard and authorizes every API call, writes included (definitions,
     /// remote config). Default: a new random token at each start (`fpa_` + 32 hex digits).
     public var adminToken = AccessConfiguration.makeToken(prefix: "fpa_")
-    /// Authorizes the read-only report API (`Authorization: Bearer …`). Default: a new random
-    /// token at each start (`fpr_` + 32 hex digits).
+    /// Authorizes the read-only report API (`Authorization: Bearer …`) for every project.
+    /// Default: a new random token at each start (`fpr_` + 32 hex digits). Read tokens of one
+    /// project each are kept in the store (``AccessStore/createReadToken(projectId:at:)``).
     public var readToken = AccessConfiguration.makeToken(prefix: "fpr_")
     /// How long a dashboard sign-in lasts, in seconds. Default 12 hours.
     public var sessionLifetimeSeconds: Int64 = 12 * 3600
@@ -39,13 +40,10 @@ public struct AccessConfiguration: Sendable {
         return prefix + digits.joined()
     }
 
-    /// Compares two secrets in time that does not depend on where they differ.
+    /// Compares two secrets in time that does not depend on where they differ or on their
+    /// lengths: their SHA-256 digests, with `CRYPTO_memcmp`.
     static func constantTimeEquals(_ given: String, _ expected: String) -> Bool {
-        let left = Array(given.utf8)
-        let right = Array(expected.utf8)
-        guard left.count == right.count, !right.isEmpty else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
-        return difference == 0
+        guard !expected.isEmpty else { return false }
+        return SecretHash.constantTimeEquals(SecretHash(of: given), SecretHash(of: expected))
     }
 }

@@ -1,17 +1,20 @@
-/// The bearer-token check of the report API and `/metrics`: which level a request's
-/// `Authorization: Bearer …` grants, with wrong tokens counted by the ``SignInLimiter`` (past its
-/// limit every bearer token is answered `429` without being compared).
+/// The bearer-token check of the report API and `/metrics`: which grant a request's
+/// `Authorization: Bearer …` carries, with wrong tokens counted by the ``SignInLimiter`` (past
+/// its limit every bearer token is answered `429` without being compared).
 struct BearerAuthorization: Sendable {
-    /// A request let through at a level, or the response that refuses it.
+    /// A request let through with a grant, or the response that refuses it.
     enum Decision {
-        case allowed(AccessLevel)
+        case allowed(AccessGrant)
         case refused(ServerResponse)
     }
 
     let access: AccessConfiguration
     let signIns: LockedValue<SignInLimiter>
+    /// Where project read tokens are looked up; `nil`: only the server-wide tokens count.
+    let store: (any AccessStore)?
 
-    /// Decides `request`: `401` without the read or admin token, `429` past the wrong-token limit.
+    /// Decides `request`: `401` without a read or admin token, `429` past the wrong-token limit,
+    /// `503` when the store cannot be read.
     func decide(_ request: ServerRequest) -> Decision {
         let authorization = request.headers["authorization"]
         let presentsToken = AccessLevel.bearerToken(authorization) != nil
@@ -31,8 +34,14 @@ struct BearerAuthorization: Sendable {
                         headers: ["Retry-After": String(waiting.seconds)]))
             }
         }
-        let level = AccessLevel.of(authorization: authorization, access: access)
-        guard level >= .read else {
+        let grant: AccessGrant
+        do {
+            grant = try AccessGrant.of(authorization: authorization, access: access, store: store)
+        } catch {
+            return .refused(
+                .error(503, code: error.code.name, message: error.message, headers: ["Retry-After": "5"]))
+        }
+        guard grant.level >= .read else {
             if presentsToken {
                 signIns.withLock { $0.failed(address: request.clientAddress, now: request.receivedAt) }
             }
@@ -40,9 +49,9 @@ struct BearerAuthorization: Sendable {
                 .error(
                     401, code: "unauthorized",
                     message:
-                        "send the read or admin token as \"Authorization: Bearer TOKEN\" (write keys cannot read)",
+                        "send a read or admin token as \"Authorization: Bearer TOKEN\" (write keys cannot read)",
                     headers: ["WWW-Authenticate": "Bearer"]))
         }
-        return .allowed(level)
+        return .allowed(grant)
     }
 }

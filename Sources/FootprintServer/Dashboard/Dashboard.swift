@@ -29,7 +29,7 @@ public final class Dashboard: Sendable {
         service = ReportService(store: store)
         publisher = ConfigPublisher(store: store)
         self.access = access
-        sessions = DashboardSessions(lifetimeSeconds: access.sessionLifetimeSeconds)
+        sessions = DashboardSessions(store: store, lifetimeSeconds: access.sessionLifetimeSeconds)
         self.signIns = signIns
     }
 
@@ -165,7 +165,7 @@ public final class Dashboard: Sendable {
         let projectId = context.project.id
         switch path {
         case "/signout":
-            sessions.end(id: sessionId)
+            try sessions.end(id: sessionId)
             return ServerResponse(
                 status: 303,
                 headers: [
@@ -333,7 +333,15 @@ public final class Dashboard: Sendable {
             signIns.withLock { $0.failed(address: address, now: request.receivedAt) }
             return signInPage(message: "That is not the admin token.", status: 401)
         }
-        let id = sessions.start(now: request.receivedAt)
+        let id: String
+        do {
+            id = try sessions.start(now: request.receivedAt)
+        } catch {
+            var response = signInPage(
+                message: "The session could not be stored. Please try again.", status: 503)
+            response.headers["Retry-After"] = "5"
+            return response
+        }
         return ServerResponse(
             status: 303,
             headers: [

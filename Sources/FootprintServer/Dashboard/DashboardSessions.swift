@@ -1,7 +1,9 @@
 import FootprintWire
 
-/// Signed-in dashboard sessions, in memory: a random id (the cookie) with its CSRF token and
-/// expiry. A restart signs everyone out.
+/// Signed-in dashboard sessions, kept in the store (``AccessStore``) as the SHA-256 of their
+/// ids, with their expiry: they survive a restart, and every collector process sharing the
+/// database knows the same ones, so a sign-out ends a session everywhere. The id itself lives
+/// only in the browser's cookie.
 final class DashboardSessions: Sendable {
     /// One sign-in.
     struct Session: Sendable {
@@ -10,49 +12,44 @@ final class DashboardSessions: Sendable {
         let expires: Timestamp
     }
 
-    private let sessions = LockedValue<[String: Session]>([:])
+    private let store: any AccessStore
     private let lifetimeMilliseconds: Int64
-    /// The most sessions kept; the oldest go first.
+    /// The most sessions kept; those that expire soonest go first.
     static let maximumSessions = 10_000
+    /// The longest session id looked up (the server's are 65 characters).
+    static let maximumIdLength = 128
 
-    init(lifetimeSeconds: Int64) {
-        lifetimeMilliseconds = max(60, lifetimeSeconds) * 1000
+    init(store: any AccessStore, lifetimeSeconds: Int64) {
+        self.store = store
+        lifetimeMilliseconds = min(max(60, lifetimeSeconds), 366 * 86_400) * 1000
     }
 
     /// Starts a session; returns its id.
-    func start(now: Timestamp) -> String {
+    func start(now: Timestamp) throws(ServerError) -> String {
         let id = AccessConfiguration.makeToken(prefix: "s") + AccessConfiguration.makeToken(prefix: "")
-        let session = Session(
-            csrfToken: AccessConfiguration.makeToken(prefix: ""),
-            expires: now.adding(milliseconds: lifetimeMilliseconds))
-        sessions.withLock { table in
-            table = table.filter { now < $0.value.expires }
-            if table.count >= Self.maximumSessions,
-                let oldest = table.min(by: { $0.value.expires < $1.value.expires })
-            {
-                table[oldest.key] = nil
-            }
-            table[id] = session
-        }
+        try store.startDashboardSession(
+            SecretHash(of: id), expires: now.adding(milliseconds: lifetimeMilliseconds), now: now,
+            maximumSessions: Self.maximumSessions)
         return id
     }
 
-    /// The live session with `id`.
+    /// The live session with `id`; `nil` when there is none or the store cannot be read.
     func session(id: String?, now: Timestamp) -> Session? {
-        guard let id else { return nil }
-        return sessions.withLock { table in
-            guard let session = table[id] else { return nil }
-            guard now < session.expires else {
-                table[id] = nil
-                return nil
-            }
-            return session
-        }
+        guard let id, !id.isEmpty, id.utf8.count <= Self.maximumIdLength,
+            let expires = try? store.dashboardSessionExpiry(SecretHash(of: id), now: now)
+        else { return nil }
+        return Session(csrfToken: Self.csrfToken(sessionId: id), expires: expires)
     }
 
-    /// Ends a session.
-    func end(id: String?) {
-        guard let id else { return }
-        sessions.withLock { $0[id] = nil }
+    /// Ends a session in every process that shares the store.
+    func end(id: String?) throws(ServerError) {
+        guard let id, !id.isEmpty, id.utf8.count <= Self.maximumIdLength else { return }
+        try store.endDashboardSession(SecretHash(of: id))
+    }
+
+    /// The CSRF token of a session: derived from its id (which only the browser holds), so the
+    /// store keeps nothing a form could be forged from.
+    static func csrfToken(sessionId: String) -> String {
+        String(SecretHash(of: "csrf " + sessionId).hex.prefix(32))
     }
 }

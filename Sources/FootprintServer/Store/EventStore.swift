@@ -5,7 +5,7 @@ import FootprintWire
 ///
 /// Implementations are safe to call from many threads; ``write(_:)`` returns only once the batch
 /// is durably committed.
-public protocol EventStore: Sendable {
+public protocol EventStore: AccessStore {
     /// Stores a batch; events whose `messageId` the project already has are skipped.
     /// Blocks until the batch is durably committed.
     func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome

@@ -233,6 +233,22 @@ enum SQLiteSchema {
         CREATE TABLE store_state(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
         INSERT INTO store_state(key, value) VALUES ('rollups_rebuilt_through', 0);
         """,
+        // Project read tokens and dashboard sessions, each kept only as the SHA-256 of its secret.
+        """
+        CREATE TABLE read_tokens(
+            id INTEGER PRIMARY KEY,
+            hash BLOB NOT NULL UNIQUE,
+            project_id INTEGER NOT NULL REFERENCES projects(id),
+            hint TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE dashboard_sessions(
+            hash BLOB PRIMARY KEY,
+            expires_at INTEGER NOT NULL,
+            created_at INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX dashboard_sessions_by_expiry ON dashboard_sessions(expires_at);
+        """,
     ]
 
     /// The `store_state` key whose value is the last event id the rollup rebuild has counted;
