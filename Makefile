@@ -1,6 +1,6 @@
 # Footprint — build, test, benchmark and demo commands.
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev pkg-config
+BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev pkg-config
 TEST_PACKAGES := chromium chromium-driver python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -26,6 +26,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        // OpenSSL's libcrypto: the server hashes its tokens and dashboard sessions with it.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
 
         // Shared by the SDK and the server.
         .target(
@@ -41,7 +47,7 @@ let package = Package(
         // The server and its command-line front end.
         .target(
             name: "FootprintServer",
-            dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD"]
+            dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto"]
         ),
         .executableTarget(
             name: "footprint", dependencies: ["Footprint", "FootprintServer", "FootprintDemo"]),
@@ -77,10 +83,10 @@ let package = Package(
 )
 
 // `FOOTPRINT_SDK_ONLY=1` leaves out the server and the command-line tools, which need
-// libmicrohttpd, so that the SDK and its tests build for iOS (the simulator job in CI).
+// libmicrohttpd and libcrypto, so that the SDK and its tests build for iOS (the simulator job in CI).
 if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     let serverTargets: Set<String> = [
-        "CMicroHTTPD", "FootprintServer", "FootprintDemo", "footprint", "FootprintBenchmarks",
+        "CMicroHTTPD", "CCrypto", "FootprintServer", "FootprintDemo", "footprint", "FootprintBenchmarks",
         "FootprintServerTests",
     ]
     package.targets.removeAll { serverTargets.contains($0.name) }

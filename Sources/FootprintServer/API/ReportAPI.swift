@@ -1,9 +1,9 @@
 import FootprintWire
 import Foundation
 
-/// The JSON API for reports, event definitions and remote config. Reads need the read token
-/// or the admin token (`Authorization: Bearer …`); changes need the admin token. Write keys
-/// read nothing.
+/// The JSON API for reports, event definitions, remote config and people's data. Reads need
+/// the read token or the admin token (`Authorization: Bearer …`); changes and people's data
+/// need the admin token. Write keys read nothing.
 ///
 /// Every report takes `project`, `from`, `to` (UTC days, both included; default the last 30
 /// days), `app_version`, `os` and `page` (see ``ReportParameters``).
@@ -30,6 +30,7 @@ public final class ReportAPI: Sendable {
     public static func serves(_ path: String) -> Bool {
         path.hasPrefix("/v1/reports/") || path == "/v1/events/recent" || path == "/v1/definitions"
             || path.hasPrefix("/v1/definitions/") || path == "/v1/configs" || path.hasPrefix("/v1/configs/")
+            || path.hasPrefix(PeopleAPI.prefix)
     }
 
     /// Answers one request for a path this API ``serves(_:)``.
@@ -44,6 +45,12 @@ public final class ReportAPI: Sendable {
         case .refused(let response): return response
         }
         do {
+            if request.path.hasPrefix(PeopleAPI.prefix) {
+                guard level == .admin else {
+                    return .error(403, code: "forbidden", message: "people's data needs the admin token")
+                }
+                return try PeopleAPI(store: service.store).handle(request)
+            }
             let isRead = request.method == "GET" || request.method == "HEAD"
             if !isRead && level < .admin {
                 return .error(403, code: "forbidden", message: "changes need the admin token")
