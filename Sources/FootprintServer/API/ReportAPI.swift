@@ -147,6 +147,16 @@ public final class ReportAPI: Sendable {
     private func report(_ name: String, project: Project, parameters: ReportParameters) throws(ServerError)
         -> ServerResponse
     {
+        let response = try unmarkedReport(name, project: project, parameters: parameters)
+        guard response.status == 200, let horizon = try service.store.retentionHorizon(projectId: project.id),
+            parameters.filter.from.map({ $0 < horizon }) ?? true
+        else { return response }
+        return RetentionNote(horizon: horizon).mark(response)
+    }
+
+    private func unmarkedReport(_ name: String, project: Project, parameters: ReportParameters)
+        throws(ServerError) -> ServerResponse
+    {
         let limit = try parameters.integer("limit", default: 50, in: 1...1000)
         switch name {
         case "traffic":

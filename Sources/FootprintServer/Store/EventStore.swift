@@ -118,6 +118,10 @@ public protocol EventStore: Sendable {
     /// Every stored event and identity link of the person `id` names.
     func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport
 
+    /// The first day a project still holds every event of (retention deleted the days before),
+    /// or `nil` when retention never deleted anything.
+    func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp?
+
     /// Finishes pending writes and closes the database. Later calls fail with `closed`.
     func close()
 }

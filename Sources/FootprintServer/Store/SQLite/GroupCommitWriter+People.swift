@@ -64,7 +64,8 @@ extension GroupCommitWriter {
                 try Self.subtractCounts(
                     removed, project: projectId, database: database, statements: statements)
                 try Self.removePersonRows(removed, database: database)
-                try Self.rebuildSessions(removed, database: database, statements: statements)
+                try Self.rebuildSessions(
+                    Array(removed.sessions.keys), database: database, statements: statements)
                 var removedLinks = 0
                 let deleteLink = try database.prepare(
                     "DELETE FROM identities WHERE project_id = ?1 AND anonymous_id = ?2 AND user_id = ?3")
@@ -171,8 +172,8 @@ extension GroupCommitWriter {
 
     /// Rebuilds every session that held a removed event from its remaining events (all of them
     /// lie within the stored session's span): its row, its pages, and its dwell and moves.
-    private static func rebuildSessions(
-        _ removed: RollupDelta, database: SQLiteDatabase, statements: Statements
+    static func rebuildSessions(
+        _ keys: [RollupDelta.SessionKey], database: SQLiteDatabase, statements: Statements
     ) throws {
         let inSpan = try database.prepare(
             "SELECT \(rollupColumns) FROM events WHERE project_id = ?1 AND time >= ?2 AND time <= ?3 ORDER BY id"
@@ -182,7 +183,7 @@ extension GroupCommitWriter {
         let deletePages = try database.prepare(
             "DELETE FROM session_pages WHERE project_id = ?1 AND session_key = ?2")
         var change = RollupDelta()
-        for key in removed.sessions.keys {
+        for key in keys {
             let values: [SQLiteValue] = [.integer(key.project), .text(key.key)]
             let select = statements.selectSession
             try select.bind(values)

@@ -234,7 +234,8 @@ enum SQLiteSchema {
         INSERT INTO store_state(key, value) VALUES ('rollups_rebuilt_through', 0);
         """,
         // People: the salt of the deleted ids' digests, the ids refused after a deletion (digests
-        // only) and the deletion log (who, when, how much; the person only as a digest).
+        // only) and the deletion log (who, when, how much; the person only as a digest); each
+        // project's retention (its own days, the first day still kept).
         """
         CREATE TABLE people_salt(id INTEGER PRIMARY KEY CHECK (id = 1), salt BLOB NOT NULL);
         INSERT INTO people_salt(id, salt) VALUES (1, randomblob(32));
@@ -252,6 +253,11 @@ enum SQLiteSchema {
             deleted_at INTEGER NOT NULL,
             events INTEGER NOT NULL,
             identity_links INTEGER NOT NULL
+        );
+        CREATE TABLE project_retention(
+            project_id INTEGER PRIMARY KEY,
+            days INTEGER,
+            horizon_day INTEGER
         );
         """,
     ]
