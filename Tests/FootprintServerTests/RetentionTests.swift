@@ -53,6 +53,11 @@ import Testing
         let after = try fixture.json("/v1/reports/traffic?from=2026-11-02&to=2026-11-03")
         #expect(after["retention"] == nil)
         #expect(after["pageViews"] == 3)
+        let browser = try DashboardTests.signIn(fixture)
+        #expect(
+            try browser.get("/pages?\(ReportFixture.range)").text.contains(
+                "Events before 2026-11-02 were deleted"))
+        #expect(!(try browser.get("/pages?from=2026-11-02&to=2026-11-03").text.contains("were deleted")))
     }
 
     @Test func aProjectsOwnRetentionWinsOverTheServers() throws {
