@@ -12,8 +12,8 @@ final class RetentionSchedule: @unchecked Sendable {
         /// Seconds between runs. Default 3,600 (a run that finds nothing to delete costs one
         /// indexed read per project).
         var intervalSeconds = 3_600.0
-        /// Events deleted per writer transaction. Default 5,000.
-        var chunk = 5_000
+        /// Events deleted per writer transaction. Default 1,000.
+        var chunk = 1_000
     }
 
     private let queue = DispatchQueue(label: "footprint.retention")

@@ -40,11 +40,11 @@ extension SQLiteEventStore {
 
     /// Deletes every project's events older than its retention (its own days, else
     /// `defaultDays`; projects with neither keep everything) as of `now`: whole UTC days before
-    /// the day `days` before `now`'s, in transactions of `chunk` events each on the writer (ingest
+    /// the day `days` before `now`'s, in transactions of `chunk` events (default 1,000) each on the writer (ingest
     /// goes on between them), then drops those days' rollups in one more transaction.
     /// - Returns: the events deleted per project name.
     @discardableResult
-    public func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int = 5_000) throws(ServerError)
+    public func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int = 1_000) throws(ServerError)
         -> [String: Int]
     {
         let writer = try requireWriter()
