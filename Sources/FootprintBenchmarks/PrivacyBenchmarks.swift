@@ -105,7 +105,7 @@ let privacySuite = BenchmarkSuite(name: "privacy") {
     rows.append(
         BenchmarkRow(
             metric: "retention: keep 15 of 30 days", value: "\(Measure.fixed(retentionSeconds, 2)) s",
-            note: "\(deleted.grouped) events deleted in chunks of 5,000"))
+            note: "\(deleted.grouped) events deleted in chunks of 1,000"))
     rows += latencyRows("during retention", duringRetention)
     return rows
 }
