@@ -12,6 +12,16 @@ extension SQLiteEventStore {
         }
     }
 
+    /// Whether some project has its own retention.
+    public func anyProjectHasRetention() throws(ServerError) -> Bool {
+        try read { database in
+            try !database.prepare("SELECT 1 FROM project_retention WHERE days IS NOT NULL LIMIT 1").rows([]) {
+                _ in true
+            }
+            .isEmpty
+        }
+    }
+
     /// Sets (or with `nil` clears) a project's own retention in days (1 to 36,500).
     public func setRetentionDays(_ days: Int?, projectId: Int64) throws(ServerError) {
         if let days, !(1...36_500).contains(days) {
