@@ -10,6 +10,12 @@ extension GroupCommitWriter {
         var selection: PersonSelection
         var ids: [Int64]
         var throughId: Int64
+        /// ``eventDeletions`` before the read.
+        var deletions: Int
+        /// The days the person clicked on up to ``throughId``, and the newest text of each click
+        /// row of those days the person's clicks count in, among the other events up to it.
+        var clickDays: Set<Int64>
+        var clickTexts: [RollupDelta.CountKey: String]
     }
 
     /// Deletes a person's events and identity links in one transaction on the writer, updates
@@ -41,8 +47,9 @@ extension GroupCommitWriter {
                 let selection = PersonSelection(id: id, links: links)
                 let (condition, values) = selection.eventCondition(first: 3)
                 // Links changed since the read: every event is looked at again.
-                let from = selection == found.selection ? found.throughId : 0
-                var ids = selection == found.selection ? found.ids : []
+                let fresh = selection == found.selection
+                let from = fresh ? found.throughId : 0
+                var ids = fresh ? found.ids : []
                 ids += try database.prepare(
                     "SELECT id FROM events WHERE project_id = ?1 AND id > ?2 AND \(condition)"
                 ).rows([project, .integer(from)] + values) { $0.int64(at: 0) }
@@ -61,8 +68,11 @@ extension GroupCommitWriter {
                 ])
                 var removed = RollupDelta()
                 for row in rows { removed.add(row.event, project: projectId) }
+                // What the read found of the click texts holds unless events were deleted since.
+                let unchanged = fresh && self.eventDeletions.withLock { $0 } == found.deletions
                 try Self.subtractCounts(
-                    removed, project: projectId, database: database, statements: statements)
+                    removed, project: projectId, database: database, statements: statements,
+                    read: unchanged ? (found.clickDays, found.clickTexts, found.throughId) : nil)
                 try Self.removePersonRows(removed, database: database)
                 try Self.rebuildSessions(
                     Array(removed.sessions.keys), database: database, statements: statements)
@@ -95,15 +105,18 @@ extension GroupCommitWriter {
                     refusedUntil: until,
                     writerMilliseconds: 0)
             }
+            self.eventDeletions.withLock { $0 += 1 }
             result.writerMilliseconds = Int64((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
             return result
         }
     }
 
     /// Takes the removed events' counts off the daily counts, removes the rows left at 0, and
-    /// sets each remaining click row's text to the newest one among the day's remaining events.
+    /// sets each remaining click row's text to the newest one among the day's remaining events:
+    /// those `read` found up to its event id and the ones stored since, or (without `read`) all.
     private static func subtractCounts(
-        _ removed: RollupDelta, project: Int64, database: SQLiteDatabase, statements: Statements
+        _ removed: RollupDelta, project: Int64, database: SQLiteDatabase, statements: Statements,
+        read: (days: Set<Int64>, texts: [RollupDelta.CountKey: String], throughId: Int64)?
     ) throws {
         let key = """
             project_id = ?1 AND day = ?2 AND kind = ?3 AND key = ?4 AND page = ?5 AND app_version = ?6 AND os = ?7
@@ -112,40 +125,65 @@ extension GroupCommitWriter {
             "UPDATE rollup_counts SET count = max(0, count - ?8) WHERE \(key)")
         let dropEmpty = try database.prepare("DELETE FROM rollup_counts WHERE \(key) AND count <= 0")
         let setText = try database.prepare("UPDATE rollup_counts SET detail = ?8 WHERE \(key)")
-        var clickDays: Set<Int64> = []
         for (countKey, value) in removed.counts {
             let values = countKey.values
             try subtract.run(values + [.integer(value.count)])
             try dropEmpty.run(values)
-            if countKey.kind == .elementClicks || countKey.kind == .similarElementClicks {
-                clickDays.insert(countKey.day)
-            }
         }
         for (stored, count) in removed.stored {
             try statements.rollups.stored.run([.integer(stored), .integer(-count)])
         }
-        // The day's remaining clicks, in the order they were stored, give each row's newest text.
+        // Days the read covered: its texts, then those of the clicks stored since; other days
+        // (the person's clicks stored since the read) are read whole.
+        let keys = removed.counts.keys.filter(\.kind.isClick)
+        let covered = keys.filter { read?.days.contains($0.day) == true }
+        var texts = read?.texts ?? [:]
+        let newer = try clickTexts(
+            of: covered, project: project, after: read?.throughId ?? 0, through: .max, excluding: [],
+            database: database)
+        texts.merge(newer) { _, later in later }
+        let whole = try clickTexts(
+            of: keys.filter { read?.days.contains($0.day) != true }, project: project, after: 0,
+            through: .max,
+            excluding: [], database: database)
+        texts.merge(whole) { _, later in later }
+        for countKey in keys {
+            try setText.run(countKey.values + [.text(texts[countKey])])
+        }
+    }
+
+    /// The newest text of each click row of `keys`, among the clicks of their days stored after
+    /// event `after` up to `through`, except `excluded`.
+    static func clickTexts(
+        of keys: [RollupDelta.CountKey], project: Int64, after: Int64, through: Int64,
+        excluding excluded: Set<Int64>,
+        database: SQLiteDatabase
+    ) throws -> [RollupDelta.CountKey: String] {
+        // Only the events stored since a read: a range of ids, not of the days' index.
+        let source = after > 0 ? "events NOT INDEXED" : "events"
         let clicks = try database.prepare(
             """
-            SELECT \(rollupColumns) FROM events
-            WHERE project_id = ?1 AND time >= ?2 AND time < ?3 AND type = 'track' AND name = '$element_click'
-                AND element_path IS NOT NULL AND element_text IS NOT NULL
+            SELECT \(rollupColumns) FROM \(source)
+            WHERE project_id = ?1 AND time >= ?2 AND time < ?3 AND id > ?4 AND id <= ?5 AND type = 'track'
+                AND name = '$element_click' AND element_path IS NOT NULL AND element_text IS NOT NULL
             ORDER BY id
             """)
-        for day in clickDays {
+        var texts: [RollupDelta.CountKey: String] = [:]
+        for day in Set(keys.map(\.day)) {
             var remaining = RollupDelta()
             for row in try clicks.rows(
-                [.integer(project), .integer(day * 86_400_000), .integer((day + 1) * 86_400_000)], rollupRow)
+                [
+                    .integer(project), .integer(day &* 86_400_000), .integer((day &+ 1) &* 86_400_000),
+                    .integer(after), .integer(through),
+                ], rollupRow) where !excluded.contains(row.id)
             {
                 remaining.add(row.event, project: project)
             }
-            for countKey in removed.counts.keys
-            where countKey.day == day
-                && (countKey.kind == .elementClicks || countKey.kind == .similarElementClicks)
-            {
-                try setText.run(countKey.values + [.text(remaining.counts[countKey]?.detail)])
+            for key in keys where key.day == day {
+                if let text = remaining.counts[key]?.detail { texts[key] = text }
             }
         }
+        return texts
     }
 
     /// Removes the per-person rollup rows of the removed events (every event of such a row is
@@ -236,6 +274,11 @@ extension GroupCommitWriter {
         }
         try change.write(statements.rollups)
     }
+}
+
+extension RollupKind {
+    /// Whether rows of this kind count clicks and keep a text.
+    var isClick: Bool { self == .elementClicks || self == .similarElementClicks }
 }
 
 extension RollupDelta.CountKey {

@@ -18,6 +18,7 @@ extension GroupCommitWriter {
                     .integer(projectId), .integer(horizonDay &* 86_400_000), .integer(Int64(max(1, chunk))),
                 ])
                 let deleted = database.changes
+                self.eventDeletions.withLock { $0 += 1 }
                 try statements.rollups.stored.run([.integer(projectId), .integer(-Int64(deleted))])
                 return deleted
             }

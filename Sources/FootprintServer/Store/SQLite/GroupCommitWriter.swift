@@ -39,6 +39,9 @@ final class GroupCommitWriter: @unchecked Sendable {
     private(set) var statements: Statements?
     /// The ids of deleted people refused on ingest.
     var deletedIds: DeletedIds
+    /// Counts the writer's deletions of stored events (people, retention), so a deletion can
+    /// tell whether what it read before taking the writer is still whole.
+    let eventDeletions = LockedValue(0)
     /// `PRAGMA data_version` when ``deletedIds`` was read: another process's commit (a
     /// `footprint people delete` beside the server) changes it, and the ids are read again.
     private var dataVersion: Int64 = 0

@@ -18,6 +18,7 @@ extension SQLiteEventStore {
         try Self.checkPersonId(id)
         let writer = try requireWriter()
         let found = try read { database in
+            let deletions = writer.eventDeletions.withLock { $0 }
             let selection = PersonSelection(id: id, links: try self.identityLinks(projectId: projectId))
             let through =
                 try database.prepare("SELECT coalesce(max(id), 0) FROM events").rows([]) { $0.int64(at: 0) }
@@ -26,7 +27,22 @@ extension SQLiteEventStore {
             let ids = try database.prepare(
                 "SELECT id FROM events WHERE project_id = ?1 AND id <= ?2 AND \(condition)"
             ).rows([.integer(projectId), .integer(through)] + values) { $0.int64(at: 0) }
-            return GroupCommitWriter.FoundEvents(selection: selection, ids: ids, throughId: through)
+            // The person's clicks, and the texts their rows keep without them (read here, so
+            // the writer reads only the clicks stored since).
+            let idList = SQLiteValue.text(JSONWriter.string(.array(ids.map { .int($0) })))
+            var removed = RollupDelta()
+            for row in try database.prepare(
+                "SELECT \(GroupCommitWriter.rollupColumns) FROM events WHERE id IN (SELECT value FROM json_each(?1))"
+            ).rows([idList], GroupCommitWriter.rollupRow) {
+                removed.add(row.event, project: projectId)
+            }
+            let clicks = removed.counts.keys.filter(\.kind.isClick)
+            let texts = try GroupCommitWriter.clickTexts(
+                of: clicks, project: projectId, after: 0, through: through, excluding: Set(ids),
+                database: database)
+            return GroupCommitWriter.FoundEvents(
+                selection: selection, ids: ids, throughId: through, deletions: deletions,
+                clickDays: Set(clicks.map(\.day)), clickTexts: texts)
         }
         return try writer.deletePerson(id: id, projectId: projectId, request: request, found: found)
     }
