@@ -17,6 +17,7 @@ let suites: [BenchmarkSuite] = [
     serverSuite,
     ingestDecodeSuite,
     reportSuite,
+    privacySuite,
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -37,6 +37,10 @@ public final class AnalyticsServer: Sendable {
         /// A project created when the database has none, so a new server can take events at once.
         /// Default `"default"`; `nil` creates none.
         public var defaultProjectName: String? = "default"
+        /// Days of events kept (whole UTC days before go, at least daily) for projects without
+        /// their own retention (`footprint projects set NAME --retention-days N`). Default `nil`:
+        /// everything is kept.
+        public var retentionDays: Int?
 
         /// Creates a configuration for the database at `databasePath`.
         public init(databasePath: String) {
@@ -73,6 +77,8 @@ public final class AnalyticsServer: Sendable {
     private let workers: WorkerPool
     /// Where ingest bodies are decoded.
     private let decoders: WorkerPool
+    /// Deletes events past their retention.
+    private let retention: RetentionSchedule
     /// The requests' clock: today, for reports of a project without events.
     private let clock: any Clock
 
@@ -139,6 +145,9 @@ public final class AnalyticsServer: Sendable {
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
         metrics.setConnectionsOpen { [http] in http.connectionsOpen }
         self.clock = configuration.http.clock
+        self.retention = RetentionSchedule(
+            store: store, clock: configuration.http.clock,
+            configuration: RetentionSchedule.Configuration(defaultDays: configuration.retentionDays))
         self.access = configuration.access
         self.defaultProject = project
         self.createdDefaultProject = created
@@ -147,6 +156,7 @@ public final class AnalyticsServer: Sendable {
     /// Stops accepting connections, answers the requests in flight, commits and closes the
     /// database. Safe to call twice.
     public func stop() {
+        retention.stop()
         http.stop()
         workers.stop()
         decoders.stop()

@@ -6,15 +6,32 @@ enum ProjectsCommand {
     static let usage = """
         footprint projects create NAME [--db PATH] [--json]
         footprint projects list [--db PATH] [--json]
+        footprint projects set NAME --retention-days N|default [--db PATH]
           create NAME  add a project; print its write key and a read token of it (shown once)
           list         the projects, their write keys and event counts
+          set NAME     the project's own retention: N days of events kept (1 to 36500), or
+                       default (the server's --retention-days)
           --db         SQLite database file (default footprint.sqlite)
           --json       print JSON
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandLineArguments(arguments, options: ["db"], flags: ["json"])
+        let parsed = try CommandLineArguments(arguments, options: ["db", "retention-days"], flags: ["json"])
         switch parsed.positional.first {
+        case "set":
+            guard parsed.positional.count == 2, let days = parsed.options["retention-days"] else {
+                throw CommandLineArguments.UsageError(
+                    description: "usage: footprint projects set NAME --retention-days N|default")
+            }
+            let store = try StoreAccess.open(parsed.options["db"], existing: true)
+            defer { store.close() }
+            let project = try StoreAccess.project(named: parsed.positional[1], in: store)
+            let own =
+                days == "default" ? nil : try parsed.integer("retention-days", default: 0, in: 1...36_500)
+            try store.setRetentionDays(own, projectId: project.id)
+            print(
+                "Project \(project.name) keeps "
+                    + (own.map { "\($0) days of events" } ?? "the server's retention"))
         case "create":
             let store = try StoreAccess.open(parsed.options["db"], existing: false)
             defer { store.close() }

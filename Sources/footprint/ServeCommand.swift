@@ -8,6 +8,7 @@ enum ServeCommand {
                         [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
+                        [--retention-days N]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (default footprint.sqlite; created when missing)
@@ -26,6 +27,8 @@ enum ServeCommand {
                               random; one project's: footprint tokens create --project NAME)
           --metrics-from      an IP address that may read GET /metrics without a token (repeatable;
                               default: none, /metrics needs the read or admin token)
+          --retention-days    keep N days of events (older whole days are deleted at least daily, with
+                              their rollups) for projects without their own (default: keep everything)
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -43,7 +46,7 @@ enum ServeCommand {
                 "host", "port", "db", "connection-limit", "connections-per-address", "trusted-proxy",
                 "threads",
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
-                "metrics-from",
+                "metrics-from", "retention-days",
             ],
             flags: [])
         var configuration = AnalyticsServer.Configuration(
@@ -70,6 +73,9 @@ enum ServeCommand {
             } catch {
                 throw CommandLineArguments.UsageError(description: "--trusted-proxy: \(error.message)")
             }
+        }
+        if parsed.options["retention-days"] != nil {
+            configuration.retentionDays = try parsed.integer("retention-days", default: 0, in: 1...36_500)
         }
         if let rate = try parsed.positiveNumber("rate-limit") {
             configuration.api.rateLimit = RateLimiter.Rate(requestsPerSecond: rate, burst: max(1, rate * 2))

@@ -12,6 +12,7 @@ let subcommands = [
     Subcommand(name: "serve", usage: ServeCommand.usage, run: ServeCommand.run),
     Subcommand(name: "projects", usage: ProjectsCommand.usage, run: ProjectsCommand.run),
     Subcommand(name: "tokens", usage: TokensCommand.usage, run: TokensCommand.run),
+    Subcommand(name: "people", usage: PeopleCommand.usage, run: PeopleCommand.run),
     Subcommand(name: "config", usage: ConfigCommand.usage, run: ConfigCommand.run),
     Subcommand(name: "report", usage: ReportCommand.usage, run: ReportCommand.run),
     Subcommand(name: "backup", usage: BackupCommand.usage, run: BackupCommand.run),

@@ -78,18 +78,9 @@ public final class IngestAPI: Sendable {
 
     private func ingest(_ request: ServerRequest, impliedType: MessageType?, responder: ServerResponder) {
         let batch: IngestBatch
-        let rejections: [JSONValue]
+        let decoded: IngestDecoder.Decoded
         do {
-            let decoded: IngestDecoder.Decoded
             (batch, decoded) = try decode(request, impliedType: impliedType)
-            rejections = decoded.rejections.map { rejection in
-                var item: JSONObject = [
-                    "index": .int(Int64(rejection.index)), "code": .string(rejection.code),
-                    "reason": .string(rejection.reason),
-                ]
-                if let messageId = rejection.messageId { item["messageId"] = .string(messageId) }
-                return .object(item)
-            }
         } catch let refusal as Refusal {
             return responder.respond(refusal.response)
         } catch {
@@ -101,19 +92,55 @@ public final class IngestAPI: Sendable {
             metrics.endCommit(timing)
             switch result {
             case .success(let outcome):
+                let rejections = Self.rejections(decoded, refused: outcome.refused, of: batch)
                 metrics.countEvents(
                     stored: outcome.stored, duplicates: outcome.duplicates, rejected: rejections.count)
                 responder.respond(
                     .json(
                         200,
                         [
-                            "success": .bool(rejections.isEmpty), "accepted": .int(Int64(accepted)),
+                            "success": .bool(rejections.isEmpty),
+                            "accepted": .int(Int64(accepted - outcome.refused.count)),
                             "stored": .int(Int64(outcome.stored)),
                             "duplicates": .int(Int64(outcome.duplicates)), "rejected": .array(rejections),
                         ]))
             case .failure(let error):
                 responder.respond(Self.unavailable(error))
             }
+        }
+    }
+
+    /// The per-event rejections of a request: those of decoding, and the events the store
+    /// refused as a deleted person's (`deleted_person`), each with its index in the request.
+    private static func rejections(_ decoded: IngestDecoder.Decoded, refused: [Int], of batch: IngestBatch)
+        -> [JSONValue]
+    {
+        var rejections = decoded.rejections.map { rejection in
+            (
+                index: rejection.index, messageId: rejection.messageId, code: rejection.code,
+                reason: rejection.reason
+            )
+        }
+        if !refused.isEmpty {
+            // The accepted events are the request's messages that decoding did not reject, in order.
+            let rejected = Set(decoded.rejections.map(\.index))
+            let accepted = (0..<(batch.events.count + rejected.count)).filter { !rejected.contains($0) }
+            for index in refused where index < accepted.count {
+                rejections.append(
+                    (
+                        accepted[index], batch.events[index].messageId, "deleted_person",
+                        "this person was deleted; its events are refused for a while"
+                    ))
+            }
+            rejections.sort { $0.index < $1.index }
+        }
+        return rejections.map { rejection in
+            var item: JSONObject = [
+                "index": .int(Int64(rejection.index)), "code": .string(rejection.code),
+                "reason": .string(rejection.reason),
+            ]
+            if let messageId = rejection.messageId { item["messageId"] = .string(messageId) }
+            return .object(item)
         }
     }
 

@@ -1,10 +1,11 @@
 import FootprintWire
 import Foundation
 
-/// The JSON API for reports, event definitions and remote config. Reads need a read token
-/// or the admin token (`Authorization: Bearer …`); changes need the admin token. A project's
-/// read token reads that project only (any other is answered `404`, as if it did not exist);
-/// the server-wide read and admin tokens read every project. Write keys read nothing.
+/// The JSON API for reports, event definitions, remote config and people's data. Reads need a
+/// read token or the admin token (`Authorization: Bearer …`); changes and people's data need the
+/// admin token. A project's read token reads that project only (any other is answered `404`, as
+/// if it did not exist); the server-wide read and admin tokens read every project. Write keys
+/// read nothing.
 ///
 /// Every report takes `project`, `from`, `to` (UTC days, both included; default the last 30
 /// days), `app_version`, `os` and `page` (see ``ReportParameters``).
@@ -31,6 +32,7 @@ public final class ReportAPI: Sendable {
     public static func serves(_ path: String) -> Bool {
         path.hasPrefix("/v1/reports/") || path == "/v1/events/recent" || path == "/v1/definitions"
             || path.hasPrefix("/v1/definitions/") || path == "/v1/configs" || path.hasPrefix("/v1/configs/")
+            || path.hasPrefix(PeopleAPI.prefix)
     }
 
     /// Answers one request for a path this API ``serves(_:)``.
@@ -45,6 +47,12 @@ public final class ReportAPI: Sendable {
         case .refused(let response): return response
         }
         do {
+            if request.path.hasPrefix(PeopleAPI.prefix) {
+                guard grant.level == .admin else {
+                    return .error(403, code: "forbidden", message: "people's data needs the admin token")
+                }
+                return try PeopleAPI(store: service.store).handle(request)
+            }
             let isRead = request.method == "GET" || request.method == "HEAD"
             if !isRead && grant.level < .admin {
                 return .error(403, code: "forbidden", message: "changes need the admin token")
@@ -154,6 +162,16 @@ public final class ReportAPI: Sendable {
 
     private func report(_ name: String, project: Project, parameters: ReportParameters) throws(ServerError)
         -> ServerResponse
+    {
+        let response = try unmarkedReport(name, project: project, parameters: parameters)
+        guard response.status == 200, let horizon = try service.store.retentionHorizon(projectId: project.id),
+            parameters.filter.from.map({ $0 < horizon }) ?? true
+        else { return response }
+        return RetentionNote(horizon: horizon).mark(response)
+    }
+
+    private func unmarkedReport(_ name: String, project: Project, parameters: ReportParameters)
+        throws(ServerError) -> ServerResponse
     {
         let limit = try parameters.integer("limit", default: 50, in: 1...1000)
         switch name {

@@ -86,11 +86,19 @@ extension Dashboard {
             <main>
             <h1>\(HTML.escape(title))</h1>
             \(notices)
-            \(filters ? filterForm(context, path: path) : "")
+            \(filters ? filterForm(context, path: path) + retentionNotice(context) : "")
             \(content)
             </main>
             """
         return Self.document(title: title, body: body, status: status)
+    }
+
+    /// The note shown when the range starts before the project's retention horizon.
+    func retentionNotice(_ context: Context) -> String {
+        guard let horizon = try? service.store.retentionHorizon(projectId: context.project.id),
+            context.parameters.filter.from.map({ $0 < horizon }) ?? true
+        else { return "" }
+        return "<p class=\"hint retention\">\(HTML.escape(RetentionNote(horizon: horizon).text))</p>"
     }
 
     /// The time range and filter form (GET: it only changes the view).

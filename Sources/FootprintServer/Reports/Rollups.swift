@@ -1,7 +1,7 @@
 import FootprintWire
 
 /// What a daily rollup count counts.
-public enum RollupKind: Int64, Sendable, Hashable {
+public enum RollupKind: Int64, Sendable, Hashable, CaseIterable {
     /// Page views, keyed by page name.
     case pageViews = 0
     /// Track events, keyed by event name.

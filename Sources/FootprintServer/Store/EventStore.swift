@@ -109,6 +109,19 @@ public protocol EventStore: AccessStore {
     @discardableResult
     func deleteEventDefinition(id: String, projectId: Int64) throws(ServerError) -> Bool
 
+    /// Deletes a person's events and identity links, updating every rollup; later events
+    /// carrying one of the person's ids are refused for `request.refuseForDays`.
+    /// - Parameter id: a user id or an anonymous id (the person it is linked to is deleted).
+    func deletePerson(id: String, projectId: Int64, request: PersonDeletion.Request) throws(ServerError)
+        -> PersonDeletion
+
+    /// Every stored event and identity link of the person `id` names.
+    func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport
+
+    /// The first day a project still holds every event of (retention deleted the days before),
+    /// or `nil` when retention never deleted anything.
+    func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp?
+
     /// Finishes pending writes and closes the database. Later calls fail with `closed`.
     func close()
 }

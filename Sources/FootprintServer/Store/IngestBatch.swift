@@ -49,10 +49,14 @@ public struct WriteOutcome: Sendable, Hashable {
     public var stored: Int
     /// Events skipped because their `messageId` was already stored.
     public var duplicates: Int
+    /// The indexes (in the batch's `events`) of events refused because they carry the id of a
+    /// deleted person (see `footprint people delete`).
+    public var refused: [Int]
 
     /// Creates an outcome.
-    public init(stored: Int, duplicates: Int) {
+    public init(stored: Int, duplicates: Int, refused: [Int] = []) {
         self.stored = stored
         self.duplicates = duplicates
+        self.refused = refused
     }
 }

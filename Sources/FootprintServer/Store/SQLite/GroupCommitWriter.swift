@@ -23,7 +23,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     /// The prepared statements the writer reuses.
-    private struct Statements {
+    struct Statements {
         let insertEvent: SQLiteStatement
         let insertIdentity: SQLiteStatement
         let insertLostEvents: SQLiteStatement
@@ -36,10 +36,19 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let pending = LockedValue(Queue())
     // Used only on `queue`.
     private var database: SQLiteDatabase?
-    private var statements: Statements?
+    private(set) var statements: Statements?
+    /// The ids of deleted people refused on ingest.
+    var deletedIds: DeletedIds
+    /// Counts the writer's deletions of stored events (people, retention), so a deletion can
+    /// tell whether what it read before taking the writer is still whole.
+    let eventDeletions = LockedValue(0)
+    /// `PRAGMA data_version` when ``deletedIds`` was read: another process's commit (a
+    /// `footprint people delete` beside the server) changes it, and the ids are read again.
+    private var dataVersion: Int64 = 0
 
-    init(database: SQLiteDatabase) throws(SQLiteError) {
+    init(database: SQLiteDatabase) throws {
         self.database = database
+        self.deletedIds = try DeletedIds(database: database)
         self.statements = Statements(
             insertEvent: try database.prepare(SQLiteSchema.insertEvent),
             insertIdentity: try database.prepare(SQLiteSchema.insertIdentity),
@@ -122,30 +131,13 @@ final class GroupCommitWriter: @unchecked Sendable {
             ]) { $0.int64(at: 0) }
             guard var last = progress.first else { return 0 }
             let select = try database.prepare(
-                """
-                SELECT id, project_id, type, name, time, anonymous_id, user_id, session_id, page, element_path,
-                    similar_path, element_text, item_id, duration_ms, app_version, os, plan_event
-                FROM events WHERE id > ?1 ORDER BY id LIMIT ?2
-                """)
+                "SELECT \(Self.rollupColumns) FROM events WHERE id > ?1 ORDER BY id LIMIT ?2")
             let save = try database.prepare("UPDATE store_state SET value = ?2 WHERE key = ?1")
             var counted = 0
             while true {
                 let finished = try database.transaction { () throws -> Bool in
                     var delta = RollupDelta()
-                    let rows = try select.rows([.integer(last), .integer(Int64(chunk))]) { row in
-                        let time = Timestamp(millisecondsSince1970: row.int64(at: 4))
-                        let event = EventRecord(
-                            messageId: "", type: MessageType(rawValue: row.text(at: 2) ?? "") ?? .track,
-                            name: row.text(at: 3), time: time, clientTimestamp: time, sentAt: nil,
-                            receivedAt: time,
-                            anonymousId: row.text(at: 5), userId: row.text(at: 6), sessionId: row.text(at: 7),
-                            page: row.text(at: 8), elementPath: row.text(at: 9), appVersion: row.text(at: 14),
-                            os: row.text(at: 15), payload: "", similarPath: row.text(at: 10),
-                            elementText: row.text(at: 11), itemId: row.text(at: 12),
-                            durationMilliseconds: row.isNull(at: 13) ? nil : row.int64(at: 13),
-                            planEventName: row.text(at: 16))
-                        return (id: row.int64(at: 0), project: row.int64(at: 1), event: event)
-                    }
+                    let rows = try select.rows([.integer(last), .integer(Int64(chunk))], Self.rollupRow)
                     guard let newest = rows.last else {
                         try database.execute(
                             "DELETE FROM store_state WHERE key = '\(SQLiteSchema.rebuildKey)'")
@@ -200,6 +192,11 @@ final class GroupCommitWriter: @unchecked Sendable {
             return .failure(ServerError(code: .closed, message: "the store is closed"))
         }
         do {
+            let version = try database.prepare("PRAGMA data_version").rows([]) { $0.int64(at: 0) }.first ?? 0
+            if version != dataVersion {
+                deletedIds = try DeletedIds(database: database)
+                dataVersion = version
+            }
             let outcomes = try database.transaction {
                 var rollups = RollupDelta()
                 let outcomes = try batches.map { batch throws(SQLiteError) in
@@ -215,8 +212,30 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// The columns of `events` that ``rollupRow(_:)`` reads.
+    static let rollupColumns = """
+        id, project_id, type, name, time, anonymous_id, user_id, session_id, page, element_path,
+            similar_path, element_text, item_id, duration_ms, app_version, os, plan_event
+        """
+
+    /// A stored event as the rollups count it, from a row of ``rollupColumns``.
+    static func rollupRow(_ row: SQLiteStatement) -> (id: Int64, project: Int64, event: EventRecord) {
+        let time = Timestamp(millisecondsSince1970: row.int64(at: 4))
+        let event = EventRecord(
+            messageId: "", type: MessageType(rawValue: row.text(at: 2) ?? "") ?? .track,
+            name: row.text(at: 3), time: time, clientTimestamp: time, sentAt: nil,
+            receivedAt: time,
+            anonymousId: row.text(at: 5), userId: row.text(at: 6), sessionId: row.text(at: 7),
+            page: row.text(at: 8), elementPath: row.text(at: 9), appVersion: row.text(at: 14),
+            os: row.text(at: 15), payload: "", similarPath: row.text(at: 10),
+            elementText: row.text(at: 11), itemId: row.text(at: 12),
+            durationMilliseconds: row.isNull(at: 13) ? nil : row.int64(at: 13),
+            planEventName: row.text(at: 16))
+        return (id: row.int64(at: 0), project: row.int64(at: 1), event: event)
+    }
+
     /// Updates the stored sessions the delta's events belong to, then writes every rollup.
-    private static func write(_ delta: RollupDelta, using statements: Statements) throws(SQLiteError) {
+    static func write(_ delta: RollupDelta, using statements: Statements) throws(SQLiteError) {
         var rollups = delta
         for (key, added) in delta.sessions {
             let values: [SQLiteValue] = [.integer(key.project), .text(key.key)]
@@ -258,8 +277,17 @@ final class GroupCommitWriter: @unchecked Sendable {
         throws(SQLiteError) -> WriteOutcome
     {
         var stored = 0
+        var refused: [Int] = []
         let project = SQLiteValue.integer(batch.projectId)
-        for event in batch.events {
+        for (index, event) in batch.events.enumerated() {
+            if !deletedIds.isEmpty,
+                deletedIds.refuses(
+                    anonymousId: event.anonymousId, userId: event.userId, project: batch.projectId,
+                    at: batch.receivedAt)
+            {
+                refused.append(index)
+                continue
+            }
             try statements.insertEvent.run([
                 project, .text(event.messageId), .text(event.type.rawValue), .text(event.name),
                 .integer(event.time.millisecondsSince1970),
@@ -278,7 +306,12 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
         }
         let now = SQLiteValue.integer(batch.receivedAt.millisecondsSince1970)
-        for link in batch.identityLinks {
+        for link in batch.identityLinks
+        where deletedIds.isEmpty
+            || !deletedIds.refuses(
+                anonymousId: link.anonymousId, userId: link.userId, project: batch.projectId,
+                at: batch.receivedAt)
+        {
             try statements.insertIdentity.run([project, .text(link.anonymousId), .text(link.userId), now])
         }
         if batch.evictedCount > 0 {
@@ -286,6 +319,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 project, .text(batch.batchKey), .integer(Int64(batch.evictedCount)), now,
             ])
         }
-        return WriteOutcome(stored: stored, duplicates: batch.events.count - stored)
+        return WriteOutcome(
+            stored: stored, duplicates: batch.events.count - stored - refused.count, refused: refused)
     }
 }

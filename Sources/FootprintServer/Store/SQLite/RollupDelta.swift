@@ -18,10 +18,8 @@ struct RollupDelta {
         var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
         var page: String, appVersion: String, os: String
     }
-    struct PersonTimesKey: Hashable {
-        var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
-        var page: String, appVersion: String, os: String
-    }
+    /// The key of a person's event times (its block is 8 days, not 64).
+    typealias PersonTimesKey = PersonDaysKey
     struct SessionKey: Hashable {
         var project: Int64, key: String
     }

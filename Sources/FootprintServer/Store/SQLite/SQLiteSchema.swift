@@ -233,6 +233,33 @@ enum SQLiteSchema {
         CREATE TABLE store_state(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
         INSERT INTO store_state(key, value) VALUES ('rollups_rebuilt_through', 0);
         """,
+        // People: the salt of the deleted ids' digests, the ids refused after a deletion (digests
+        // only) and the deletion log (who, when, how much; the person only as a digest); each
+        // project's retention (its own days, the first day still kept).
+        """
+        CREATE TABLE people_salt(id INTEGER PRIMARY KEY CHECK (id = 1), salt BLOB NOT NULL);
+        INSERT INTO people_salt(id, salt) VALUES (1, randomblob(32));
+        CREATE TABLE deleted_ids(
+            project_id INTEGER NOT NULL,
+            digest BLOB NOT NULL,
+            refused_until INTEGER NOT NULL,
+            PRIMARY KEY(project_id, digest)
+        ) WITHOUT ROWID;
+        CREATE TABLE person_deletions(
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL,
+            person_digest BLOB NOT NULL,
+            requested_by TEXT NOT NULL,
+            deleted_at INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            identity_links INTEGER NOT NULL
+        );
+        CREATE TABLE project_retention(
+            project_id INTEGER PRIMARY KEY,
+            days INTEGER,
+            horizon_day INTEGER
+        );
+        """,
         // Project read tokens and dashboard sessions, each kept only as the SHA-256 of its secret.
         """
         CREATE TABLE read_tokens(

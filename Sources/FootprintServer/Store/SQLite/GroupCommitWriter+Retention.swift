@@ -1,0 +1,136 @@
+import FootprintSQLite
+import FootprintWire
+
+extension GroupCommitWriter {
+    /// Deletes up to `chunk` events of a project older than `horizonDay` (UTC days since 1970)
+    /// in one short transaction, so ingest waits for one chunk at most.
+    /// - Returns: the events deleted.
+    func deleteEvents(projectId: Int64, beforeDay horizonDay: Int64, chunk: Int) throws(ServerError) -> Int {
+        try perform { database in
+            guard let statements = self.statements else { return 0 }
+            return try database.transaction {
+                try database.prepare(
+                    """
+                    DELETE FROM events WHERE id IN (
+                        SELECT id FROM events INDEXED BY events_by_time WHERE project_id = ?1 AND time < ?2 LIMIT ?3)
+                    """
+                ).run([
+                    .integer(projectId), .integer(horizonDay &* 86_400_000), .integer(Int64(max(1, chunk))),
+                ])
+                let deleted = database.changes
+                self.eventDeletions.withLock { $0 += 1 }
+                try statements.rollups.stored.run([.integer(projectId), .integer(-Int64(deleted))])
+                return deleted
+            }
+        }
+    }
+
+    /// Drops a project's rollups before `horizonDay` once its older events are gone: daily rows
+    /// of earlier days, earlier days' bits and times of the per-person rows, sessions that ended
+    /// before it; the sessions across it are rebuilt from their remaining events. Records the
+    /// horizon for the reports' note.
+    ///
+    /// Each step is its own short transaction on the writer (ingest goes on between them); a
+    /// report over days from the horizon on reads the same between any two of them.
+    func dropRollups(projectId: Int64, beforeDay horizonDay: Int64) throws(ServerError) {
+        let project = SQLiteValue.integer(projectId)
+        let horizon = SQLiteValue.integer(horizonDay &* 86_400_000)
+        let day = SQLiteValue.integer(horizonDay)
+        try step { database, statements in
+            let across = try database.prepare(
+                "SELECT session_key FROM sessions WHERE project_id = ?1 AND start_time < ?2 AND end_time >= ?2"
+            ).rows([project, horizon]) {
+                RollupDelta.SessionKey(project: projectId, key: $0.text(at: 0) ?? "")
+            }
+            try Self.rebuildSessions(across, database: database, statements: statements)
+            try database.prepare(
+                """
+                DELETE FROM session_pages WHERE project_id = ?1 AND session_key IN (
+                    SELECT session_key FROM sessions WHERE project_id = ?1 AND end_time < ?2)
+                """
+            ).run([project, horizon])
+            try database.prepare("DELETE FROM sessions WHERE project_id = ?1 AND end_time < ?2").run([
+                project, horizon,
+            ])
+        }
+        try step { database, _ in
+            for table in ["rollup_counts", "rollup_dwell", "rollup_moves"] {
+                try database.prepare("DELETE FROM \(table) WHERE project_id = ?1 AND day < ?2").run([
+                    project, day,
+                ])
+            }
+        }
+        // Day bitmasks: whole 64-day blocks before the horizon go, its own block keeps the bits
+        // from the horizon's day on. One kind per transaction (each an index range).
+        let block = SQLiteValue.integer(horizonDay >> 6)
+        let keptBits = SQLiteValue.integer(Int64(bitPattern: ~((UInt64(1) << UInt64(horizonDay & 63)) &- 1)))
+        // Event times: whole 8-day blocks before the horizon go, its own block keeps the times
+        // from the horizon on.
+        let timesBlock = TimeList.block(ofDay: horizonDay)
+        let start = horizonDay &* 86_400_000
+        for kind in RollupKind.allCases.map({ SQLiteValue.integer($0.rawValue) }) {
+            try step { database, _ in
+                let inKind = "project_id = ?1 AND kind = ?2"
+                try database.prepare("DELETE FROM rollup_person_days WHERE \(inKind) AND block < ?3").run([
+                    project, kind, block,
+                ])
+                try database.prepare(
+                    "UPDATE rollup_person_days SET days = days & ?4 WHERE \(inKind) AND block = ?3"
+                ).run([project, kind, block, keptBits])
+                try database.prepare(
+                    "DELETE FROM rollup_person_days WHERE \(inKind) AND block = ?3 AND days = 0"
+                )
+                .run([project, kind, block])
+            }
+            try step { database, _ in
+                try database.prepare(
+                    "DELETE FROM rollup_person_times WHERE project_id = ?1 AND kind = ?2 AND block < ?3"
+                )
+                .run([project, kind, .integer(timesBlock)])
+                let select = try database.prepare(
+                    """
+                    SELECT key, anonymous_id, user_id, page, app_version, os, times FROM rollup_person_times
+                    WHERE project_id = ?1 AND kind = ?2 AND block = ?3
+                    """)
+                let where9 = """
+                    project_id = ?1 AND kind = ?2 AND block = ?3 AND key = ?4 AND anonymous_id = ?5 AND user_id = ?6
+                        AND page = ?7 AND app_version = ?8 AND os = ?9
+                    """
+                let update = try database.prepare(
+                    "UPDATE rollup_person_times SET times = ?10 WHERE \(where9)")
+                let delete = try database.prepare("DELETE FROM rollup_person_times WHERE \(where9)")
+                let rows = try select.rows([project, kind, .integer(timesBlock)]) { row in
+                    (
+                        [project, kind, .integer(timesBlock)]
+                            + (0..<6).map { SQLiteValue.text(row.text(at: $0) ?? "") },
+                        TimeList.decode(row.blob(at: 6), block: timesBlock) ?? []
+                    )
+                }
+                for (key, times) in rows {
+                    let kept = times.filter { $0 >= start }
+                    if kept.isEmpty {
+                        try delete.run(key)
+                    } else if kept.count != times.count {
+                        try update.run(key + [.blob(TimeList.encode(kept, block: timesBlock))])
+                    }
+                }
+            }
+        }
+        try step { database, _ in
+            try database.prepare(
+                """
+                INSERT INTO project_retention(project_id, horizon_day) VALUES (?1, ?2)
+                ON CONFLICT DO UPDATE SET horizon_day = max(coalesce(horizon_day, excluded.horizon_day), excluded.horizon_day)
+                """
+            ).run([project, day])
+        }
+    }
+
+    /// Runs `body` in one transaction on the writer.
+    private func step(_ body: (SQLiteDatabase, Statements) throws -> Void) throws(ServerError) {
+        try perform { database in
+            guard let statements = self.statements else { return }
+            try database.transaction { try body(database, statements) }
+        }
+    }
+}

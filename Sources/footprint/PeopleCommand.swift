@@ -1,0 +1,71 @@
+import FootprintServer
+import FootprintWire
+
+/// `footprint people delete ID` and `footprint people export ID`: a person's data, for deletion
+/// and access requests.
+enum PeopleCommand {
+    static let usage = """
+        footprint people delete ID [--project NAME] [--refuse-days N] [--db PATH] [--json]
+        footprint people export ID [--project NAME] [--db PATH] [--json]
+        footprint people deletions [--project NAME] [--db PATH] [--json]
+          delete ID     delete the person ID names (a user id, or an anonymous id and the user it is
+                        linked to): every event of the person's ids and their identity links, and
+                        every report's rollups; events carrying those ids are then refused
+          export ID     every stored event and identity link of the person, as JSON
+          deletions     the deletion log: who asked, when, how many events (no ids)
+          --project     the project (default: the first one)
+          --refuse-days how long later events of the deleted ids are refused (default 30, 0 to 3650)
+          --db          SQLite database file (default footprint.sqlite)
+          --json        print JSON
+        """
+
+    static func run(_ arguments: ArraySlice<String>) throws {
+        let parsed = try CommandLineArguments(
+            arguments, options: ["db", "project", "refuse-days"], flags: ["json"])
+        let json = parsed.flags.contains("json")
+        switch (parsed.positional.first, parsed.positional.count) {
+        case ("delete", 2):
+            let days = try parsed.integer("refuse-days", default: 30, in: 0...3_650)
+            let store = try StoreAccess.open(parsed.options["db"], existing: true)
+            defer { store.close() }
+            let project = try StoreAccess.project(named: parsed.options["project"], in: store)
+            let deletion = try store.deletePerson(
+                id: parsed.positional[1], projectId: project.id,
+                request: PersonDeletion.Request(
+                    requestedBy: "cli", at: SystemClock().now(), refuseForDays: days))
+            if json {
+                print(JSONWriter.string(deletion.jsonValue))
+            } else {
+                print("Deleted \(deletion.events) events and \(deletion.identityLinks) identity links")
+                print("  their \(deletion.refusedIds) ids are refused until \(deletion.refusedUntil.iso8601)")
+            }
+        case ("export", 2):
+            let store = try StoreAccess.open(parsed.options["db"], existing: true, readOnly: true)
+            defer { store.close() }
+            let project = try StoreAccess.project(named: parsed.options["project"], in: store)
+            print(
+                JSONWriter.string(
+                    try store.exportPerson(id: parsed.positional[1], projectId: project.id).jsonValue))
+        case ("deletions", 1):
+            let store = try StoreAccess.open(parsed.options["db"], existing: true, readOnly: true)
+            defer { store.close() }
+            let project = try StoreAccess.project(named: parsed.options["project"], in: store)
+            let deletions = try store.personDeletions(projectId: project.id)
+            if json {
+                print(JSONWriter.string(.array(deletions)))
+            } else {
+                Output.table(
+                    ["deleted at", "requested by", "events", "identity links"],
+                    deletions.map { entry in
+                        [
+                            entry["deletedAt"]?.stringValue ?? "", entry["requestedBy"]?.stringValue ?? "",
+                            JSONWriter.string(entry["events"] ?? .null),
+                            JSONWriter.string(entry["identityLinks"] ?? .null),
+                        ]
+                    })
+            }
+        default:
+            throw CommandLineArguments.UsageError(description: usage)
+        }
+    }
+}
