@@ -15,6 +15,10 @@ public protocol EventStore: Sendable {
     func write(
         _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void)
 
+    /// Runs `body`, which prepares a batch (decodes a request) and hands it to
+    /// ``write(_:completion:)``; a group commit about to start may wait a moment for it.
+    func preparingWrite<T>(_ body: () throws -> T) rethrows -> T
+
     /// The project a write key belongs to, or `nil`.
     func project(writeKey: String) throws(ServerError) -> Project?
 
@@ -114,6 +118,9 @@ public protocol EventStore: Sendable {
 }
 
 extension EventStore {
+    /// Runs `body`, for stores that do not group their writes.
+    public func preparingWrite<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
     /// Calls the blocking ``write(_:)`` and then `completion`, for stores without a queue of their own.
     public func write(
         _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
