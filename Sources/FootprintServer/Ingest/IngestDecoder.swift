@@ -72,8 +72,6 @@ public struct IngestDecoder: Sendable {
         }
 
         var keyHash: UInt64 = 0xcbf2_9ce4_8422_2325
-        // The SDK sends the same context with every event of a batch: checked and encoded once.
-        var contexts = Message.ContextCache()
         for (index, item) in items.enumerated() {
             var item = item
             if !sharedContext.isEmpty, case .object(var object) = item {
@@ -86,7 +84,7 @@ public struct IngestDecoder: Sendable {
                 var encoded: [UInt8] = []
                 let message = try Message(
                     validating: item, impliedType: impliedType, receivedAt: receivedAt,
-                    makeMessageId: { UUIDv7.make(at: receivedAt) }, encoded: &encoded, contexts: &contexts)
+                    makeMessageId: { UUIDv7.make(at: receivedAt) }, encoded: &encoded)
                 let sentTimestamp = item["timestamp"]?.stringValue.map { _ in message.timestamp }
                 let time = ClockCorrection.eventTime(
                     timestamp: sentTimestamp, sentAt: message.sentAt ?? batchSentAt, receivedAt: receivedAt)

@@ -101,36 +101,6 @@ extension JSONValue {
         }
     }
 
-    /// Whether `other` is this value with the same bytes: like `==`, but strings (keys included)
-    /// compare by their UTF-8 bytes and doubles by their bit patterns, so that two identical values
-    /// always encode to the same JSON text (`==` treats canonically equivalent strings as equal).
-    public func isIdentical(to other: JSONValue) -> Bool {
-        switch (self, other) {
-        case (.null, .null): return true
-        case (.bool(let left), .bool(let right)): return left == right
-        case (.int(let left), .int(let right)): return left == right
-        case (.double(let left), .double(let right)): return left.bitPattern == right.bitPattern
-        case (.string(let left), .string(let right)): return left.utf8.elementsEqual(right.utf8)
-        case (.array(let left), .array(let right)):
-            return left.count == right.count && zip(left, right).allSatisfy { $0.isIdentical(to: $1) }
-        case (.object(let left), .object(let right)): return Self.isIdentical(left, right)
-        default: return false
-        }
-    }
-
-    /// ``isIdentical(to:)`` for two objects.
-    public static func isIdentical(_ left: JSONObject, _ right: JSONObject) -> Bool {
-        guard left.count == right.count else { return false }
-        for (key, value) in left {
-            guard let index = right.index(forKey: key) else { return false }
-            let member = right[index]
-            guard key.utf8.elementsEqual(member.key.utf8), value.isIdentical(to: member.value) else {
-                return false
-            }
-        }
-        return true
-    }
-
     /// Whether a NaN or infinite number is anywhere inside this value.
     public var containsNonFiniteNumber: Bool {
         switch self {

@@ -39,14 +39,6 @@ extension Message {
     /// - Parameter encodedContext: `context` already encoded and validated by the caller (see
     ///   ``jsonBytes(encodedContext:)``); its checks are then skipped.
     public func validatedBytes(encodedContext: [UInt8]? = nil) throws(MessageError) -> [UInt8] {
-        var contextRange = 0..<0
-        return try validatedBytes(encodedContext: encodedContext, contextRange: &contextRange)
-    }
-
-    /// ``validatedBytes(encodedContext:)``, telling where in the bytes `context` is.
-    func validatedBytes(encodedContext: [UInt8]?, contextRange: inout Range<Int>) throws(MessageError)
-        -> [UInt8]
-    {
         var fields = [("properties", properties), ("traits", traits)]
         if encodedContext == nil { fields.append(("context", context)) }
         for (field, object) in fields {
@@ -60,7 +52,7 @@ extension Message {
                     message: "\(field) holds a string over \(MessageLimits.maximumStringBytes) bytes")
             }
         }
-        let bytes = jsonBytes(encodedContext: encodedContext, contextRange: &contextRange)
+        let bytes = jsonBytes(encodedContext: encodedContext)
         if bytes.count > MessageLimits.maximumEventBytes {
             throw MessageError(
                 code: .eventTooLarge,
@@ -92,31 +84,6 @@ extension Message {
     public init(
         validating value: JSONValue, impliedType: MessageType? = nil, receivedAt: Timestamp,
         makeMessageId: () -> String, encoded: inout [UInt8]
-    ) throws(MessageError) {
-        var contexts = ContextCache()
-        try self.init(
-            validating: value, impliedType: impliedType, receivedAt: receivedAt, makeMessageId: makeMessageId,
-            encoded: &encoded, contexts: &contexts)
-    }
-
-    /// The `context` of the last event validated with it and that context's checked, encoded
-    /// bytes: the events of a batch mostly carry the same context, which is then neither checked
-    /// nor encoded again.
-    public struct ContextCache: Sendable {
-        var context: JSONObject = [:]
-        var bytes: [UInt8] = []
-
-        /// An empty cache.
-        public init() {}
-    }
-
-    /// Reads and validates one event like
-    /// ``init(validating:impliedType:receivedAt:makeMessageId:encoded:)``; a `context` identical
-    /// (byte for byte) to the one in `contexts` reuses its checks and encoding. The bytes are the
-    /// same either way.
-    public init(
-        validating value: JSONValue, impliedType: MessageType? = nil, receivedAt: Timestamp,
-        makeMessageId: () -> String, encoded: inout [UInt8], contexts: inout ContextCache
     ) throws(MessageError) {
         guard case .object(let object) = value else {
             throw MessageError(code: .invalidField, message: "event is not a JSON object")
@@ -196,14 +163,6 @@ extension Message {
             context: try optionalObject("context"),
             properties: try optionalObject("properties"),
             traits: try optionalObject("traits"))
-        let reused =
-            !context.isEmpty && !contexts.bytes.isEmpty && JSONValue.isIdentical(context, contexts.context)
-        var contextRange = 0..<0
-        encoded = try validatedBytes(
-            encodedContext: reused ? contexts.bytes : nil, contextRange: &contextRange)
-        if !reused, !contextRange.isEmpty {
-            contexts.context = context
-            contexts.bytes = Array(encoded[contextRange])
-        }
+        encoded = try validatedBytes()
     }
 }

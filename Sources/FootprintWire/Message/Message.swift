@@ -83,12 +83,6 @@ extension Message {
     /// bytes of `JSONWriter.bytes(.object(context))`, encoded once by a caller that sends the same
     /// context with many events.
     public func jsonBytes(encodedContext: [UInt8]?) -> [UInt8] {
-        var contextRange = 0..<0
-        return jsonBytes(encodedContext: encodedContext, contextRange: &contextRange)
-    }
-
-    /// ``jsonBytes(encodedContext:)``, telling where in the bytes `context` is (empty when absent).
-    func jsonBytes(encodedContext: [UInt8]?, contextRange: inout Range<Int>) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(512)
         var first = true
@@ -110,13 +104,11 @@ extension Message {
         string("anonymousId", anonymousId)
         if !context.isEmpty {
             key("context")
-            let start = output.count
             if let encodedContext {
                 output.append(contentsOf: encodedContext)
             } else {
                 JSONWriter.writeObject(context, into: &output)
             }
-            contextRange = start..<output.count
         }
         string("event", event)
         string("groupId", groupId)
