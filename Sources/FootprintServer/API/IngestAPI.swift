@@ -77,6 +77,13 @@ public final class IngestAPI: Sendable {
     }
 
     private func ingest(_ request: ServerRequest, impliedType: MessageType?, responder: ServerResponder) {
+        // A group commit about to start may wait for this batch while it is decoded.
+        store.preparingWrite { decodeAndWrite(request, impliedType: impliedType, responder: responder) }
+    }
+
+    private func decodeAndWrite(
+        _ request: ServerRequest, impliedType: MessageType?, responder: ServerResponder
+    ) {
         let batch: IngestBatch
         let decoded: IngestDecoder.Decoded
         do {

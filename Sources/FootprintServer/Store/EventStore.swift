@@ -15,6 +15,10 @@ public protocol EventStore: AccessStore {
     func write(
         _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void)
 
+    /// Runs `body`, which prepares a batch (decodes a request) and hands it to
+    /// ``write(_:completion:)``; a group commit about to start may wait a moment for it.
+    func preparingWrite<T>(_ body: () throws -> T) rethrows -> T
+
     /// The project a write key belongs to, or `nil`.
     func project(writeKey: String) throws(ServerError) -> Project?
 
@@ -127,6 +131,9 @@ public protocol EventStore: AccessStore {
 }
 
 extension EventStore {
+    /// Runs `body`, for stores that do not group their writes.
+    public func preparingWrite<T>(_ body: () throws -> T) rethrows -> T { try body() }
+
     /// Calls the blocking ``write(_:)`` and then `completion`, for stores without a queue of their own.
     public func write(
         _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void

@@ -16,10 +16,15 @@ func withTemporaryDatabase<T>(_ prefix: String, _ body: (String) throws -> T) re
 
 /// Runs `body` with a new store (synchronous `NORMAL`) in a temporary file and its project
 /// `shop`, then closes the store and removes the file.
-func withTemporaryStore<T>(_ prefix: String, _ body: (SQLiteEventStore, Project) throws -> T) throws -> T {
+/// - Parameter configure: changes to the store's configuration.
+func withTemporaryStore<T>(
+    _ prefix: String, configure: (inout SQLiteEventStore.Configuration) -> Void = { _ in },
+    _ body: (SQLiteEventStore, Project) throws -> T
+) throws -> T {
     try withTemporaryDatabase(prefix) { path in
         var configuration = SQLiteEventStore.Configuration()
         configuration.synchronous = "NORMAL"
+        configure(&configuration)
         let store = try SQLiteEventStore(path: path, configuration: configuration)
         defer { store.close() }
         return try body(store, try store.createProject(named: "shop"))

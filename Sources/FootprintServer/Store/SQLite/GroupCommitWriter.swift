@@ -1,6 +1,7 @@
 import Dispatch
 import FootprintSQLite
 import FootprintWire
+import Foundation
 
 /// The store's single writer: requests queue their batches, and one serial queue commits
 /// everything queued so far in one transaction (group commit), then calls each request's
@@ -9,6 +10,11 @@ import FootprintWire
 /// One fsync then covers many requests, and a request is answered only after its rows are
 /// durable. Nothing waits on a thread meanwhile: the HTTP layer suspends the connection and the
 /// completion resumes it.
+///
+/// A group about to be committed waits a moment (at most `linger`) for the batches being
+/// prepared at that instant (``preparingWrite(_:)``: decoded on other threads), so that a few
+/// clients that each wait for their answer share one commit instead of alternating small ones.
+/// A lone request, with nothing else being prepared, never waits.
 final class GroupCommitWriter: @unchecked Sendable {
     /// A batch waiting for its commit, and where its result goes.
     private struct PendingWrite {
@@ -20,6 +26,12 @@ final class GroupCommitWriter: @unchecked Sendable {
         var writes: [PendingWrite] = []
         var draining = false
         var closed = false
+        /// Batches inside ``preparingWrite(_:)`` right now.
+        var preparing = 0
+        /// Groups taken for a commit so far.
+        var groups = 0
+        /// Whether the next group is waiting for batches being prepared.
+        var lingering = false
     }
 
     /// The prepared statements the writer reuses.
@@ -33,7 +45,11 @@ final class GroupCommitWriter: @unchecked Sendable {
     }
 
     private let queue = DispatchQueue(label: "footprint.store.writer")
-    private let pending = LockedValue(Queue())
+    /// Guards `state`; signalled when a write is queued or a preparation ends.
+    private let condition = NSCondition()
+    private var state = Queue()
+    /// The longest a group waits for batches being prepared, in seconds.
+    private let linger: Double
     // Used only on `queue`.
     private var database: SQLiteDatabase?
     private(set) var statements: Statements?
@@ -46,8 +62,12 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// `footprint people delete` beside the server) changes it, and the ids are read again.
     private var dataVersion: Int64 = 0
 
-    init(database: SQLiteDatabase) throws {
+    /// - Parameters:
+    ///   - database: the writer's connection.
+    ///   - linger: the longest a group waits for batches being prepared, in seconds (0: never).
+    init(database: SQLiteDatabase, linger: Double = 0) throws {
         self.database = database
+        self.linger = linger.isFinite ? max(0, linger) : 0
         self.deletedIds = try DeletedIds(database: database)
         self.statements = Statements(
             insertEvent: try database.prepare(SQLiteSchema.insertEvent),
@@ -84,10 +104,14 @@ final class GroupCommitWriter: @unchecked Sendable {
     ) {
         let write = PendingWrite(batch: batch, completion: completion)
         enum Admission { case startDrain, joined, closed }
-        let admission = pending.withLock { state -> Admission in
+        let admission = withState { state -> Admission in
             if state.closed { return .closed }
             state.writes.append(write)
-            if state.draining { return .joined }
+            if state.draining {
+                // A lingering group may be waiting for this one.
+                condition.broadcast()
+                return .joined
+            }
             state.draining = true
             return .startDrain
         }
@@ -98,8 +122,33 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// Runs `body`, which prepares a batch and hands it to ``write(_:completion:)``; meanwhile a
+    /// group about to be committed may wait for that batch (at most `linger`).
+    func preparingWrite<T>(_ body: () throws -> T) rethrows -> T {
+        withState { $0.preparing += 1 }
+        defer {
+            withState { state in
+                state.preparing -= 1
+                condition.broadcast()
+            }
+        }
+        return try body()
+    }
+
     /// Batches waiting for the next group commit.
-    var queuedWrites: Int { pending.withLock { $0.writes.count } }
+    var queuedWrites: Int { withState { $0.writes.count } }
+
+    /// Groups of batches committed (or failed) so far.
+    var groupsCommitted: Int { withState { $0.groups } }
+
+    /// Whether the next group is waiting for batches being prepared.
+    var isLingering: Bool { withState { $0.lingering } }
+
+    private func withState<T>(_ body: (inout Queue) throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body(&state)
+    }
 
     /// Runs `body` on the writer's queue with the writer's connection, between group commits.
     func perform<T>(_ body: (SQLiteDatabase) throws -> T) throws(ServerError) -> T {
@@ -157,7 +206,10 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Refuses new writes, commits the queued ones, checkpoints the WAL and closes the connection.
     func close() {
-        pending.withLock { $0.closed = true }
+        withState { state in
+            state.closed = true
+            condition.broadcast()
+        }
         queue.sync {
             self.drainNow()
             try? self.database?.checkpoint()
@@ -173,18 +225,34 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// Commits every queued write as one group; returns whether there was any.
     @discardableResult
     private func drainNow() -> Bool {
-        let group = pending.withLock { state -> [PendingWrite] in
-            let taken = state.writes
-            state.writes = []
-            if taken.isEmpty { state.draining = false }
-            return taken
-        }
+        let group = takeGroup()
         guard !group.isEmpty else { return false }
         let outcome = commit(group.map(\.batch))
         for (index, write) in group.enumerated() {
             write.completion(outcome.map { $0[index] })
         }
         return true
+    }
+
+    /// Takes every queued write, after waiting (at most `linger`) for the batches being prepared
+    /// at this instant, not for ones started meanwhile. Ends the drain when there is none.
+    private func takeGroup() -> [PendingWrite] {
+        condition.lock()
+        defer { condition.unlock() }
+        if linger > 0, state.preparing > 0, !state.writes.isEmpty, !state.closed {
+            let awaited = state.writes.count + state.preparing
+            let deadline = Date(timeIntervalSinceNow: linger)
+            state.lingering = true
+            // `state` is read afresh after each wait: other threads change it meanwhile.
+            while state.preparing > 0, state.writes.count < awaited, !state.closed,
+                condition.wait(until: deadline)
+            {}
+            state.lingering = false
+        }
+        let taken = state.writes
+        state.writes = []
+        if taken.isEmpty { state.draining = false } else { state.groups += 1 }
+        return taken
     }
 
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
