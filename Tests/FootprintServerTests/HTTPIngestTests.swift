@@ -239,8 +239,10 @@ struct HTTPIngestTests {
         let cutOffAfter = try fixture.client.trickle(body, on: connection, pause: 150_000) { () throws in
             #expect(try fixture.client.send("GET", "/health").status == 200)
         }
+        // Cut off before the body was complete (about 4 bytes in on an idle machine; the whole
+        // body would take 30 s): the deadline, not the machine's speed, ended it.
         let bytesSent = try #require(cutOffAfter)
-        #expect(bytesSent < 10)
+        #expect(bytesSent < body.count)
         #expect(try fixture.storedCount() == 0)
     }
 

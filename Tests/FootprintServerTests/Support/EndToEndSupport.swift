@@ -35,7 +35,7 @@ final class AwaitableLog<Entry: Sendable>: @unchecked Sendable {
 
     /// Waits until `condition` holds for the entries.
     /// - Returns: whether it held before `timeoutSeconds`.
-    func wait(timeoutSeconds: Double = 10, until condition: @escaping @Sendable ([Entry]) -> Bool) async
+    func wait(timeoutSeconds: Double = 120, until condition: @escaping @Sendable ([Entry]) -> Bool) async
         -> Bool
     {
         await withCheckedContinuation { continuation in
@@ -75,7 +75,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     }
 
     let exchanges = AwaitableLog<Exchange>()
-    private let transport = URLSessionTransport(timeoutSeconds: 10)
+    private let transport = URLSessionTransport(timeoutSeconds: 60)
     private let lock = NSLock()
     private var batchAnswersToLose: Int
 
