@@ -57,18 +57,8 @@ extension AccessConfiguration {
     /// `address` (IPv4 or IPv6, as text) written the way the server writes a connection's address
     /// (`::1`, `2001:db8::1`, an IPv4-mapped IPv6 address as IPv4); `nil` when it is not one.
     public static func canonicalAddress(_ address: String) -> String? {
-        var ipv4 = sockaddr_in()
-        ipv4.sin_family = sa_family_t(AF_INET)
-        if inet_pton(AF_INET, address, &ipv4.sin_addr) == 1 {
-            return withUnsafeBytes(of: ipv4) {
-                HTTPServer.numericHost($0.bindMemory(to: sockaddr.self).baseAddress)
-            }
-        }
-        var ipv6 = sockaddr_in6()
-        ipv6.sin6_family = sa_family_t(AF_INET6)
-        guard inet_pton(AF_INET6, address, &ipv6.sin6_addr) == 1 else { return nil }
-        return withUnsafeBytes(of: ipv6) {
-            HTTPServer.numericHost($0.bindMemory(to: sockaddr.self).baseAddress)
-        }
+        // One address, not a block: parsed and written back as `AddressRange` does.
+        guard !address.contains("/"), let single = try? AddressRange(address) else { return nil }
+        return single.description
     }
 }

@@ -62,14 +62,6 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    /// Runs `write` (a batch's commit, queueing included) between ``beginCommit()`` and
-    /// ``endCommit(_:)``.
-    public func timeCommit<T, Failure: Error>(_ write: () throws(Failure) -> T) throws(Failure) -> T {
-        let timing = beginCommit()
-        defer { endCommit(timing) }
-        return try write()
-    }
-
     /// The counters now, with the readings of the providers.
     public func snapshot() -> MetricsSnapshot {
         let (snapshot, connections, inFlight) = state.withLock {

@@ -1,5 +1,3 @@
-import CCrypto
-
 /// What the store keeps of a deleted person's ids: SHA-256 (OpenSSL's libcrypto) of the
 /// database's random salt followed by the id, never the id itself.
 ///
@@ -14,15 +12,7 @@ struct PersonIdDigest: Sendable, Hashable {
 
     /// The digest of `id` under `salt`.
     init(of id: String, salt: [UInt8]) {
-        let input = salt + Array(id.utf8)
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let succeeded = input.withUnsafeBytes { bytes in
-            EVP_Digest(bytes.baseAddress, bytes.count, &digest, &length, EVP_sha256(), nil)
-        }
-        // EVP_Digest fails only when libcrypto cannot allocate; no other hash may stand in.
-        precondition(succeeded == 1 && length == 32, "libcrypto could not compute SHA-256")
-        bytes = Array(digest.prefix(Int(length)))
+        bytes = SecretHash(of: salt + Array(id.utf8)).bytes
     }
 
     /// A digest read back from the database.
