@@ -14,7 +14,7 @@ extension CommandLineTests {
             defer { store.close() }
             let project = try store.createProject(named: "shop")
             let time = Timestamp(millisecondsSince1970: 1_796_083_200_000)
-            try store.write(
+            _ = try store.write(
                 IngestBatch(
                     projectId: project.id,
                     events: ["m1", "m2"].map { id in

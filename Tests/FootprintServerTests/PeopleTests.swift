@@ -37,7 +37,7 @@ import Testing
 
         func write(into store: SQLiteEventStore, project: Project) throws {
             for batch in batches {
-                try store.write(
+                _ = try store.write(
                     IngestBatch(
                         projectId: project.id, events: batch.events, identityLinks: batch.links,
                         receivedAt: end))
@@ -170,7 +170,7 @@ import Testing
                     elementText: nil,
                     itemId: nil, durationMilliseconds: nil, planEventName: nil)
             }
-            try store.write(
+            _ = try store.write(
                 IngestBatch(
                     projectId: project.id,
                     events: [

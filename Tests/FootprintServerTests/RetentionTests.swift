@@ -68,7 +68,7 @@ import Testing
             #expect(throws: ServerError.self) { try store.setRetentionDays(0, projectId: project.id) }
             let now = Timestamp(millisecondsSince1970: 1_796_083_200_000)
             let old = now.adding(milliseconds: -100 * 86_400_000)
-            try store.write(
+            _ = try store.write(
                 IngestBatch(
                     projectId: project.id,
                     events: [

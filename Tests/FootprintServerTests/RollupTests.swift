@@ -273,7 +273,7 @@ import Testing
                 var size = 1
                 while start < ordered.count {
                     let slice = Array(ordered[start..<min(ordered.count, start + size)])
-                    try store.write(
+                    _ = try store.write(
                         IngestBatch(
                             projectId: project.id, events: slice, identityLinks: links, receivedAt: end))
                     start += size
