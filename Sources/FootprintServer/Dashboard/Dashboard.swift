@@ -46,7 +46,7 @@ public final class Dashboard: Sendable {
     /// Paths besides the navigation's pages: the live feed and the forms' targets.
     static let otherPaths: Set<String> = [
         "/live.json", "/signout", "/definitions/delete", "/definitions/publish", "/config/publish",
-        "/config/rollback", "/config/page-name",
+        "/config/rollback", "/config/page-name", "/screens/define",
     ]
 
     /// Answers one request.
@@ -71,11 +71,13 @@ public final class Dashboard: Sendable {
                 status: 200,
                 headers: ["Content-Type": "text/css; charset=utf-8", "Cache-Control": "max-age=300"],
                 body: Array(DashboardAssets.css.utf8))
-        case "/assets/live.js":
+        case "/assets/live.js", "/assets/screens.js":
             return ServerResponse(
                 status: 200,
                 headers: ["Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "max-age=300"],
-                body: Array(DashboardAssets.liveScript.utf8))
+                body: Array(
+                    (path == "/assets/live.js" ? DashboardAssets.liveScript : DashboardAssets.screensScript)
+                        .utf8))
         case "/favicon.ico":
             return ServerResponse(status: 204)
         case "/signin":
@@ -151,6 +153,7 @@ public final class Dashboard: Sendable {
         case "/live.json": return try liveEvents(context)
         case "/definitions": return try definitionsPage(context, message: nil)
         case "/config": return try configPage(context, message: nil, draft: nil)
+        case "/screens/define": return try defineFromScreenPage(context)
         default:
             return page(
                 status: 404, title: "Not found",
@@ -208,6 +211,8 @@ public final class Dashboard: Sendable {
             } catch  where error.code == .invalidConfig {
                 return try configPage(context, message: .failure(error.message), draft: document, status: 400)
             }
+        case "/screens/define":
+            return try defineFromScreen(context, form: form)
         case "/config/rollback":
             guard let version = Int64(form["version"] ?? "") else {
                 return try configPage(

@@ -1,4 +1,4 @@
-/// The dashboard's stylesheet and its one script, served from memory (no build step).
+/// The dashboard's stylesheet and its scripts, served from memory (no build step).
 enum DashboardAssets {
     static let css = """
         :root { --ink: #1d2330; --muted: #5f6b7a; --line: #dde2ea; --bg: #f6f7f9; --accent: #2f6fdf;
@@ -61,6 +61,36 @@ enum DashboardAssets {
           padding: 24px; display: flex; flex-direction: column; gap: 12px; }
         form.signin h1 { margin: 0; }
         #live td:last-child code { display: block; max-width: 460px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        .screens-list td a { white-space: nowrap; }
+        .snapshot-body { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
+        .screen-frame { flex: 0 1 auto; }
+        svg.screen { display: block; width: auto; height: auto; max-width: 100%; max-height: 78vh;
+          border: 1px solid var(--line); border-radius: 14px; background: #fff; }
+        svg.screen .backdrop { fill: #fbfcfd; }
+        svg.screen .wire { fill: none; stroke: #b9c2cf; stroke-width: 1; }
+        svg.screen .wire.k-button, svg.screen .wire.k-control, svg.screen .wire.k-switch { fill: #eef2f8; }
+        svg.screen .wire-text { fill: var(--muted); font-family: -apple-system, "Segoe UI", Roboto, sans-serif; }
+        svg.screen .hatch { stroke: #8a94a3; stroke-width: 3; }
+        svg.screen .box { stroke: var(--accent); stroke-width: 1; fill: transparent; cursor: pointer; }
+        svg.screen .box:hover, svg.screen .box.active { stroke-width: 3; stroke: var(--ink); }
+        svg.screen .box.ignored { stroke: #8a94a3; stroke-dasharray: 4 3; fill-opacity: 0.45; cursor: not-allowed; }
+        svg.screen .box.planned { stroke: var(--good); stroke-width: 2; }
+        svg.screen .tap { fill: var(--bad); fill-opacity: 0.85; pointer-events: none; }
+        svg.screen .tap-count { fill: #fff; font-size: 11px; font-weight: 700; pointer-events: none; }
+        .m1 { fill: #fde9a9; } .m2 { fill: #fdd98b; } .m3 { fill: #fcc56e; } .m4 { fill: #fbae55; } .m5 { fill: #f89540; }
+        .m6 { fill: #f27a30; } .m7 { fill: #e65d25; } .m8 { fill: #d5401d; } .m9 { fill: #bd2418; }
+        svg.screen .box[class*=" m"]:not(.m0) { fill-opacity: 0.55; }
+        .swatch { display: inline-block; width: 14px; height: 12px; border: 1px solid var(--line); vertical-align: middle; }
+        .swatch.m0 { background: #fff; } .swatch.m1 { background: #fde9a9; } .swatch.m2 { background: #fdd98b; }
+        .swatch.m3 { background: #fcc56e; } .swatch.m4 { background: #fbae55; } .swatch.m5 { background: #f89540; }
+        .swatch.m6 { background: #f27a30; } .swatch.m7 { background: #e65d25; } .swatch.m8 { background: #d5401d; }
+        .swatch.m9 { background: #bd2418; }
+        .swatch.ignored { background: repeating-linear-gradient(45deg, #8a94a3 0 2px, #fff 2px 6px); }
+        .element-info { flex: 1 1 280px; min-width: 260px; max-width: 460px; }
+        .element-info dl { display: grid; grid-template-columns: auto 1fr; gap: 4px 10px; margin: 0; }
+        .element-info dt { color: var(--muted); font-size: 12px; } .element-info dd { margin: 0; word-break: break-all; }
+        .connect svg.qr { width: 180px; height: 180px; display: block; }
+        .connect .link { word-break: break-all; }
         """
 
     static let liveScript = """
@@ -98,6 +128,75 @@ enum DashboardAssets {
               })
               .catch(function (error) { status.textContent = "Not updated: " + error.message; })
               .then(function () { setTimeout(poll, 2000); });
+          }
+          poll();
+        })();
+        """
+
+    /// The Screens page's script: the hover panel of the snapshot's boxes and, while a connect
+    /// session is open, the live view (polls `/screens/live.json` every second and swaps in the
+    /// newest snapshot). Every client text is set as `textContent`, never parsed as HTML.
+    static let screensScript = """
+        (function () {
+          "use strict";
+          var labels = [["Path", "data-path"], ["Similar path", "data-similar-path"], ["Text", "data-text"],
+            ["Kind", "data-kind"], ["Clicks (exact)", "data-clicks"], ["People (exact)", "data-people"],
+            ["Clicks (similar)", "data-similar-clicks"], ["People (similar)", "data-similar-people"],
+            ["Taps this session", "data-taps"], ["In the plan", "data-planned"]];
+          function show(box) {
+            var panel = document.getElementById("element-info");
+            if (!panel) { return; }
+            var list = document.createElement("dl");
+            labels.forEach(function (pair) {
+              var value = box.getAttribute(pair[1]);
+              if (value === null) { return; }
+              var term = document.createElement("dt"); term.textContent = pair[0];
+              var detail = document.createElement("dd"); detail.textContent = value === "" ? "–" : value;
+              detail.setAttribute("data-field", pair[1]);
+              list.appendChild(term); list.appendChild(detail);
+            });
+            if (box.getAttribute("data-ignored")) {
+              var note = document.createElement("p"); note.textContent = "Ignored: never captured.";
+              panel.replaceChildren(note);
+              return;
+            }
+            panel.replaceChildren(list);
+            document.querySelectorAll("svg.screen .box.active").forEach(function (other) {
+              other.classList.remove("active");
+            });
+            box.classList.add("active");
+          }
+          document.addEventListener("mouseover", function (event) {
+            var target = event.target;
+            if (target && target.classList && target.classList.contains("box")) { show(target); }
+          });
+          document.addEventListener("focusin", function (event) {
+            var box = event.target && event.target.querySelector ? event.target.querySelector(".box") : null;
+            if (box) { show(box); }
+          });
+          var live = document.getElementById("live-snapshot");
+          if (!live) { return; }
+          var status = document.getElementById("connect-status");
+          var version = live.getAttribute("data-version") || "";
+          function poll() {
+            var url = "/screens/live.json?session=" + encodeURIComponent(live.getAttribute("data-session"))
+              + "&version=" + encodeURIComponent(version) + "&" + live.getAttribute("data-query");
+            fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+              .then(function (response) {
+                if (!response.ok) { throw new Error("HTTP " + response.status); }
+                return response.json();
+              })
+              .then(function (answer) {
+                if (answer.version !== version && typeof answer.html === "string") {
+                  version = answer.version;
+                  live.setAttribute("data-version", version);
+                  live.innerHTML = answer.html;
+                }
+                status.textContent = answer.open ? "Following the device, updated " + new Date().toLocaleTimeString()
+                  : "The session has ended.";
+                if (answer.open) { setTimeout(poll, 1000); }
+              })
+              .catch(function (error) { status.textContent = "Not updated: " + error.message; setTimeout(poll, 2000); });
           }
           poll();
         })();

@@ -86,8 +86,10 @@ enum SVGChart {
         }
     }
 
-    private static func format(_ value: Double) -> String {
-        let tenths = Int(saturating: value * 10)
-        return "\(tenths / 10).\(abs(tenths % 10))"
+    /// A coordinate with one decimal: `12.5`, `-0.5`.
+    static func format(_ value: Double) -> String {
+        let tenths = Int(saturating: (value * 10).rounded())
+        let sign = tenths < 0 ? "-" : ""
+        return "\(sign)\(tenths.magnitude / 10).\(tenths.magnitude % 10)"
     }
 }
