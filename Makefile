@@ -1,7 +1,7 @@
 # Footprint — build, test, benchmark and demo commands.
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev pkg-config
-TEST_PACKAGES := chromium chromium-driver python3
+BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libqrencode-dev pkg-config
+TEST_PACKAGES := chromium chromium-driver python3 zbar-tools
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps test-deps build test browser-test lint format bench demo fuzz ios-typecheck clean

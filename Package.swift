@@ -26,6 +26,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
+        // libqrencode: the QR code of a connect session's link, drawn by the server as SVG.
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
+        ),
         // OpenSSL's libcrypto: the server hashes its tokens and dashboard sessions with it.
         .systemLibrary(
             name: "CCrypto",
@@ -50,7 +56,7 @@ let package = Package(
         // The server and its command-line front end.
         .target(
             name: "FootprintServer",
-            dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto"]
+            dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto", "CQRencode"]
         ),
         .executableTarget(
             name: "footprint", dependencies: ["Footprint", "FootprintServer", "FootprintDemo"]),
@@ -86,10 +92,10 @@ let package = Package(
 )
 
 // `FOOTPRINT_SDK_ONLY=1` leaves out the server and the command-line tools, which need
-// libmicrohttpd and libcrypto, so that the SDK and its tests build for iOS (the simulator job in CI).
+// libmicrohttpd, libcrypto and libqrencode, so that the SDK and its tests build for iOS (the simulator job in CI).
 if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     let serverTargets: Set<String> = [
-        "CMicroHTTPD", "CCrypto", "FootprintServer", "FootprintDemo", "footprint", "FootprintBenchmarks",
+        "CMicroHTTPD", "CCrypto", "CQRencode", "FootprintServer", "FootprintDemo", "footprint", "FootprintBenchmarks",
         "FootprintServerTests",
     ]
     package.targets.removeAll { serverTargets.contains($0.name) }

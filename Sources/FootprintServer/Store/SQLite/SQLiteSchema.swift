@@ -260,6 +260,44 @@ enum SQLiteSchema {
             horizon_day INTEGER
         );
         """,
+        // Connect sessions (each token kept only as its SHA-256; `first_event`: the newest event id
+        // when it started, where its device's live clicks begin) and the screen snapshots their
+        // devices upload, the images apart so that listing snapshots never reads them.
+        """
+        CREATE TABLE connect_sessions(
+            id INTEGER PRIMARY KEY,
+            hash BLOB NOT NULL UNIQUE,
+            project_id INTEGER NOT NULL REFERENCES projects(id),
+            hint TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            ended_at INTEGER,
+            first_event INTEGER NOT NULL
+        );
+        CREATE INDEX connect_sessions_by_project ON connect_sessions(project_id, id);
+        CREATE TABLE snapshots(
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES projects(id),
+            connect_session INTEGER NOT NULL,
+            device_snapshot_id TEXT NOT NULL,
+            anonymous_id TEXT NOT NULL,
+            user_id TEXT,
+            page TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            taken_at INTEGER NOT NULL,
+            received_at INTEGER NOT NULL,
+            element_count INTEGER NOT NULL,
+            image_format TEXT,
+            image_width INTEGER,
+            image_height INTEGER,
+            bytes INTEGER NOT NULL,
+            document TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX snapshots_by_device_id ON snapshots(project_id, device_snapshot_id);
+        CREATE INDEX snapshots_by_screen ON snapshots(project_id, page, app_version);
+        CREATE INDEX snapshots_by_session ON snapshots(connect_session);
+        CREATE TABLE snapshot_images(snapshot INTEGER PRIMARY KEY, data BLOB NOT NULL);
+        """,
         // Project read tokens and dashboard sessions, each kept only as the SHA-256 of its secret.
         """
         CREATE TABLE read_tokens(

@@ -1,0 +1,387 @@
+import FootprintSQLite
+import FootprintWire
+
+extension SQLiteEventStore: ScreenStore {
+    // MARK: Connect sessions
+
+    public func startConnectSession(
+        projectId: Int64, tokenHash: SecretHash, hint: String, now: Timestamp, lifetimeSeconds: Int64,
+        limits: ConnectSession.Limits
+    ) throws(ServerError) -> ConnectSession {
+        let lifetime = max(1, min(lifetimeSeconds, 366 * 86_400))
+        let expires = now.adding(milliseconds: lifetime * 1000)
+        return try requireWriter().perform { database in
+            try database.transaction {
+                let known = try database.prepare("SELECT 1 FROM projects WHERE id = ?1").rows([
+                    .integer(projectId)
+                ]) { _ in true }
+                guard !known.isEmpty else {
+                    throw ServerError(code: .project, message: "no project with id \(projectId)")
+                }
+                let open =
+                    try database.prepare(
+                        """
+                        SELECT count(*) FROM connect_sessions
+                        WHERE project_id = ?1 AND ended_at IS NULL AND expires_at > ?2
+                        """
+                    ).rows([.integer(projectId), .integer(now.millisecondsSince1970)]) { $0.int64(at: 0) }
+                    .first ?? 0
+                let most = max(1, limits.maximumOpenPerProject)
+                guard open < most else {
+                    throw ServerError(
+                        code: .connectSession,
+                        message:
+                            "\(open) connect sessions of this project are open (at most \(most)); end one or wait for one to expire"
+                    )
+                }
+                let firstEvent =
+                    try database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }
+                    .first ?? 0
+                try database.prepare(
+                    """
+                    INSERT INTO connect_sessions(hash, project_id, hint, created_at, expires_at, first_event)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                    """
+                ).run([
+                    .blob(tokenHash.bytes), .integer(projectId), .text(hint), .integer(now.millisecondsSince1970),
+                    .integer(expires.millisecondsSince1970), .integer(firstEvent),
+                ])
+                let id = database.lastInsertRowID
+                // The newest sessions stay; of the older ones, those still open too.
+                try database.prepare(
+                    """
+                    DELETE FROM connect_sessions WHERE project_id = ?1
+                        AND (ended_at IS NOT NULL OR expires_at <= ?2)
+                        AND id NOT IN (SELECT id FROM connect_sessions WHERE project_id = ?1 ORDER BY id DESC LIMIT ?3)
+                    """
+                ).run([
+                    .integer(projectId), .integer(now.millisecondsSince1970),
+                    .integer(Int64(max(1, limits.keptPerProject))),
+                ])
+                return ConnectSession(
+                    id: id, projectId: projectId, hint: hint, createdAt: now, expiresAt: expires,
+                    firstEventSequence: firstEvent)
+            }
+        }
+    }
+
+    public func connectSessions(projectId: Int64) throws(ServerError) -> [ConnectSession] {
+        try read { database in
+            try database.prepare(Self.selectSessions + " WHERE c.project_id = ?1 GROUP BY c.id ORDER BY c.id DESC")
+                .rows([.integer(projectId)], Self.readSession)
+        }
+    }
+
+    public func connectSession(id: Int64, projectId: Int64) throws(ServerError) -> ConnectSession? {
+        try read { database in
+            try database.prepare(Self.selectSessions + " WHERE c.id = ?1 AND c.project_id = ?2 GROUP BY c.id")
+                .rows([.integer(id), .integer(projectId)], Self.readSession).first
+        }
+    }
+
+    public func connectSession(tokenHash hash: SecretHash) throws(ServerError) -> ConnectSession? {
+        let found = try read { database in
+            try database.prepare(Self.selectSessions + " WHERE c.hash = ?1 GROUP BY c.id").rows([
+                .blob(hash.bytes)
+            ]) { row in
+                (SecretHash(stored: row.blob(at: 9)), Self.readSession(row))
+            }.first
+        }
+        guard let found, SecretHash.constantTimeEquals(found.0, hash) else { return nil }
+        return found.1
+    }
+
+    @discardableResult
+    public func endConnectSession(id: Int64, projectId: Int64, at now: Timestamp) throws(ServerError)
+        -> ConnectSession?
+    {
+        try requireWriter().perform { database in
+            try database.prepare(
+                """
+                UPDATE connect_sessions SET ended_at = ?3
+                WHERE id = ?1 AND project_id = ?2 AND ended_at IS NULL AND expires_at > ?3
+                """
+            ).run([.integer(id), .integer(projectId), .integer(now.millisecondsSince1970)])
+        }
+        return try connectSession(id: id, projectId: projectId)
+    }
+
+    /// A session with its kept snapshots' count and newest arrival, then its token's hash.
+    private static let selectSessions = """
+        SELECT c.id, c.project_id, c.hint, c.created_at, c.expires_at, c.ended_at, c.first_event, count(s.id),
+            max(s.received_at), c.hash
+        FROM connect_sessions c LEFT JOIN snapshots s ON s.connect_session = c.id
+        """
+
+    private static func readSession(_ row: SQLiteStatement) -> ConnectSession {
+        ConnectSession(
+            id: row.int64(at: 0), projectId: row.int64(at: 1), hint: row.text(at: 2) ?? "",
+            createdAt: Timestamp(millisecondsSince1970: row.int64(at: 3)),
+            expiresAt: Timestamp(millisecondsSince1970: row.int64(at: 4)),
+            endedAt: row.isNull(at: 5) ? nil : Timestamp(millisecondsSince1970: row.int64(at: 5)),
+            firstEventSequence: row.int64(at: 6), snapshotCount: Int(row.int64(at: 7)),
+            lastSnapshotAt: row.isNull(at: 8)
+                ? nil : Timestamp(millisecondsSince1970: row.int64(at: 8)))
+    }
+
+    // MARK: Snapshots
+
+    public func storeSnapshot(_ record: SnapshotRecord, retention: SnapshotRetention) throws(ServerError)
+        -> SnapshotWrite
+    {
+        try requireWriter().perform { database in
+            try database.transaction {
+                let existing = try database.prepare(
+                    "SELECT id FROM snapshots WHERE project_id = ?1 AND device_snapshot_id = ?2"
+                ).rows([.integer(record.projectId), .text(record.snapshotId)]) { $0.int64(at: 0) }.first
+                if let existing { return SnapshotWrite(id: existing, created: false, dropped: 0) }
+                try database.prepare(
+                    """
+                    INSERT INTO snapshots(project_id, connect_session, device_snapshot_id, anonymous_id, user_id, page,
+                        app_version, taken_at, received_at, element_count, image_format, image_width, image_height,
+                        bytes, document)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                    """
+                ).run([
+                    .integer(record.projectId), .integer(record.connectSessionId), .text(record.snapshotId),
+                    .text(record.anonymousId), record.userId.map(SQLiteValue.text) ?? .null, .text(record.page),
+                    .text(record.appVersion), .integer(record.takenAt.millisecondsSince1970),
+                    .integer(record.receivedAt.millisecondsSince1970), .integer(Int64(record.elementCount)),
+                    record.image.map { .text($0.format) } ?? .null,
+                    record.image.map { .integer(Int64($0.width)) } ?? .null,
+                    record.image.map { .integer(Int64($0.height)) } ?? .null, .integer(Int64(record.bytes)),
+                    .text(record.document),
+                ])
+                let id = database.lastInsertRowID
+                if let image = record.image {
+                    try database.prepare("INSERT INTO snapshot_images(snapshot, data) VALUES (?1, ?2)").run([
+                        .integer(id), .blob(image.data),
+                    ])
+                }
+                let dropped = try Self.dropOldSnapshots(
+                    database, projectId: record.projectId, sessionId: record.connectSessionId, keeping: id,
+                    retention: retention)
+                return SnapshotWrite(id: id, created: true, dropped: dropped)
+            }
+        }
+    }
+
+    /// Deletes the oldest snapshots past the session's and the project's bounds, never `keep`.
+    /// Past the project's, the newest snapshot of each page and app version goes last.
+    private static func dropOldSnapshots(
+        _ database: SQLiteDatabase, projectId: Int64, sessionId: Int64, keeping keep: Int64,
+        retention: SnapshotRetention
+    ) throws -> Int {
+        var doomed = try database.prepare(
+            "SELECT id FROM snapshots WHERE connect_session = ?1 AND id != ?2 ORDER BY id DESC LIMIT -1 OFFSET ?3"
+        ).rows([.integer(sessionId), .integer(keep), .integer(Int64(max(0, retention.perSession - 1)))]) {
+            $0.int64(at: 0)
+        }
+        let candidates = try database.prepare(
+            """
+            SELECT id, bytes FROM snapshots WHERE project_id = ?1 AND id != ?2
+            ORDER BY id IN (SELECT max(id) FROM snapshots WHERE project_id = ?1 GROUP BY page, app_version), id
+            """
+        ).rows([.integer(projectId), .integer(keep)]) { (id: $0.int64(at: 0), bytes: $0.int64(at: 1)) }
+        let kept = try database.prepare("SELECT bytes FROM snapshots WHERE id = ?1").rows([.integer(keep)]) {
+            $0.int64(at: 0)
+        }.first ?? 0
+        // What stays once the session's bound has dropped its oldest.
+        let sessionDoomed = Set(doomed)
+        let remaining = candidates.filter { !sessionDoomed.contains($0.id) }
+        var count = remaining.count + 1
+        var bytes = remaining.reduce(kept) { $0.saturatingAdd($1.bytes) }
+        for candidate in remaining {
+            guard count > max(1, retention.perProject) || bytes > Int64(max(0, retention.bytesPerProject)) else {
+                break
+            }
+            doomed.append(candidate.id)
+            count -= 1
+            bytes = bytes.saturatingSubtract(candidate.bytes)
+        }
+        guard !doomed.isEmpty else { return 0 }
+        let delete = try database.prepare("DELETE FROM snapshots WHERE id = ?1")
+        let deleteImage = try database.prepare("DELETE FROM snapshot_images WHERE snapshot = ?1")
+        for id in doomed {
+            try delete.run([.integer(id)])
+            try deleteImage.run([.integer(id)])
+        }
+        return doomed.count
+    }
+
+    public func screens(projectId: Int64) throws(ServerError) -> [ScreenSummary] {
+        try read { database in
+            try database.prepare(
+                """
+                SELECT \(Self.summaryColumns), g.n FROM snapshots s JOIN (
+                    SELECT max(id) AS latest, count(*) AS n FROM snapshots WHERE project_id = ?1
+                    GROUP BY page, app_version) g ON s.id = g.latest
+                ORDER BY s.page, s.received_at DESC, s.id DESC
+                """
+            ).rows([.integer(projectId)]) { row in
+                let latest = Self.readSummary(row)
+                return ScreenSummary(
+                    page: latest.page, appVersion: latest.appVersion, snapshotCount: Int(row.int64(at: 14)),
+                    latest: latest)
+            }
+        }
+    }
+
+    public func snapshots(projectId: Int64, page: String, appVersion: String, limit: Int) throws(ServerError)
+        -> [SnapshotSummary]
+    {
+        try read { database in
+            try database.prepare(
+                """
+                SELECT \(Self.summaryColumns) FROM snapshots s
+                WHERE s.project_id = ?1 AND s.page = ?2 AND s.app_version = ?3 ORDER BY s.id DESC LIMIT ?4
+                """
+            ).rows(
+                [.integer(projectId), .text(page), .text(appVersion), .integer(Int64(max(0, limit)))],
+                Self.readSummary)
+        }
+    }
+
+    public func snapshots(projectId: Int64, connectSessionId: Int64, after: Int64, limit: Int)
+        throws(ServerError) -> [SnapshotSummary]
+    {
+        try read { database in
+            try database.prepare(
+                """
+                SELECT \(Self.summaryColumns) FROM snapshots s
+                WHERE s.connect_session = ?1 AND s.project_id = ?2 AND s.id > ?3 ORDER BY s.id LIMIT ?4
+                """
+            ).rows(
+                [.integer(connectSessionId), .integer(projectId), .integer(after), .integer(Int64(max(0, limit)))],
+                Self.readSummary)
+        }
+    }
+
+    public func snapshot(id: Int64, projectId: Int64) throws(ServerError) -> StoredSnapshot? {
+        try read { database in
+            try database.prepare(
+                "SELECT \(Self.summaryColumns), s.document FROM snapshots s WHERE s.id = ?1 AND s.project_id = ?2"
+            ).rows([.integer(id), .integer(projectId)]) { row in
+                StoredSnapshot(summary: Self.readSummary(row), document: row.text(at: 14) ?? "{}")
+            }.first
+        }
+    }
+
+    public func snapshotImage(id: Int64, projectId: Int64) throws(ServerError) -> SnapshotImage? {
+        try read { database in
+            try database.prepare(
+                """
+                SELECT s.image_format, s.image_width, s.image_height, i.data
+                FROM snapshots s JOIN snapshot_images i ON i.snapshot = s.id
+                WHERE s.id = ?1 AND s.project_id = ?2 AND s.image_format IS NOT NULL
+                """
+            ).rows([.integer(id), .integer(projectId)]) { row in
+                SnapshotImage(
+                    format: row.text(at: 0) ?? "", width: Int(row.int64(at: 1)), height: Int(row.int64(at: 2)),
+                    data: row.blob(at: 3))
+            }.first
+        }
+    }
+
+    /// The columns ``readSummary(_:)`` reads, of `snapshots s`.
+    private static let summaryColumns = """
+        s.id, s.device_snapshot_id, s.connect_session, s.anonymous_id, s.user_id, s.page, s.app_version, s.taken_at,
+            s.received_at, s.element_count, s.image_format, s.image_width, s.image_height, s.bytes
+        """
+
+    private static func readSummary(_ row: SQLiteStatement) -> SnapshotSummary {
+        SnapshotSummary(
+            id: row.int64(at: 0), snapshotId: row.text(at: 1) ?? "", connectSessionId: row.int64(at: 2),
+            anonymousId: row.text(at: 3) ?? "", userId: row.text(at: 4), page: row.text(at: 5) ?? "",
+            appVersion: row.text(at: 6) ?? "", takenAt: Timestamp(millisecondsSince1970: row.int64(at: 7)),
+            receivedAt: Timestamp(millisecondsSince1970: row.int64(at: 8)), elementCount: Int(row.int64(at: 9)),
+            image: row.isNull(at: 10)
+                ? nil
+                : SnapshotImage.Info(
+                    format: row.text(at: 10) ?? "", width: Int(row.int64(at: 11)), height: Int(row.int64(at: 12))),
+            bytes: Int(row.int64(at: 13)))
+    }
+
+    // MARK: Events the screens need
+
+    /// Stored events one ``deviceClicks(projectId:connectSessionId:after:limit:)`` call looks at.
+    static let deviceClickWindow: Int64 = 100_000
+
+    public func deviceClicks(projectId: Int64, connectSessionId: Int64, after: Int64, limit: Int)
+        throws(ServerError) -> DeviceClicks
+    {
+        guard let session = try connectSession(id: connectSessionId, projectId: projectId) else {
+            throw ServerError(code: .connectSession, message: "no connect session \(connectSessionId)")
+        }
+        let start = max(after, session.firstEventSequence)
+        return try read { database in
+            let devices = try database.prepare(
+                "SELECT DISTINCT anonymous_id FROM snapshots WHERE connect_session = ?1"
+            ).rows([.integer(connectSessionId)]) { $0.text(at: 0) ?? "" }
+            // Until the device's first snapshot names it, nothing is looked at (nor skipped).
+            guard !devices.isEmpty else { return DeviceClicks(clicks: [], cursor: start) }
+            // Read first, so that an event committed during the scan is left for the next call.
+            let newest =
+                try database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }.first ?? 0
+            let end = min(newest, start.saturatingAdd(Self.deviceClickWindow))
+            guard end > start else { return DeviceClicks(clicks: [], cursor: start) }
+            let wanted = max(1, limit)
+            let clicks = try database.prepare(
+                """
+                SELECT id, time, anonymous_id, page, element_path, similar_path, element_text FROM events
+                WHERE id > ?1 AND id <= ?2 AND project_id = ?3 AND type = 'track' AND name = '$element_click'
+                    AND element_path IS NOT NULL
+                    AND anonymous_id IN (SELECT anonymous_id FROM snapshots WHERE connect_session = ?4)
+                ORDER BY id LIMIT ?5
+                """
+            ).rows([
+                .integer(start), .integer(end), .integer(projectId), .integer(connectSessionId),
+                .integer(Int64(wanted)),
+            ]) { row in
+                DeviceClick(
+                    sequence: row.int64(at: 0), time: Timestamp(millisecondsSince1970: row.int64(at: 1)),
+                    anonymousId: row.text(at: 2) ?? "", page: row.text(at: 3), path: row.text(at: 4) ?? "",
+                    similarPath: row.text(at: 5), text: row.text(at: 6))
+            }
+            let cursor = clicks.count == wanted ? clicks[clicks.count - 1].sequence : end
+            return DeviceClicks(clicks: clicks, cursor: cursor)
+        }
+    }
+
+    public func planHealthReports(projectId: Int64, limit: Int) throws(ServerError) -> [PlanHealthReport] {
+        try read { database in
+            // The daily counts say which app versions reported on which day; the newest day's
+            // events of each hold its newest report.
+            let versions = try database.prepare(
+                """
+                SELECT app_version, max(day) FROM rollup_counts WHERE project_id = ?1 AND kind = ?2 AND key = ?3
+                GROUP BY app_version ORDER BY max(day) DESC, app_version DESC LIMIT ?4
+                """
+            ).rows([
+                .integer(projectId), .integer(RollupKind.trackEvents.rawValue), .text(PlanHealthReport.eventName),
+                .integer(Int64(max(0, limit))),
+            ]) { (version: $0.text(at: 0) ?? "", day: $0.int64(at: 1)) }
+            let latest = try database.prepare(
+                """
+                SELECT time, payload FROM events
+                WHERE project_id = ?1 AND time >= ?2 AND time < ?3 AND type = 'track' AND name = ?4
+                    AND coalesce(app_version, '') = ?5
+                ORDER BY time DESC, id DESC LIMIT 1
+                """)
+            return try versions.compactMap { version -> PlanHealthReport? in
+                let dayStart = version.day.multipliedReportingOverflow(by: 86_400_000)
+                guard !dayStart.overflow else { return nil }
+                return try latest.rows([
+                    .integer(projectId), .integer(dayStart.partialValue),
+                    .integer(dayStart.partialValue.saturatingAdd(86_400_000)),
+                    .text(PlanHealthReport.eventName), .text(version.version),
+                ]) { row in
+                    let message = try? JSONParser().parse(Array((row.text(at: 1) ?? "{}").utf8))
+                    return PlanHealthReport(
+                        appVersion: version.version, time: Timestamp(millisecondsSince1970: row.int64(at: 0)),
+                        properties: message?["properties"]?.objectValue ?? [:])
+                }.first
+            }
+        }
+    }
+}
