@@ -96,7 +96,7 @@ public final class AnalyticsServer: Sendable {
         // One allowance of wrong tokens for the dashboard's sign-in, the report API and /metrics.
         let signIns = LockedValue(SignInLimiter(access: configuration.access))
         let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
-        let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns)
+        let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns, screens: store)
         let metricsAPI = MetricsAPI(
             metrics: metrics,
             bearer: BearerAuthorization(access: configuration.access, signIns: signIns, store: store))

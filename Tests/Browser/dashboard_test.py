@@ -6,6 +6,12 @@ through chromedriver's WebDriver HTTP API (standard library only), signs in, ope
 checks for console errors and that the overview shows the numbers the report API gives, and
 saves a screenshot of each page under artifacts/browser/.
 
+Then the Screens page: starts a connect session, uploads a snapshot of the most clicked page
+through `POST /v1/snapshots` (the write key and the session's token) and waits for the live view
+to show it, hovers a box and reads its clicks (equal to the elements report's), clicks it,
+defines an event from it, publishes the plan, and finds the definition on the definitions page,
+in the config page's document and in the plan the SDK fetches (`GET /v1/config`).
+
 Usage: dashboard_test.py FOOTPRINT_BINARY
 """
 
@@ -21,7 +27,9 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ARTIFACTS = os.path.join(ROOT, "artifacts", "browser")
@@ -32,8 +40,10 @@ PAGES = [
     ("/events", "Events"), ("/elements", "Elements"),
     ("/items", "Exposures"), ("/funnels?step1=page%3AHome&step2=page%3AProductList&step3=event%3A%24element_click",
                               "Funnels"),
-    ("/retention", "Retention"), ("/live", "Live events"), ("/definitions", "Definitions"), ("/config", "Config"),
+    ("/retention", "Retention"), ("/live", "Live events"), ("/screens", "Screens"), ("/definitions", "Definitions"),
+    ("/config", "Config"),
 ]
+ELEMENT = "element-6066-11e4-a5d1-2a36f5f6c8b5"
 
 
 def free_port():
@@ -42,16 +52,34 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def request(method, url, body=None, headers=None):
+def request(method, url, body=None, headers=None, status=None):
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
     if data is not None:
         req.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(req, timeout=60) as response:
+            assert status is None or response.status == status, f"{method} {url}: HTTP {response.status}"
             return json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         raise AssertionError(f"{method} {url}: HTTP {error.code}: {error.read()[:500]!r}")
+
+
+def snapshot_of(page, elements, token):
+    """A wireframe snapshot (no image) of `page` with a stacked box per element, as a device sends it."""
+    return {
+        "connect_token": token, "snapshot_id": str(uuid.uuid4()), "anonymous_id": "browser-test-device",
+        "page": page, "app_version": "2.0", "build": "1", "os_version": "17.4", "device_model": "iPhone15,2",
+        "screen": {"width": 390, "height": 844, "scale": 3}, "taken_at": "2026-12-01T10:00:00.000Z",
+        "trigger": "page_appear",
+        "elements": [
+            {"path": element["path"], "similar_path": re.sub(r"\[(\d+):\d+\]", r"[\1:*]", element["path"]),
+             "kind": "button", "frame": {"x": 16, "y": 110 + index * 76, "width": 358, "height": 64},
+             "text": element.get("text") or f"Element {index + 1}", "ignored": False, "planned": False}
+            for index, element in enumerate(elements)
+        ] + [{"path": "#secret:#UITextField#Form", "similar_path": "#secret:#UITextField#Form", "kind": "text_field",
+              "frame": {"x": 16, "y": 760, "width": 358, "height": 44}, "ignored": True, "planned": False}],
+    }
 
 
 def wait_for(predicate, what, seconds=20):
@@ -90,6 +118,19 @@ class Browser:
     def script(self, source, *args):
         return self.command("POST", "/execute/sync", {"script": source, "args": list(args)})
 
+    def find(self, selector):
+        return self.command("POST", "/element", {"using": "css selector", "value": selector})
+
+    def hover(self, selector):
+        element = self.find(selector)
+        self.command("POST", "/actions", {"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [{"type": "pointerMove", "duration": 0, "origin": element, "x": 0, "y": 0}]}]})
+        self.command("DELETE", "/actions")
+
+    def click(self, selector):
+        self.command("POST", f"/element/{self.find(selector)[ELEMENT]}/click", {})
+
     def text(self, selector):
         return self.script("var e = document.querySelector(arguments[0]); return e ? e.textContent : null;", selector)
 
@@ -109,6 +150,67 @@ class Browser:
             pass
 
 
+def screens(browser, base, write_key):
+    """Connect session, live snapshot, hover, define from the box, publish; returns the box's clicks."""
+    reports = {"Authorization": "Bearer " + READ_TOKEN}
+    elements = request("GET", base + "/v1/reports/elements?limit=100", headers=reports)
+    top = elements[0]
+    shown = [element for element in elements if element.get("page") == top.get("page")][:8]
+    browser.open(base + "/screens")
+    browser.click("form[action^='/screens/connect'] button")
+    link = wait_for(lambda: browser.text("#connect-link"), "the connect link")
+    token = urllib.parse.parse_qs(urllib.parse.urlparse(link).query)["token"][0]
+    assert browser.script("return document.querySelectorAll('.connect svg path').length;") == 1, "no QR code"
+    assert browser.text("#live-snapshot .empty"), "the live view waits for the device"
+
+    authorization = "Basic " + base64.b64encode((write_key + ":").encode()).decode()
+    request("POST", base + "/v1/snapshots", snapshot_of(top.get("page") or "Home", shown, token),
+            headers={"Authorization": authorization}, status=201)
+    # The live view polls every second; the guard only stops a hang.
+    wait_for(lambda: browser.script("return document.querySelectorAll('#live-snapshot rect.box').length;")
+             == len(shown) + 1, "the uploaded snapshot in the live view", seconds=30)
+    browser.screenshot("20-screens-live")
+
+    box = "#live-snapshot rect.box[data-index='0']"
+    browser.hover(box)
+    wait_for(lambda: browser.text("#element-info dd[data-field='data-clicks']"), "the hover panel")
+    assert browser.text("#element-info dd[data-field='data-path']") == top["path"]
+    hovered = int(browser.text("#element-info dd[data-field='data-clicks']"))
+    assert hovered == top["clicks"], (hovered, top)
+    assert int(browser.text("#element-info dd[data-field='data-people']")) == top["uniqueVisitors"]
+    assert browser.script("return document.querySelectorAll('#live-snapshot rect.box.ignored').length;") == 1
+    browser.screenshot("21-screens-hover")
+
+    browser.click(box)
+    wait_for(lambda: browser.text("h1") == "Define an event", "the define form")
+    assert browser.text("#define-path") == top["path"]
+    assert browser.text("#define-matches") == f"{top['clicks']:,}", (browser.text("#define-matches"), top)
+    browser.script("var form = document.getElementById('define-form');"
+                   "form.elements.id.value = 'from_screen'; form.elements.name.value = 'Tapped from a screen';"
+                   "form.submit();")
+    wait_for(lambda: browser.text("#define-saved"), "the saved definition")
+    browser.screenshot("22-screens-defined")
+    browser.click("#define-saved form[action^='/definitions/publish'] button")
+    wait_for(lambda: browser.text("h1") == "Config", "the config page after publishing")
+    document = json.loads(browser.script("return document.querySelector('textarea[name=document]').value;"))
+    published = [event for event in document.get("events", []) if event.get("id") == "from_screen"]
+    assert published and published[0]["triggers"][0]["path"] == top["path"], document
+    assert browser.text("#plan-health") is not None or "No data" in browser.text("main"), "plan health"
+    browser.screenshot("23-screens-published")
+    plan = request("GET", base + "/v1/config", headers={"Authorization": authorization})
+    assert any(event.get("id") == "from_screen" for event in plan.get("events", [])), plan
+    browser.open(base + "/definitions")
+    assert "from_screen" in browser.text("#definitions"), "the definitions page"
+
+    browser.open(base + "/screens")
+    assert browser.text("#screens") and (top.get("page") or "Home") in browser.text("#screens")
+    browser.click("#connect-sessions form.danger button")
+    wait_for(lambda: browser.text(".notice") == "Ended the connect session.", "the session ended")
+    errors = browser.console_errors()
+    assert not errors, f"/screens: console errors: {errors}"
+    return hovered
+
+
 def main():
     footprint = os.path.abspath(sys.argv[1])
     directory = tempfile.mkdtemp(prefix="footprint-browser-")
@@ -126,6 +228,12 @@ def main():
         match = re.search(r"listening on (http://\S+)", first)
         assert match, f"serve printed {first!r}"
         base = match.group(1)
+        write_key = None
+        while write_key is None:
+            line = server.stdout.readline()
+            assert line, "serve printed no write key"
+            found = re.search(r"write key:\s+(\S+)", line)
+            write_key = found.group(1) if found else None
 
         driver_port = free_port()
         driver = subprocess.Popen(["chromedriver", f"--port={driver_port}"], stdout=subprocess.DEVNULL,
@@ -182,7 +290,9 @@ def main():
             browser.screenshot(f"{index:02d}-{title.lower().replace(' ', '-')}")
             errors = browser.console_errors()
             assert not errors, f"{path}: console errors: {errors}"
-        print(f"browser test: {len(PAGES)} pages, overview {shown['Page views']} page views, no console errors; "
+        clicks = screens(browser, base, write_key)
+        print(f"browser test: {len(PAGES)} pages, overview {shown['Page views']} page views, "
+              f"a screen's box with {clicks:,} clicks defined and published, no console errors; "
               f"screenshots in {os.path.relpath(ARTIFACTS, ROOT)}")
     finally:
         if browser:

@@ -95,3 +95,254 @@ extension Dashboard {
         ).first ?? EventStatistics(event: "preview", count: 0, uniqueVisitors: 0)
     }
 }
+
+extension Dashboard {
+    /// The Screens page: every page and app version with snapshots (their newest), one
+    /// snapshot drawn with its click map (``SnapshotView``), and the connect panel. With
+    /// `session=ID` it follows that connect session live.
+    /// - Parameter started: a session just started, with its link shown once and its QR code.
+    func screensPage(
+        _ context: Context, started: (session: ConnectSession, link: String, qrCode: String)? = nil,
+        message: Message? = nil, status: Int = 200
+    ) throws(ServerError) -> ServerResponse {
+        let store = try screenStore()
+        let projectId = context.project.id
+        let grouping = try context.parameters.grouping()
+        let screens = try store.screens(projectId: projectId)
+        var followed = started?.session
+        if followed == nil, let id = context.parameters.text("session").flatMap(Int64.init) {
+            followed = try store.connectSession(id: id, projectId: projectId)
+        }
+        var content = try connectPanel(context, started: started)
+        let rows = screens.map { screen -> [String] in
+            let link = "/screens" + filterQuery(context, extra: [("snapshot", String(screen.latest.id))])
+            return [
+                "<a href=\"\(HTML.escape(link))\">\(HTML.escape(screen.page))</a>",
+                HTML.escape(screen.appVersion.isEmpty ? "–" : screen.appVersion), HTML.number(screen.snapshotCount),
+                HTML.escape(screen.latest.takenAt.iso8601),
+                screen.latest.image == nil ? "wireframe" : "screenshot",
+            ]
+        }
+        content +=
+            "<section><h2>Pages and app versions</h2>"
+            + HTML.table(
+                ["Page", "App version", "Snapshots", "Newest taken", "Shows"], rows, numeric: [2],
+                id: "screens")
+            + "</section>"
+        if let followed {
+            let live = try liveSnapshot(context, session: followed, grouping: grouping)
+            let query = String(filterQuery(context, extra: [("grouping", grouping.rawValue)]).dropFirst())
+            content += """
+                <section><h2>Following connect session \(HTML.escape(followed.hint))…</h2>
+                <p class="hint" id="connect-status">\(followed.state(at: context.now) == .open ? "Waiting for the device…" : "The session has ended.")</p>
+                <div id="live-snapshot" data-session="\(followed.id)" data-version="\(HTML.escape(live.version))" data-query="\(HTML.escape(query))">\(live.html)</div></section>
+                """
+        } else if let shown = try shownSnapshot(context, screens: screens) {
+            content += "<section><h2>Screen</h2>\(groupingToggle(context, grouping: grouping))"
+            content += try snapshotView(context, shown, grouping: grouping).html + "</section>"
+        } else {
+            content +=
+                "<p class=\"empty\" id=\"no-screens\">No snapshots yet. Start a connect session and open its link on a device running the app.</p>"
+        }
+        let hidden = [("snapshot", context.parameters.text("snapshot")), ("grouping", context.parameters.text("grouping"))]
+            .compactMap { name, value in
+                value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape($0))\">" }
+            }.joined()
+        return page(
+            context, path: "/screens", title: "Screens",
+            content: filterForm(context, path: "/screens", extra: hidden) + content
+                + "<script src=\"/assets/screens.js\"></script>",
+            filters: false, message: message, status: status)
+    }
+
+    /// The snapshot the page shows: `snapshot=ID`, else the newest of any screen.
+    private func shownSnapshot(_ context: Context, screens: [ScreenSummary]) throws(ServerError) -> StoredSnapshot? {
+        if let text = context.parameters.text("snapshot") {
+            guard let id = Int64(text), let stored = try screenStore().snapshot(id: id, projectId: context.project.id)
+            else { throw ServerError(code: .invalidQuery, message: "snapshot: no snapshot \(text.prefix(40)) here") }
+            return stored
+        }
+        guard let newest = screens.max(by: { $0.latest.receivedAt < $1.latest.receivedAt }) else { return nil }
+        return try screenStore().snapshot(id: newest.latest.id, projectId: context.project.id)
+    }
+
+    /// Exact path · similar path links.
+    private func groupingToggle(_ context: Context, grouping: ElementGrouping) -> String {
+        let links = ElementGrouping.allCases.map { option in
+            let label = option == .exact ? "Exact path" : "Similar path (every row of a list)"
+            if option == grouping { return "<strong>\(label)</strong>" }
+            let query = filterQuery(
+                context,
+                extra: [("snapshot", context.parameters.text("snapshot")), ("grouping", option.rawValue)])
+            return "<a href=\"/screens\(HTML.escape(query))\" id=\"grouping-\(option.rawValue)\">\(label)</a>"
+        }
+        return "<p class=\"toggle\">Click map by: \(links.joined(separator: " · "))</p>"
+    }
+
+    /// `stored` drawn with its elements' clicks and people over the range (the elements
+    /// report's figures for exactly its paths) and the given session taps.
+    func snapshotView(
+        _ context: Context, _ stored: StoredSnapshot, grouping: ElementGrouping, taps: [String: Int] = [:]
+    ) throws(ServerError) -> SnapshotView {
+        let snapshot = try Self.decoded(stored)
+        var figures: [ElementGrouping: [String: SnapshotView.Figures]] = [:]
+        for option in ElementGrouping.allCases {
+            let paths = Set(snapshot.elements.map { option == .exact ? $0.path : $0.similarPath })
+            let statistics = try service.elements(
+                project: context.project, parameters: context.parameters, grouping: option, limit: paths.count,
+                paths: paths)
+            figures[option] = Dictionary(
+                statistics.map { ($0.path, SnapshotView.Figures(clicks: $0.clicks, people: $0.uniqueVisitors)) },
+                uniquingKeysWith: { first, _ in first })
+        }
+        return SnapshotView(
+            snapshot: snapshot, id: String(stored.summary.id), hasImage: stored.summary.image != nil,
+            exact: figures[.exact] ?? [:], similar: figures[.similar] ?? [:], grouping: grouping, taps: taps,
+            linkQuery: filterQuery(context))
+    }
+
+    /// The stored document read back (it was validated on upload).
+    /// The store keeps it without its connect token and image bytes; the decoder wants a token.
+    static func decoded(_ stored: StoredSnapshot) throws(ServerError) -> ScreenSnapshot {
+        let unreadable = ServerError(code: .storage, message: "snapshot \(stored.summary.id) cannot be read")
+        guard case .object(var root)? = try? JSONParser().parse(Array(stored.document.utf8)) else {
+            throw unreadable
+        }
+        if root["connect_token"]?.stringValue?.isEmpty ?? true { root["connect_token"] = .string("stored") }
+        // The image's bytes are kept apart (`/screens/image`); the document only describes it.
+        root["image"] = nil
+        do {
+            return try ScreenSnapshot(json: .object(root))
+        } catch {
+            throw ServerError(code: .storage, message: "\(unreadable.message): \(error.message)")
+        }
+    }
+
+    /// The newest snapshot of a connect session with the taps its device made since the
+    /// session started, and a version that changes when either does.
+    func liveSnapshot(_ context: Context, session: ConnectSession, grouping: ElementGrouping) throws(ServerError)
+        -> (version: String, html: String)
+    {
+        let store = try screenStore()
+        let summaries = try store.snapshots(
+            projectId: context.project.id, connectSessionId: session.id, after: 0, limit: 1000)
+        guard let newest = summaries.last, let stored = try store.snapshot(id: newest.id, projectId: context.project.id)
+        else {
+            return ("none", "<p class=\"empty\">No snapshot from this session yet: open the link on the device.</p>")
+        }
+        var taps: [String: Int] = [:]
+        var cursor: Int64 = 0
+        // Each call looks at a bounded stretch of events; a session is minutes long.
+        for _ in 0..<50 {
+            let page = try store.deviceClicks(
+                projectId: context.project.id, connectSessionId: session.id, after: cursor, limit: 1000)
+            for click in page.clicks where click.anonymousId == newest.anonymousId {
+                taps[click.path, default: 0] += 1
+            }
+            guard page.cursor > cursor else { break }
+            cursor = page.cursor
+        }
+        let view = try snapshotView(context, stored, grouping: grouping, taps: taps)
+        return ("\(newest.id):\(cursor)", view.html)
+    }
+
+    /// The live view's poll: the session's state, and the newest snapshot's drawing when its
+    /// version differs from the one the page has.
+    func liveScreens(_ context: Context) throws(ServerError) -> ServerResponse {
+        guard let id = context.parameters.text("session").flatMap(Int64.init),
+            let session = try screenStore().connectSession(id: id, projectId: context.project.id)
+        else { return .error(404, code: "not_found", message: "no such connect session") }
+        let live = try liveSnapshot(context, session: session, grouping: try context.parameters.grouping())
+        var answer: JSONObject = [
+            "open": .bool(session.state(at: context.now) == .open), "version": .string(live.version),
+        ]
+        if live.version != context.parameters.text("version") { answer["html"] = .string(live.html) }
+        return .json(200, .object(answer))
+    }
+
+    /// A stored snapshot's screenshot.
+    func snapshotImage(_ context: Context) throws(ServerError) -> ServerResponse {
+        guard let id = context.parameters.text("id").flatMap(Int64.init),
+            let image = try screenStore().snapshotImage(id: id, projectId: context.project.id)
+        else { return ServerResponse(status: 404) }
+        return ServerResponse(
+            status: 200, headers: ["Content-Type": image.contentType, "Cache-Control": "private, max-age=3600"],
+            body: image.data)
+    }
+}
+
+extension Dashboard {
+    /// The connect panel: the open sessions (follow, end), the button that starts one, and a
+    /// session just started with its link (shown once: the store keeps only its digest) and
+    /// QR code.
+    func connectPanel(_ context: Context, started: (session: ConnectSession, link: String, qrCode: String)?)
+        throws(ServerError) -> String
+    {
+        let open = try screenStore().connectSessions(projectId: context.project.id).filter {
+            $0.state(at: context.now) == .open
+        }
+        var html = "<section class=\"connect\" id=\"connect\"><h2>Connect a device</h2>"
+        if let started {
+            html += """
+                <div class="columns"><div><p>Open this link on a device running the app (shown only now; it works until \(HTML.escape(started.session.expiresAt.iso8601))):</p>
+                <p><code class="link" id="connect-link">\(HTML.escape(started.link))</code></p>
+                <p class="hint">The app hands it to <code>Tracker.handle(url:)</code>; from then on it uploads a snapshot of every page it shows until the session ends.</p></div>
+                <div>\(started.qrCode)</div></div>
+                """
+        }
+        let rows = open.map { session -> [String] in
+            let follow = "/screens" + filterQuery(context, extra: [("session", String(session.id))])
+            return [
+                "<code>\(HTML.escape(session.hint))…</code>", HTML.escape(session.createdAt.iso8601),
+                HTML.escape(session.expiresAt.iso8601), HTML.number(session.snapshotCount),
+                "<a href=\"\(HTML.escape(follow))\">Follow</a> "
+                    + postForm(
+                        context, action: "/screens/connect/end", fields: ["session": String(session.id)],
+                        button: "End", style: "danger"),
+            ]
+        }
+        if !rows.isEmpty {
+            html += HTML.table(
+                ["Token", "Started", "Expires", "Snapshots", ""], rows, numeric: [3], id: "connect-sessions")
+        }
+        html += postForm(context, action: "/screens/connect", button: "Start a connect session")
+        return html
+            + "<p class=\"hint\">A connect session lasts 10 minutes. Snapshots are never taken otherwise; secure text fields and ignored views are painted over and their text is never sent.</p></section>"
+    }
+
+    /// Starts a connect session: a new random token, kept only as its digest.
+    func startConnect(_ context: Context) throws(ServerError) -> ServerResponse {
+        let token = AccessConfiguration.makeToken(prefix: "fpc_")
+        let limits = ConnectSession.Limits()
+        let session: ConnectSession
+        do {
+            session = try screenStore().startConnectSession(
+                projectId: context.project.id, tokenHash: SecretHash(of: token), hint: String(token.prefix(8)),
+                now: context.now, lifetimeSeconds: limits.defaultLifetimeSeconds, limits: limits)
+        } catch where error.code == .connectSession {
+            return try screensPage(context, message: .failure(error.message), status: 409)
+        }
+        let link = connectLink(token: token, context: context)
+        let qrCode = (try? QRCodeSVG().svg(QRCode(encoding: link))) ?? ""
+        return try screensPage(
+            context, started: (session, link, qrCode),
+            message: .success("Started a connect session: open the link on the device."))
+    }
+
+    /// Ends a connect session.
+    func endConnect(_ context: Context, form: [String: String]) throws(ServerError) -> ServerResponse {
+        guard let id = form["session"].flatMap(Int64.init),
+            try screenStore().endConnectSession(id: id, projectId: context.project.id, at: context.now) != nil
+        else {
+            return try screensPage(context, message: .failure("No such connect session."), status: 404)
+        }
+        let query = HTML.query([("project", context.parameters.project), ("notice", "Ended the connect session.")])
+        return ServerResponse(status: 303, headers: ["Location": "/screens" + query])
+    }
+
+    /// The link the device opens: `footprint://footprint/connect?token=…&server=…`.
+    func connectLink(token: String, context: Context) -> String {
+        let host = context.request.headers["host"] ?? "127.0.0.1"
+        return "footprint://footprint/connect" + HTML.query([("token", token), ("server", "http://" + host)])
+    }
+}

@@ -13,24 +13,41 @@ public final class Dashboard: Sendable {
     /// Wrong admin tokens per client address and overall (shared with ``ReportAPI`` when the
     /// server runs both).
     let signIns: LockedValue<SignInLimiter>
+    /// Connect sessions and screen snapshots (the Screens page); `nil` when the store keeps none.
+    let screens: (any ScreenStore)?
 
     /// The session cookie's name.
     static let sessionCookie = "fp_session"
     /// The sign-in form's double-submit cookie (CSRF before a session exists).
     static let signInCookie = "fp_signin"
 
-    /// Creates the dashboard over `store`.
-    public convenience init(store: any EventStore, access: AccessConfiguration) {
-        self.init(store: store, access: access, signIns: LockedValue(SignInLimiter(access: access)))
+    /// Creates the dashboard over `store`; the Screens page reads `screens` (default: `store`,
+    /// when it keeps snapshots).
+    public convenience init(store: any EventStore, access: AccessConfiguration, screens: (any ScreenStore)? = nil) {
+        self.init(
+            store: store, access: access, signIns: LockedValue(SignInLimiter(access: access)),
+            screens: screens ?? (store as? any ScreenStore))
     }
 
     /// Creates the dashboard over `store`, counting wrong tokens in `signIns`.
-    init(store: any EventStore, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>) {
+    init(
+        store: any EventStore, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>,
+        screens: (any ScreenStore)?
+    ) {
         service = ReportService(store: store)
         publisher = ConfigPublisher(store: store)
         self.access = access
         sessions = DashboardSessions(store: store, lifetimeSeconds: access.sessionLifetimeSeconds)
         self.signIns = signIns
+        self.screens = screens
+    }
+
+    /// The snapshot store, or the error the Screens page shows without one.
+    func screenStore() throws(ServerError) -> any ScreenStore {
+        guard let screens else {
+            throw ServerError(code: .storage, message: "This server's store keeps no screen snapshots.")
+        }
+        return screens
     }
 
     /// A request as the pages see it: its parameters, session and project.
@@ -46,7 +63,8 @@ public final class Dashboard: Sendable {
     /// Paths besides the navigation's pages: the live feed and the forms' targets.
     static let otherPaths: Set<String> = [
         "/live.json", "/signout", "/definitions/delete", "/definitions/publish", "/config/publish",
-        "/config/rollback", "/config/page-name", "/screens/define",
+        "/config/rollback", "/config/page-name", "/screens/define", "/screens/live.json", "/screens/image",
+        "/screens/connect", "/screens/connect/end",
     ]
 
     /// Answers one request.
@@ -97,7 +115,7 @@ public final class Dashboard: Sendable {
         let cookies = FormBody.cookies(request.headers["cookie"])
         guard let session = sessions.session(id: cookies[Self.sessionCookie], now: request.receivedAt) else {
             if request.method == "GET" || request.method == "HEAD" {
-                if path == "/live.json" {
+                if path.hasSuffix(".json") {
                     return .error(401, code: "unauthorized", message: "sign in again")
                 }
                 return ServerResponse(status: 303, headers: ["Location": "/signin"])
@@ -153,7 +171,10 @@ public final class Dashboard: Sendable {
         case "/live.json": return try liveEvents(context)
         case "/definitions": return try definitionsPage(context, message: nil)
         case "/config": return try configPage(context, message: nil, draft: nil)
+        case "/screens": return try screensPage(context)
         case "/screens/define": return try defineFromScreenPage(context)
+        case "/screens/live.json": return try liveScreens(context)
+        case "/screens/image": return try snapshotImage(context)
         default:
             return page(
                 status: 404, title: "Not found",
@@ -213,6 +234,10 @@ public final class Dashboard: Sendable {
             }
         case "/screens/define":
             return try defineFromScreen(context, form: form)
+        case "/screens/connect":
+            return try startConnect(context)
+        case "/screens/connect/end":
+            return try endConnect(context, form: form)
         case "/config/rollback":
             guard let version = Int64(form["version"] ?? "") else {
                 return try configPage(

@@ -89,7 +89,8 @@ enum DashboardAssets {
         .element-info { flex: 1 1 280px; min-width: 260px; max-width: 460px; }
         .element-info dl { display: grid; grid-template-columns: auto 1fr; gap: 4px 10px; margin: 0; }
         .element-info dt { color: var(--muted); font-size: 12px; } .element-info dd { margin: 0; word-break: break-all; }
-        .connect svg.qr { width: 180px; height: 180px; display: block; }
+        span.good { color: var(--good); font-weight: 600; } span.bad { color: var(--bad); font-weight: 600; }
+        .connect svg { width: 200px; height: 200px; display: block; }
         .connect .link { word-break: break-all; }
         """
 
