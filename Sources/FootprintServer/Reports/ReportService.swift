@@ -147,18 +147,25 @@ public struct ReportService: Sendable {
     }
 
     /// `$element_click` paths with clicks, page, text and people, most clicked first.
+    /// - Parameters:
+    ///   - paths: only these paths (exact or similar, as `grouping` says), e.g. the elements
+    ///     of one screen snapshot (default: every path).
     public func elements(
-        project: Project, parameters: ReportParameters, grouping: ElementGrouping, limit: Int
+        project: Project, parameters: ReportParameters, grouping: ElementGrouping, limit: Int,
+        paths: Set<String>? = nil
     )
         throws(ServerError) -> [ElementStatistics]
     {
         let filter = parameters.filter
         guard RollupReports.canAnswer(filter) else {
-            return try engine(project: project, parameters: parameters).elements(
-                grouping: grouping, limit: limit)
+            let engine = try engine(project: project, parameters: parameters)
+            guard let paths else { return engine.elements(grouping: grouping, limit: limit) }
+            return engine.elements(grouping: grouping, limit: .max).filter { paths.contains($0.path) }
+                .prefix(max(0, limit)).map { $0 }
         }
         let kind: RollupKind = grouping == .similar ? .similarElementClicks : .elementClicks
-        let rows = try store.rollupPageCounts(projectId: project.id, filter: filter, kinds: [kind])
+        var rows = try store.rollupPageCounts(projectId: project.id, filter: filter, kinds: [kind])
+        if let paths { rows.removeAll { !paths.contains($0.key) } }
         let top = RollupReports.elements(rows: rows, people: [], filter: filter, limit: limit)
         let people = try store.rollupPersonDays(
             projectId: project.id, filter: filter, kind: kind, keys: Set(top.map(\.path)))
