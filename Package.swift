@@ -95,7 +95,8 @@ let package = Package(
 // libmicrohttpd, libcrypto and libqrencode, so that the SDK and its tests build for iOS (the simulator job in CI).
 if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     let serverTargets: Set<String> = [
-        "CMicroHTTPD", "CCrypto", "CQRencode", "FootprintServer", "FootprintDemo", "footprint", "FootprintBenchmarks",
+        "CMicroHTTPD", "CCrypto", "CQRencode", "FootprintServer", "FootprintDemo", "footprint",
+        "FootprintBenchmarks",
         "FootprintServerTests",
     ]
     package.targets.removeAll { serverTargets.contains($0.name) }

@@ -20,6 +20,10 @@ public final class AnalyticsServer: Sendable {
         public var http = HTTPServer.Configuration()
         /// Rate limit and body limits of the API.
         public var api = IngestAPI.Configuration()
+        /// Size limits, upload rate and retention of screen snapshots (`POST /v1/snapshots`).
+        public var snapshots = SnapshotUploadAPI.Configuration()
+        /// Lifetimes of connect sessions and how many a project has open.
+        public var connectSessions = ConnectSession.Limits()
         /// Durability and reader pool of the store.
         public var store = SQLiteEventStore.Configuration()
         /// The dashboard's admin token and the report API's read token (default: random ones,
@@ -50,6 +54,8 @@ public final class AnalyticsServer: Sendable {
 
     /// The store the server writes to; reports and tools read it through the same protocol.
     public let store: any EventStore
+    /// Where connect sessions and screen snapshots are kept (the same SQLite file).
+    public let screens: any ScreenStore
     /// The project created for a new database, or the first project of an existing one.
     public let defaultProject: Project?
     /// Whether this start created ``defaultProject``.
@@ -96,7 +102,13 @@ public final class AnalyticsServer: Sendable {
         // One allowance of wrong tokens for the dashboard's sign-in, the report API and /metrics.
         let signIns = LockedValue(SignInLimiter(access: configuration.access))
         let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
-        let dashboard = Dashboard(store: store, access: configuration.access, signIns: signIns, screens: store)
+        let screenAPI = ScreenAPI(
+            store: store, screens: store, access: configuration.access, signIns: signIns,
+            limits: configuration.connectSessions)
+        let uploads = SnapshotUploadAPI(store: store, screens: store, configuration: configuration.snapshots)
+        let dashboard = Dashboard(
+            store: store, access: configuration.access, signIns: signIns, screens: store,
+            connectSessions: configuration.connectSessions)
         let metricsAPI = MetricsAPI(
             metrics: metrics,
             bearer: BearerAuthorization(access: configuration.access, signIns: signIns, store: store))
@@ -117,8 +129,14 @@ public final class AnalyticsServer: Sendable {
                     metrics.countResponse(status: response.status)
                     connection.respond(response)
                 }
-                let isReport = ReportAPI.serves(request.path)
-                if request.path == "/metrics" {
+                let isScreens = ScreenAPI.serves(request.path)
+                let isReport = isScreens || ReportAPI.serves(request.path)
+                if SnapshotUploadAPI.takes(request) {
+                    // A snapshot (up to a few MB of JSON) is decoded and stored away from the event loop.
+                    if !workers.submit({ responder.respond(uploads.handle(request)) }) {
+                        responder.respond(Self.busy("too many requests are waiting"))
+                    }
+                } else if request.path == "/metrics" {
                     responder.respond(metricsAPI.handle(request))
                 } else if !isReport, IngestAPI.takesEvents(request.path), request.method == "POST" {
                     if !decoders.submit({ api.handle(request, responder: responder) }) {
@@ -127,7 +145,10 @@ public final class AnalyticsServer: Sendable {
                 } else if !isReport, request.path.hasPrefix("/v1/") || request.path == "/health" {
                     api.handle(request, responder: responder)
                 } else if !workers.submit({
-                    responder.respond(isReport ? reports.handle(request) : dashboard.handle(request))
+                    responder.respond(
+                        isScreens
+                            ? screenAPI.handle(request)
+                            : isReport ? reports.handle(request) : dashboard.handle(request))
                 }) {
                     responder.respond(Self.busy("too many report requests are waiting"))
                 }
@@ -141,6 +162,7 @@ public final class AnalyticsServer: Sendable {
         self.workers = workers
         self.decoders = decoders
         self.store = store
+        self.screens = store
         self.metrics = metrics
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
         metrics.setConnectionsOpen { [http] in http.connectionsOpen }

@@ -73,7 +73,9 @@ import Testing
     }
 
     /// A snapshot of the fixture's Detail page: the Buy button, a list row and an ignored field.
-    static func snapshot(token: String, device: String = "a9", image: ScreenSnapshot.Image? = nil) -> ScreenSnapshot {
+    static func snapshot(token: String, device: String = "a9", image: ScreenSnapshot.Image? = nil)
+        -> ScreenSnapshot
+    {
         ScreenSnapshot(
             connectToken: token, snapshotID: UUIDv7.make(at: ReportFixture.now), anonymousID: device,
             page: "Detail", appVersion: "2.0", build: "7", osVersion: "17.2", deviceModel: "iPhone15,2",
@@ -87,7 +89,8 @@ import Testing
                     path: "#row:#Cell[0:3]#Detail", similarPath: "#row:#Cell[0:*]#Detail", kind: "cell",
                     frame: ScreenSnapshot.Frame(x: 0, y: 100, width: 390, height: 80), text: "<b>Row</b>"),
                 ScreenSnapshot.Element(
-                    path: "#pin:#UITextField#Detail", similarPath: "#pin:#UITextField#Detail", kind: "text_field",
+                    path: "#pin:#UITextField#Detail", similarPath: "#pin:#UITextField#Detail",
+                    kind: "text_field",
                     frame: ScreenSnapshot.Frame(x: 16, y: 300, width: 200, height: 30), ignored: true),
             ], image: image)
     }
@@ -98,13 +101,15 @@ import Testing
         #expect(started.status == 200)
         let text = started.text
         let link = try #require(
-            text.range(of: "id=\"connect-link\">").map { String(text[$0.upperBound...].prefix { $0 != "<" }) })
+            text.range(of: "id=\"connect-link\">").map { String(text[$0.upperBound...].prefix { $0 != "<" }) }
+        )
         let token = try #require(
             link.range(of: "token=").map { String(link[$0.upperBound...].prefix { $0 != "&" }) })
         return (text, token)
     }
 
-    static func upload(_ fixture: ReportFixture, _ snapshot: ScreenSnapshot) throws -> LoopbackClient.Response {
+    static func upload(_ fixture: ReportFixture, _ snapshot: ScreenSnapshot) throws -> LoopbackClient.Response
+    {
         try fixture.client.post(
             "/v1/snapshots", json: String(decoding: snapshot.jsonBytes, as: UTF8.self),
             writeKey: fixture.fixture.writeKey)
@@ -147,7 +152,8 @@ import Testing
         #expect(!html.contains("<b>Row</b>"))
         // Nothing new: no drawing sent.
         let same = try JSONParser().parse(
-            try browser.get("/screens/live.json?session=\(session)&version=\(version)&\(ReportFixture.range)").body)
+            try browser.get("/screens/live.json?session=\(session)&version=\(version)&\(ReportFixture.range)")
+                .body)
         #expect(same["html"] == nil)
 
         // A tap by the device during the session is marked on its box.
@@ -161,7 +167,8 @@ import Testing
             writeKey: fixture.fixture.writeKey)
         #expect(stored.status == 200)
         let tapped = try JSONParser().parse(
-            try browser.get("/screens/live.json?session=\(session)&version=\(version)&\(ReportFixture.range)").body)
+            try browser.get("/screens/live.json?session=\(session)&version=\(version)&\(ReportFixture.range)")
+                .body)
         #expect(tapped["version"]?.stringValue != version)
         #expect(tapped["html"]?.stringValue?.contains("data-taps=\"1\"") == true)
         #expect(tapped["html"]?.stringValue?.contains("data-clicks=\"2\"") == true)
@@ -182,7 +189,10 @@ import Testing
         let (_, token) = try Self.startSession(browser)
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3, 4]
         let upload = try Self.upload(
-            fixture, Self.snapshot(token: token, image: ScreenSnapshot.Image(format: .png, width: 1170, height: 2532, data: png)))
+            fixture,
+            Self.snapshot(
+                token: token, image: ScreenSnapshot.Image(format: .png, width: 1170, height: 2532, data: png))
+        )
         #expect(upload.status == 201, "\(upload.text)")
         let page = try browser.get("/screens?\(ReportFixture.range)")
         #expect(page.status == 200)
@@ -195,7 +205,9 @@ import Testing
         #expect(page.text.contains("class=\"box ignored\""))
         #expect(!page.text.contains("<b>Row</b>"))
         let image = try #require(
-            page.text.range(of: "<image href=\"").map { String(page.text[$0.upperBound...].prefix { $0 != "\"" }) })
+            page.text.range(of: "<image href=\"").map {
+                String(page.text[$0.upperBound...].prefix { $0 != "\"" })
+            })
         let served = try browser.get(image.replacingOccurrences(of: "&amp;", with: "&"))
         #expect(served.status == 200)
         #expect(served.headers["content-type"] == "image/png")

@@ -16,7 +16,8 @@ extension Dashboard {
 
     /// The pages in the navigation, in order.
     static let navigation: [(path: String, title: String)] = [
-        ("/", "Overview"), ("/pages", "Pages"), ("/events", "Events"), ("/elements", "Elements"), ("/screens", "Screens"),
+        ("/", "Overview"), ("/pages", "Pages"), ("/events", "Events"), ("/elements", "Elements"),
+        ("/screens", "Screens"),
         ("/items", "Exposures"), ("/funnels", "Funnels"), ("/retention", "Retention"),
         ("/live", "Live events"),
         ("/definitions", "Definitions"), ("/config", "Config"),

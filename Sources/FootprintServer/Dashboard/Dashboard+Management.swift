@@ -135,7 +135,7 @@ extension Dashboard {
         let content =
             "<section><h2>Tracking plan (remote config)</h2>"
             + "<p class=\"hint\">SDKs fetch the latest version from <code>GET /v1/config</code>. Each publication is a new version; rolling back publishes an earlier document again.</p>"
-            + editor + "</section>" + (try planHealthSection(context, document: versions.first?.document))
+            + editor + "</section>" + (try planHealthSection(context))
             + "<section><h2>Name a page</h2>\(pageName)</section>"
             + "<section><h2>Versions</h2>"
             + HTML.table(["Version", "Published", "Document", ""], rows, numeric: [0], id: "versions")

@@ -105,7 +105,7 @@ extension Dashboard {
         _ context: Context, started: (session: ConnectSession, link: String, qrCode: String)? = nil,
         message: Message? = nil, status: Int = 200
     ) throws(ServerError) -> ServerResponse {
-        let store = try screenStore()
+        let store = try screenService().screens
         let projectId = context.project.id
         let grouping = try context.parameters.grouping()
         let screens = try store.screens(projectId: projectId)
@@ -118,7 +118,8 @@ extension Dashboard {
             let link = "/screens" + filterQuery(context, extra: [("snapshot", String(screen.latest.id))])
             return [
                 "<a href=\"\(HTML.escape(link))\">\(HTML.escape(screen.page))</a>",
-                HTML.escape(screen.appVersion.isEmpty ? "–" : screen.appVersion), HTML.number(screen.snapshotCount),
+                HTML.escape(screen.appVersion.isEmpty ? "–" : screen.appVersion),
+                HTML.number(screen.snapshotCount),
                 HTML.escape(screen.latest.takenAt.iso8601),
                 screen.latest.image == nil ? "wireframe" : "screenshot",
             ]
@@ -144,10 +145,13 @@ extension Dashboard {
             content +=
                 "<p class=\"empty\" id=\"no-screens\">No snapshots yet. Start a connect session and open its link on a device running the app.</p>"
         }
-        let hidden = [("snapshot", context.parameters.text("snapshot")), ("grouping", context.parameters.text("grouping"))]
-            .compactMap { name, value in
-                value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape($0))\">" }
-            }.joined()
+        let hidden = [
+            ("snapshot", context.parameters.text("snapshot")),
+            ("grouping", context.parameters.text("grouping")),
+        ]
+        .compactMap { name, value in
+            value.map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTML.escape($0))\">" }
+        }.joined()
         return page(
             context, path: "/screens", title: "Screens",
             content: filterForm(context, path: "/screens", extra: hidden) + content
@@ -156,14 +160,22 @@ extension Dashboard {
     }
 
     /// The snapshot the page shows: `snapshot=ID`, else the newest of any screen.
-    private func shownSnapshot(_ context: Context, screens: [ScreenSummary]) throws(ServerError) -> StoredSnapshot? {
+    private func shownSnapshot(_ context: Context, screens: [ScreenSummary]) throws(ServerError)
+        -> StoredSnapshot?
+    {
         if let text = context.parameters.text("snapshot") {
-            guard let id = Int64(text), let stored = try screenStore().snapshot(id: id, projectId: context.project.id)
-            else { throw ServerError(code: .invalidQuery, message: "snapshot: no snapshot \(text.prefix(40)) here") }
+            guard let id = Int64(text),
+                let stored = try screenService().screens.snapshot(id: id, projectId: context.project.id)
+            else {
+                throw ServerError(
+                    code: .invalidQuery, message: "snapshot: no snapshot \(text.prefix(40)) here")
+            }
             return stored
         }
-        guard let newest = screens.max(by: { $0.latest.receivedAt < $1.latest.receivedAt }) else { return nil }
-        return try screenStore().snapshot(id: newest.latest.id, projectId: context.project.id)
+        guard let newest = screens.max(by: { $0.latest.receivedAt < $1.latest.receivedAt }) else {
+            return nil
+        }
+        return try screenService().screens.snapshot(id: newest.latest.id, projectId: context.project.id)
     }
 
     /// Exact path · similar path links.
@@ -185,19 +197,18 @@ extension Dashboard {
         _ context: Context, _ stored: StoredSnapshot, grouping: ElementGrouping, taps: [String: Int] = [:]
     ) throws(ServerError) -> SnapshotView {
         let snapshot = try Self.decoded(stored)
-        var figures: [ElementGrouping: [String: SnapshotView.Figures]] = [:]
-        for option in ElementGrouping.allCases {
-            let paths = Set(snapshot.elements.map { option == .exact ? $0.path : $0.similarPath })
-            let statistics = try service.elements(
-                project: context.project, parameters: context.parameters, grouping: option, limit: paths.count,
-                paths: paths)
-            figures[option] = Dictionary(
-                statistics.map { ($0.path, SnapshotView.Figures(clicks: $0.clicks, people: $0.uniqueVisitors)) },
-                uniquingKeysWith: { first, _ in first })
+        let figures = try screenService().elementFigures(
+            project: context.project, snapshot: stored, parameters: context.parameters)
+        var exact: [String: SnapshotView.Figures] = [:]
+        var similar: [String: SnapshotView.Figures] = [:]
+        for element in figures {
+            exact[element.path] = SnapshotView.Figures(clicks: element.clicks, people: element.people)
+            similar[element.similarPath] = SnapshotView.Figures(
+                clicks: element.similarClicks, people: element.similarPeople)
         }
         return SnapshotView(
             snapshot: snapshot, id: String(stored.summary.id), hasImage: stored.summary.image != nil,
-            exact: figures[.exact] ?? [:], similar: figures[.similar] ?? [:], grouping: grouping, taps: taps,
+            exact: exact, similar: similar, grouping: grouping, taps: taps,
             linkQuery: filterQuery(context))
     }
 
@@ -220,15 +231,20 @@ extension Dashboard {
 
     /// The newest snapshot of a connect session with the taps its device made since the
     /// session started, and a version that changes when either does.
-    func liveSnapshot(_ context: Context, session: ConnectSession, grouping: ElementGrouping) throws(ServerError)
+    func liveSnapshot(_ context: Context, session: ConnectSession, grouping: ElementGrouping)
+        throws(ServerError)
         -> (version: String, html: String)
     {
-        let store = try screenStore()
+        let store = try screenService().screens
         let summaries = try store.snapshots(
             projectId: context.project.id, connectSessionId: session.id, after: 0, limit: 1000)
-        guard let newest = summaries.last, let stored = try store.snapshot(id: newest.id, projectId: context.project.id)
+        guard let newest = summaries.last,
+            let stored = try store.snapshot(id: newest.id, projectId: context.project.id)
         else {
-            return ("none", "<p class=\"empty\">No snapshot from this session yet: open the link on the device.</p>")
+            return (
+                "none",
+                "<p class=\"empty\">No snapshot from this session yet: open the link on the device.</p>"
+            )
         }
         var taps: [String: Int] = [:]
         var cursor: Int64 = 0
@@ -250,7 +266,7 @@ extension Dashboard {
     /// version differs from the one the page has.
     func liveScreens(_ context: Context) throws(ServerError) -> ServerResponse {
         guard let id = context.parameters.text("session").flatMap(Int64.init),
-            let session = try screenStore().connectSession(id: id, projectId: context.project.id)
+            let session = try screenService().screens.connectSession(id: id, projectId: context.project.id)
         else { return .error(404, code: "not_found", message: "no such connect session") }
         let live = try liveSnapshot(context, session: session, grouping: try context.parameters.grouping())
         var answer: JSONObject = [
@@ -263,10 +279,11 @@ extension Dashboard {
     /// A stored snapshot's screenshot.
     func snapshotImage(_ context: Context) throws(ServerError) -> ServerResponse {
         guard let id = context.parameters.text("id").flatMap(Int64.init),
-            let image = try screenStore().snapshotImage(id: id, projectId: context.project.id)
+            let image = try screenService().screens.snapshotImage(id: id, projectId: context.project.id)
         else { return ServerResponse(status: 404) }
         return ServerResponse(
-            status: 200, headers: ["Content-Type": image.contentType, "Cache-Control": "private, max-age=3600"],
+            status: 200,
+            headers: ["Content-Type": image.contentType, "Cache-Control": "private, max-age=3600"],
             body: image.data)
     }
 }
@@ -278,7 +295,7 @@ extension Dashboard {
     func connectPanel(_ context: Context, started: (session: ConnectSession, link: String, qrCode: String)?)
         throws(ServerError) -> String
     {
-        let open = try screenStore().connectSessions(projectId: context.project.id).filter {
+        let open = try screenService().screens.connectSessions(projectId: context.project.id).filter {
             $0.state(at: context.now) == .open
         }
         var html = "<section class=\"connect\" id=\"connect\"><h2>Connect a device</h2>"
@@ -310,39 +327,34 @@ extension Dashboard {
             + "<p class=\"hint\">A connect session lasts 10 minutes. Snapshots are never taken otherwise; secure text fields and ignored views are painted over and their text is never sent.</p></section>"
     }
 
-    /// Starts a connect session: a new random token, kept only as its digest.
+    /// Starts a connect session: a new random token, kept only as its digest; the page shows
+    /// its link and QR code once.
     func startConnect(_ context: Context) throws(ServerError) -> ServerResponse {
-        let token = AccessConfiguration.makeToken(prefix: "fpc_")
-        let limits = ConnectSession.Limits()
-        let session: ConnectSession
+        guard let connectSessions else {
+            throw ServerError(code: .storage, message: "This server keeps no screen snapshots.")
+        }
+        let started: ConnectSessions.Started
         do {
-            session = try screenStore().startConnectSession(
-                projectId: context.project.id, tokenHash: SecretHash(of: token), hint: String(token.prefix(8)),
-                now: context.now, lifetimeSeconds: limits.defaultLifetimeSeconds, limits: limits)
-        } catch where error.code == .connectSession {
+            started = try connectSessions.start(project: context.project, now: context.now)
+        } catch  where error.code == .connectSession {
             return try screensPage(context, message: .failure(error.message), status: 409)
         }
-        let link = connectLink(token: token, context: context)
-        let qrCode = (try? QRCodeSVG().svg(QRCode(encoding: link))) ?? ""
         return try screensPage(
-            context, started: (session, link, qrCode),
+            context, started: (started.session, started.link, started.qrCodeSVG),
             message: .success("Started a connect session: open the link on the device."))
     }
 
     /// Ends a connect session.
     func endConnect(_ context: Context, form: [String: String]) throws(ServerError) -> ServerResponse {
         guard let id = form["session"].flatMap(Int64.init),
-            try screenStore().endConnectSession(id: id, projectId: context.project.id, at: context.now) != nil
+            try connectSessions?.end(id: id, project: context.project, now: context.now) != nil
         else {
             return try screensPage(context, message: .failure("No such connect session."), status: 404)
         }
-        let query = HTML.query([("project", context.parameters.project), ("notice", "Ended the connect session.")])
+        let query = HTML.query([
+            ("project", context.parameters.project), ("notice", "Ended the connect session."),
+        ])
         return ServerResponse(status: 303, headers: ["Location": "/screens" + query])
     }
 
-    /// The link the device opens: `footprint://footprint/connect?token=…&server=…`.
-    func connectLink(token: String, context: Context) -> String {
-        let host = context.request.headers["host"] ?? "127.0.0.1"
-        return "footprint://footprint/connect" + HTML.query([("token", token), ("server", "http://" + host)])
-    }
 }

@@ -13,8 +13,11 @@ public final class Dashboard: Sendable {
     /// Wrong admin tokens per client address and overall (shared with ``ReportAPI`` when the
     /// server runs both).
     let signIns: LockedValue<SignInLimiter>
-    /// Connect sessions and screen snapshots (the Screens page); `nil` when the store keeps none.
-    let screens: (any ScreenStore)?
+    /// Snapshots, their figures, the live view and plan health (the Screens and config pages);
+    /// `nil` when the store keeps no snapshots.
+    let screens: ScreenService?
+    /// Starts and ends connect sessions; `nil` with ``screens``.
+    let connectSessions: ConnectSessions?
 
     /// The session cookie's name.
     static let sessionCookie = "fp_session"
@@ -23,27 +26,34 @@ public final class Dashboard: Sendable {
 
     /// Creates the dashboard over `store`; the Screens page reads `screens` (default: `store`,
     /// when it keeps snapshots).
-    public convenience init(store: any EventStore, access: AccessConfiguration, screens: (any ScreenStore)? = nil) {
+    /// - Parameters:
+    ///   - connectSessions: lifetimes and how many connect sessions a project has (default
+    ///     ``ConnectSession/Limits/init()``).
+    public convenience init(
+        store: any EventStore, access: AccessConfiguration, screens: (any ScreenStore)? = nil,
+        connectSessions: ConnectSession.Limits = ConnectSession.Limits()
+    ) {
         self.init(
             store: store, access: access, signIns: LockedValue(SignInLimiter(access: access)),
-            screens: screens ?? (store as? any ScreenStore))
+            screens: screens ?? (store as? any ScreenStore), connectSessions: connectSessions)
     }
 
     /// Creates the dashboard over `store`, counting wrong tokens in `signIns`.
     init(
         store: any EventStore, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>,
-        screens: (any ScreenStore)?
+        screens: (any ScreenStore)?, connectSessions limits: ConnectSession.Limits
     ) {
         service = ReportService(store: store)
         publisher = ConfigPublisher(store: store)
         self.access = access
         sessions = DashboardSessions(store: store, lifetimeSeconds: access.sessionLifetimeSeconds)
         self.signIns = signIns
-        self.screens = screens
+        self.screens = screens.map { ScreenService(store: store, screens: $0) }
+        connectSessions = screens.map { ConnectSessions(store: $0, limits: limits) }
     }
 
-    /// The snapshot store, or the error the Screens page shows without one.
-    func screenStore() throws(ServerError) -> any ScreenStore {
+    /// The snapshot reads, or the error the Screens page shows without them.
+    func screenService() throws(ServerError) -> ScreenService {
         guard let screens else {
             throw ServerError(code: .storage, message: "This server's store keeps no screen snapshots.")
         }

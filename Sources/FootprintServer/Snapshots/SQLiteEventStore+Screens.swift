@@ -29,7 +29,7 @@ extension SQLiteEventStore: ScreenStore {
                 let most = max(1, limits.maximumOpenPerProject)
                 guard open < most else {
                     throw ServerError(
-                        code: .connectSession,
+                        code: .tooManyConnectSessions,
                         message:
                             "\(open) connect sessions of this project are open (at most \(most)); end one or wait for one to expire"
                     )
@@ -43,7 +43,8 @@ extension SQLiteEventStore: ScreenStore {
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                     """
                 ).run([
-                    .blob(tokenHash.bytes), .integer(projectId), .text(hint), .integer(now.millisecondsSince1970),
+                    .blob(tokenHash.bytes), .integer(projectId), .text(hint),
+                    .integer(now.millisecondsSince1970),
                     .integer(expires.millisecondsSince1970), .integer(firstEvent),
                 ])
                 let id = database.lastInsertRowID
@@ -67,8 +68,10 @@ extension SQLiteEventStore: ScreenStore {
 
     public func connectSessions(projectId: Int64) throws(ServerError) -> [ConnectSession] {
         try read { database in
-            try database.prepare(Self.selectSessions + " WHERE c.project_id = ?1 GROUP BY c.id ORDER BY c.id DESC")
-                .rows([.integer(projectId)], Self.readSession)
+            try database.prepare(
+                Self.selectSessions + " WHERE c.project_id = ?1 GROUP BY c.id ORDER BY c.id DESC"
+            )
+            .rows([.integer(projectId)], Self.readSession)
         }
     }
 
@@ -144,7 +147,8 @@ extension SQLiteEventStore: ScreenStore {
                     """
                 ).run([
                     .integer(record.projectId), .integer(record.connectSessionId), .text(record.snapshotId),
-                    .text(record.anonymousId), record.userId.map(SQLiteValue.text) ?? .null, .text(record.page),
+                    .text(record.anonymousId), record.userId.map(SQLiteValue.text) ?? .null,
+                    .text(record.page),
                     .text(record.appVersion), .integer(record.takenAt.millisecondsSince1970),
                     .integer(record.receivedAt.millisecondsSince1970), .integer(Int64(record.elementCount)),
                     record.image.map { .text($0.format) } ?? .null,
@@ -183,16 +187,18 @@ extension SQLiteEventStore: ScreenStore {
             ORDER BY id IN (SELECT max(id) FROM snapshots WHERE project_id = ?1 GROUP BY page, app_version), id
             """
         ).rows([.integer(projectId), .integer(keep)]) { (id: $0.int64(at: 0), bytes: $0.int64(at: 1)) }
-        let kept = try database.prepare("SELECT bytes FROM snapshots WHERE id = ?1").rows([.integer(keep)]) {
-            $0.int64(at: 0)
-        }.first ?? 0
+        let kept =
+            try database.prepare("SELECT bytes FROM snapshots WHERE id = ?1").rows([.integer(keep)]) {
+                $0.int64(at: 0)
+            }.first ?? 0
         // What stays once the session's bound has dropped its oldest.
         let sessionDoomed = Set(doomed)
         let remaining = candidates.filter { !sessionDoomed.contains($0.id) }
         var count = remaining.count + 1
         var bytes = remaining.reduce(kept) { $0.saturatingAdd($1.bytes) }
         for candidate in remaining {
-            guard count > max(1, retention.perProject) || bytes > Int64(max(0, retention.bytesPerProject)) else {
+            guard count > max(1, retention.perProject) || bytes > Int64(max(0, retention.bytesPerProject))
+            else {
                 break
             }
             doomed.append(candidate.id)
@@ -252,7 +258,10 @@ extension SQLiteEventStore: ScreenStore {
                 WHERE s.connect_session = ?1 AND s.project_id = ?2 AND s.id > ?3 ORDER BY s.id LIMIT ?4
                 """
             ).rows(
-                [.integer(connectSessionId), .integer(projectId), .integer(after), .integer(Int64(max(0, limit)))],
+                [
+                    .integer(connectSessionId), .integer(projectId), .integer(after),
+                    .integer(Int64(max(0, limit))),
+                ],
                 Self.readSummary)
         }
     }
@@ -277,7 +286,8 @@ extension SQLiteEventStore: ScreenStore {
                 """
             ).rows([.integer(id), .integer(projectId)]) { row in
                 SnapshotImage(
-                    format: row.text(at: 0) ?? "", width: Int(row.int64(at: 1)), height: Int(row.int64(at: 2)),
+                    format: row.text(at: 0) ?? "", width: Int(row.int64(at: 1)),
+                    height: Int(row.int64(at: 2)),
                     data: row.blob(at: 3))
             }.first
         }
@@ -294,11 +304,13 @@ extension SQLiteEventStore: ScreenStore {
             id: row.int64(at: 0), snapshotId: row.text(at: 1) ?? "", connectSessionId: row.int64(at: 2),
             anonymousId: row.text(at: 3) ?? "", userId: row.text(at: 4), page: row.text(at: 5) ?? "",
             appVersion: row.text(at: 6) ?? "", takenAt: Timestamp(millisecondsSince1970: row.int64(at: 7)),
-            receivedAt: Timestamp(millisecondsSince1970: row.int64(at: 8)), elementCount: Int(row.int64(at: 9)),
+            receivedAt: Timestamp(millisecondsSince1970: row.int64(at: 8)),
+            elementCount: Int(row.int64(at: 9)),
             image: row.isNull(at: 10)
                 ? nil
                 : SnapshotImage.Info(
-                    format: row.text(at: 10) ?? "", width: Int(row.int64(at: 11)), height: Int(row.int64(at: 12))),
+                    format: row.text(at: 10) ?? "", width: Int(row.int64(at: 11)),
+                    height: Int(row.int64(at: 12))),
             bytes: Int(row.int64(at: 13)))
     }
 
@@ -322,7 +334,8 @@ extension SQLiteEventStore: ScreenStore {
             guard !devices.isEmpty else { return DeviceClicks(clicks: [], cursor: start) }
             // Read first, so that an event committed during the scan is left for the next call.
             let newest =
-                try database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }.first ?? 0
+                try database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }.first
+                ?? 0
             let end = min(newest, start.saturatingAdd(Self.deviceClickWindow))
             guard end > start else { return DeviceClicks(clicks: [], cursor: start) }
             let wanted = max(1, limit)
@@ -358,7 +371,8 @@ extension SQLiteEventStore: ScreenStore {
                 GROUP BY app_version ORDER BY max(day) DESC, app_version DESC LIMIT ?4
                 """
             ).rows([
-                .integer(projectId), .integer(RollupKind.trackEvents.rawValue), .text(PlanHealthReport.eventName),
+                .integer(projectId), .integer(RollupKind.trackEvents.rawValue),
+                .text(PlanHealthReport.eventName),
                 .integer(Int64(max(0, limit))),
             ]) { (version: $0.text(at: 0) ?? "", day: $0.int64(at: 1)) }
             let latest = try database.prepare(

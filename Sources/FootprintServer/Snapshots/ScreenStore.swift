@@ -14,7 +14,7 @@ public protocol ScreenStore: Sendable {
     ///   - hint: the token's first characters.
     ///   - now: when it starts.
     ///   - lifetimeSeconds: how long it stays open.
-    /// - Throws: ``ServerError`` `connectSession` when the project already has
+    /// - Throws: ``ServerError`` `tooManyConnectSessions` when the project already has
     ///   ``ConnectSession/Limits/maximumOpenPerProject`` open sessions; `project` when there is
     ///   no such project.
     func startConnectSession(

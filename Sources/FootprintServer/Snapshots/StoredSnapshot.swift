@@ -242,7 +242,8 @@ public struct DeviceClick: Sendable, Hashable {
 
     /// Creates a click.
     public init(
-        sequence: Int64, time: Timestamp, anonymousId: String, page: String?, path: String, similarPath: String?,
+        sequence: Int64, time: Timestamp, anonymousId: String, page: String?, path: String,
+        similarPath: String?,
         text: String?
     ) {
         self.sequence = sequence
@@ -259,7 +260,8 @@ public struct DeviceClick: Sendable, Hashable {
         [
             "sequence": .int(sequence), "time": .string(time.iso8601), "anonymousId": .string(anonymousId),
             "page": page.map(JSONValue.string) ?? .null, "path": .string(path),
-            "similarPath": similarPath.map(JSONValue.string) ?? .null, "text": text.map(JSONValue.string) ?? .null,
+            "similarPath": similarPath.map(JSONValue.string) ?? .null,
+            "text": text.map(JSONValue.string) ?? .null,
         ]
     }
 }

@@ -262,7 +262,8 @@ enum SQLiteSchema {
         """,
         // Connect sessions (each token kept only as its SHA-256; `first_event`: the newest event id
         // when it started, where its device's live clicks begin) and the screen snapshots their
-        // devices upload, the images apart so that listing snapshots never reads them.
+        // devices upload, the images apart so that listing snapshots never reads them (a snapshot's
+        // id is never reused, so its image can be cached).
         """
         CREATE TABLE connect_sessions(
             id INTEGER PRIMARY KEY,
@@ -276,7 +277,7 @@ enum SQLiteSchema {
         );
         CREATE INDEX connect_sessions_by_project ON connect_sessions(project_id, id);
         CREATE TABLE snapshots(
-            id INTEGER PRIMARY KEY,
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
             project_id INTEGER NOT NULL REFERENCES projects(id),
             connect_session INTEGER NOT NULL,
             device_snapshot_id TEXT NOT NULL,
