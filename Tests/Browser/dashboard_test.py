@@ -43,7 +43,7 @@ PAGES = [
     ("/retention", "Retention"), ("/live", "Live events"), ("/screens", "Screens"), ("/definitions", "Definitions"),
     ("/config", "Config"),
 ]
-ELEMENT = "element-6066-11e4-a5d1-2a36f5f6c8b5"
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 
 
 def free_port():
@@ -129,7 +129,9 @@ class Browser:
         self.command("DELETE", "/actions")
 
     def click(self, selector):
-        self.command("POST", f"/element/{self.find(selector)[ELEMENT]}/click", {})
+        found = self.find(selector)
+        assert ELEMENT in found, (selector, found)
+        self.command("POST", f"/element/{found[ELEMENT]}/click", {})
 
     def text(self, selector):
         return self.script("var e = document.querySelector(arguments[0]); return e ? e.textContent : null;", selector)
@@ -169,6 +171,7 @@ def screens(browser, base, write_key):
     # The live view polls every second; the guard only stops a hang.
     wait_for(lambda: browser.script("return document.querySelectorAll('#live-snapshot rect.box').length;")
              == len(shown) + 1, "the uploaded snapshot in the live view", seconds=30)
+    browser.script("document.getElementById('live-snapshot').scrollIntoView();")
     browser.screenshot("20-screens-live")
 
     box = "#live-snapshot rect.box[data-index='0']"

@@ -113,7 +113,7 @@ extension Dashboard {
         if followed == nil, let id = context.parameters.text("session").flatMap(Int64.init) {
             followed = try store.connectSession(id: id, projectId: projectId)
         }
-        var content = try connectPanel(context, started: started)
+        let connect = try connectPanel(context, started: started)
         let rows = screens.map { screen -> [String] in
             let link = "/screens" + filterQuery(context, extra: [("snapshot", String(screen.latest.id))])
             return [
@@ -124,12 +124,13 @@ extension Dashboard {
                 screen.latest.image == nil ? "wireframe" : "screenshot",
             ]
         }
-        content +=
+        let list =
             "<section><h2>Pages and app versions</h2>"
             + HTML.table(
                 ["Page", "App version", "Snapshots", "Newest taken", "Shows"], rows, numeric: [2],
                 id: "screens")
             + "</section>"
+        var content = ""
         if let followed {
             let live = try liveSnapshot(context, session: followed, grouping: grouping)
             let query = String(filterQuery(context, extra: [("grouping", grouping.rawValue)]).dropFirst())
@@ -138,12 +139,16 @@ extension Dashboard {
                 <p class="hint" id="connect-status">\(followed.state(at: context.now) == .open ? "Waiting for the device…" : "The session has ended.")</p>
                 <div id="live-snapshot" data-session="\(followed.id)" data-version="\(HTML.escape(live.version))" data-query="\(HTML.escape(query))">\(live.html)</div></section>
                 """
+            // The link to open first, then what the device shows.
+            content = connect + content + list
         } else if let shown = try shownSnapshot(context, screens: screens) {
             content += "<section><h2>Screen</h2>\(groupingToggle(context, grouping: grouping))"
-            content += try snapshotView(context, shown, grouping: grouping).html + "</section>"
-        } else {
             content +=
+                try snapshotView(context, shown, grouping: grouping).html + "</section>" + list + connect
+        } else {
+            content =
                 "<p class=\"empty\" id=\"no-screens\">No snapshots yet. Start a connect session and open its link on a device running the app.</p>"
+                + connect
         }
         let hidden = [
             ("snapshot", context.parameters.text("snapshot")),

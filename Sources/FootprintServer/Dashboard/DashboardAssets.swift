@@ -73,13 +73,14 @@ enum DashboardAssets {
         svg.screen .hatch { stroke: #8a94a3; stroke-width: 3; }
         svg.screen .box { stroke: var(--accent); stroke-width: 1; fill: transparent; cursor: pointer; }
         svg.screen .box:hover, svg.screen .box.active { stroke-width: 3; stroke: var(--ink); }
-        svg.screen .box.ignored { stroke: #8a94a3; stroke-dasharray: 4 3; fill-opacity: 0.45; cursor: not-allowed; }
+        svg.screen .box.ignored { stroke: #8a94a3; stroke-dasharray: 4 3; fill-opacity: 0.8; cursor: not-allowed; }
         svg.screen .box.planned { stroke: var(--good); stroke-width: 2; }
         svg.screen .tap { fill: var(--bad); fill-opacity: 0.85; pointer-events: none; }
         svg.screen .tap-count { fill: #fff; font-size: 11px; font-weight: 700; pointer-events: none; }
-        .m1 { fill: #fde9a9; } .m2 { fill: #fdd98b; } .m3 { fill: #fcc56e; } .m4 { fill: #fbae55; } .m5 { fill: #f89540; }
-        .m6 { fill: #f27a30; } .m7 { fill: #e65d25; } .m8 { fill: #d5401d; } .m9 { fill: #bd2418; }
-        svg.screen .box[class*=" m"]:not(.m0) { fill-opacity: 0.55; }
+        svg.screen .box.m1 { fill: #fde9a9; } svg.screen .box.m2 { fill: #fdd98b; } svg.screen .box.m3 { fill: #fcc56e; }
+        svg.screen .box.m4 { fill: #fbae55; } svg.screen .box.m5 { fill: #f89540; } svg.screen .box.m6 { fill: #f27a30; }
+        svg.screen .box.m7 { fill: #e65d25; } svg.screen .box.m8 { fill: #d5401d; } svg.screen .box.m9 { fill: #bd2418; }
+        svg.screen .box:not(.m0):not(.ignored) { fill-opacity: 0.6; }
         .swatch { display: inline-block; width: 14px; height: 12px; border: 1px solid var(--line); vertical-align: middle; }
         .swatch.m0 { background: #fff; } .swatch.m1 { background: #fde9a9; } .swatch.m2 { background: #fdd98b; }
         .swatch.m3 { background: #fcc56e; } .swatch.m4 { background: #fbae55; } .swatch.m5 { background: #f89540; }
@@ -90,7 +91,7 @@ enum DashboardAssets {
         .element-info dl { display: grid; grid-template-columns: auto 1fr; gap: 4px 10px; margin: 0; }
         .element-info dt { color: var(--muted); font-size: 12px; } .element-info dd { margin: 0; word-break: break-all; }
         span.good { color: var(--good); font-weight: 600; } span.bad { color: var(--bad); font-weight: 600; }
-        .connect svg { width: 200px; height: 200px; display: block; }
+        .connect svg { width: 160px; height: 160px; display: block; }
         .connect .link { word-break: break-all; }
         """
 

@@ -71,7 +71,7 @@ struct SnapshotView {
         var svg =
             "<svg class=\"screen\" id=\"screen\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(HTML.escape(snapshot.page))\">"
         svg +=
-            "<defs><pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"8\" height=\"8\" patternTransform=\"rotate(45)\"><line class=\"hatch\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\"/></pattern></defs>"
+            "<defs><pattern id=\"hatch\" patternUnits=\"userSpaceOnUse\" width=\"8\" height=\"8\" patternTransform=\"rotate(45)\"><line class=\"hatch\" x1=\"4\" y1=\"0\" x2=\"4\" y2=\"8\"/></pattern></defs>"
         svg += "<rect class=\"backdrop\" x=\"0\" y=\"0\" width=\"\(width)\" height=\"\(height)\"/>"
         if hasImage {
             svg +=
