@@ -87,10 +87,7 @@ extension AutoCapture {
             !plan.blockedEvents.contains(CapturedEventName.elementClick),
             !isIgnored(element)
         else { return }
-        let path = ElementPath(element: element, action: action)
-        let event = matcher.event(exactPath: path.exact, similarPath: path.similar) {
-            element.conditionValue(named: $0)
-        }
+        let (path, event) = Self.resolve(element, action: action, under: matcher)
         if event == nil, plan.uploadMode == .matched { return }
         if let event, plan.blockedEvents.contains(event.name) { return }
         settlePages(plan: plan)
@@ -118,8 +115,21 @@ extension AutoCapture {
         emit(CapturedEvent(kind: .track(event: CapturedEventName.elementClick), properties: properties))
     }
 
+    /// The path of `action` on `element` and the plan event it raises, if any: the one
+    /// computation behind both an `$element_click` and a screen snapshot's element, so that the
+    /// two can never disagree.
+    static func resolve(_ element: ElementDescription, action: ActionDescription, under matcher: PlanMatcher)
+        -> (path: ElementPath, event: PlanEvent?)
+    {
+        let path = ElementPath(element: element, action: action)
+        let event = matcher.event(exactPath: path.exact, similarPath: path.similar) {
+            element.conditionValue(named: $0)
+        }
+        return (path, event)
+    }
+
     /// Whether the app opted the element out: on itself or an ancestor, by flag or by type.
-    private func isIgnored(_ element: ElementDescription) -> Bool {
+    func isIgnored(_ element: ElementDescription) -> Bool {
         ignores(chain: element.chain)
     }
 
@@ -132,7 +142,7 @@ extension AutoCapture {
     }
 
     /// The element's text, redacted and cut; never for secure or text-input elements.
-    private func elementText(_ element: ElementDescription) -> String? {
+    func elementText(_ element: ElementDescription) -> String? {
         guard !element.isSecureTextEntry, element.kind != .textInput, let title = element.attributes.title,
             !title.isEmpty
         else { return nil }

@@ -18,6 +18,9 @@ public final class AutoCapture {
     let sampling: SamplingGate
     private let clock: any Clock
     private var pages = PageViewTracker()
+    /// The tracker's connect session, told of page appearances (see
+    /// ``Tracker/makeAutoCapture(configuration:)``); `nil` for a core made without a tracker.
+    public var connectSession: ConnectSessionController?
 
     /// Creates the capture core.
     /// - Parameters:
@@ -57,11 +60,13 @@ public final class AutoCapture {
     // MARK: Pages and app lifecycle
 
     /// A controller's view appeared (`viewDidAppear`).
+    /// While a connect session is open, a page that counts is also snapshotted.
     public func pageAppeared(_ page: PageDescription) {
         let plan = plans.current.plan
-        guard allows(\.pages, under: plan) else { return }
         let policy = PagePolicy(plan: plan, ignoredTypes: configuration.ignoredTypes)
         guard let tracked = policy.page(for: page) else { return }
+        connectSession?.request(.pageAppear)
+        guard allows(\.pages, under: plan) else { return }
         record(pages.appeared(tracked, now: clock.now()), plan: plan)
     }
 

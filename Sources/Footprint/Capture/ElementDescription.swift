@@ -17,12 +17,16 @@ public struct ElementDescription {
     /// Whether a finger is still down on it when the action is sent (a continuous slider being
     /// dragged). Default false.
     public var isTouchDown: Bool
+    /// Where it is on screen, in window coordinates and points (`convert(bounds, to: nil)`):
+    /// what a screen snapshot draws its box from. `nil` when the adapter does not say (a tap
+    /// needs none). Default `nil`.
+    public var frame: ScreenSnapshot.Frame?
 
     /// Describes an element.
     public init(
         chain: [ResponderDescription], kind: ElementKind, attributes: ElementAttributes = ElementAttributes(),
         isSecureTextEntry: Bool = false, keyPathSource: (any KeyPathValueSource)? = nil,
-        isContinuous: Bool = false, isTouchDown: Bool = false
+        isContinuous: Bool = false, isTouchDown: Bool = false, frame: ScreenSnapshot.Frame? = nil
     ) {
         self.chain = chain
         self.kind = kind
@@ -31,6 +35,7 @@ public struct ElementDescription {
         self.keyPathSource = keyPathSource
         self.isContinuous = isContinuous
         self.isTouchDown = isTouchDown
+        self.frame = frame
     }
 
     /// The element's own type name (the first responder of the chain).

@@ -58,6 +58,10 @@ extension Tracker {
         /// Library, app, OS and device facts sent with every event. Default
         /// ``DeviceContext/current``.
         public var context = DeviceContext.current
+        /// The pacing and lifetime of connect sessions (snapshots for the dashboard's Screens
+        /// page, started only by a connect link). Default ``ConnectSession/Configuration/init()``:
+        /// at most one snapshot a second, 10 minutes at most.
+        public var connectSession = ConnectSession.Configuration()
         /// How requests reach the server. Default ``URLSessionTransport``.
         public var transport: any HTTPTransport = URLSessionTransport()
         /// Where time is read. Default ``SystemClock``.

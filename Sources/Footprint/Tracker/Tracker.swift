@@ -26,6 +26,9 @@ public final class Tracker: CaptureSink {
     private let uploader: Uploader
     private let remoteConfig: RemoteConfigUpdater?
     private let clock: any Clock
+    /// The connect session: idle until a connect link reaches ``handle(url:referringApplication:)``,
+    /// then snapshots of the screen go to the server (see docs/IOS.md, *Connect sessions*).
+    public let connectSession: ConnectSessionController
 
     /// Starts the tracker: opens the queue (on the storage thread) and starts delivery.
     public init(configuration: Configuration) {
@@ -45,6 +48,13 @@ public final class Tracker: CaptureSink {
                 configuration: .init(refreshIntervalSeconds: Int64(seconds)), clock: configuration.clock)
         }
         let inbox = inbox
+        connectSession = ConnectSessionController(
+            environment: .init(
+                serverURL: configuration.serverURL, writeKey: configuration.writeKey,
+                context: configuration.context, transport: configuration.transport,
+                clock: configuration.clock,
+                identity: { await Tracker.readIdentity(from: inbox) }, log: configuration.log),
+            configuration: configuration.connectSession)
         let uploader = uploader
         let remoteConfig = remoteConfig
         Task { await uploader.start() }
@@ -74,6 +84,7 @@ public final class Tracker: CaptureSink {
             configuration: configuration, plans: plans, deviceID: nil, sink: self, clock: clock)
         let gate = capture.sampling
         inbox.submit(.readIdentity { identity in gate.deviceIdentified(identity.anonymousId) })
+        capture.connectSession = connectSession
         return capture
     }
 
@@ -227,7 +238,13 @@ public final class Tracker: CaptureSink {
     /// false`), once per launch. The UIKit adapter calls it from the launch notification.
     /// - Parameter opening: the URL, referring app or notification that launched the app, when
     ///   known. Default: none.
+    /// A launch URL that is a connect link starts a connect session and is not recorded.
     public func applicationDidFinishLaunching(_ opening: AppOpening = AppOpening()) {
+        var opening = opening
+        if let text = opening.url, let url = URL(string: text), let link = ConnectLink(url: url) {
+            connectSession.start(link)
+            opening.url = nil
+        }
         inbox.submit(.lifecycle(.launched(opening), at: clock.now()))
     }
 
@@ -255,14 +272,56 @@ public final class Tracker: CaptureSink {
 
     /// The app was asked to open `url` (a universal link or a custom scheme): reports
     /// `Deep Link Opened` with `url` and `referring_application`. Call it from
-    /// `application(_:open:options:)` or `scene(_:openURLContexts:)`.
+    /// `application(_:open:options:)`, `scene(_:openURLContexts:)` and, for a launch, with the
+    /// URL of `scene(_:willConnectTo:options:)`'s `urlContexts`.
+    ///
+    /// A connect link (``ConnectLink``: `<scheme>://footprint/connect?token=…`, or a universal
+    /// link ending in `/footprint/connect`) is not recorded: it starts a connect session, which
+    /// uploads a snapshot of the screen at every page appearance and on ``captureScreen()``
+    /// until the server ends it or it expires.
     /// - Parameters:
     ///   - url: the URL opened.
     ///   - referringApplication: the bundle id of the app that opened it, when known. Default
     ///     `nil`.
-    public func handle(url: URL, referringApplication: String? = nil) {
+    /// - Returns: whether it was a connect link that started a session.
+    @discardableResult
+    public func handle(url: URL, referringApplication: String? = nil) -> Bool {
+        if let link = ConnectLink(url: url) { return connectSession.start(link) }
         let opening = AppOpening(url: url.absoluteString, referringApplication: referringApplication)
         inbox.submit(.lifecycle(.openedURL(opening), at: clock.now()))
+        return false
+    }
+
+    // MARK: Connect sessions
+
+    /// Uploads a snapshot of the screen now, when a connect session is open; does nothing
+    /// otherwise (production never snapshots silently). Returns at once.
+    public func captureScreen() {
+        connectSession.request(.onDemand)
+    }
+
+    /// The identity, read on the storage thread without blocking the caller.
+    static func readIdentity(from inbox: CommandInbox) async -> TrackerIdentity? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<TrackerIdentity?, Never>) in
+            let once = ResumeOnce(continuation)
+            if !inbox.submit(.readIdentity { identity in once.resume(identity) }) { once.resume(nil) }
+        }
+    }
+}
+
+/// Resumes a continuation once, whoever comes first.
+private final class ResumeOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<TrackerIdentity?, Never>?
+
+    init(_ continuation: CheckedContinuation<TrackerIdentity?, Never>) { self.continuation = continuation }
+
+    func resume(_ value: TrackerIdentity?) {
+        lock.lock()
+        let pending = continuation
+        continuation = nil
+        lock.unlock()
+        pending?.resume(returning: value)
     }
 }
 
