@@ -101,10 +101,20 @@ public struct ShopDemo: Sendable {
                     activeUsers: activeUsers,
                     events: tally.totalEvents))
         }
+        // A phone in a connect session shows two pages: the Screens page's snapshots.
+        let snapshots = try ConnectVisit(
+            server: server, project: project, directory: directory, clock: clock, plan: plan,
+            transport: transport
+        ).play()
         let report = try server.report(project: project.name)
+        var comparison = DemoComparison(tally: tally, report: report)
+        comparison.rows.append(
+            DemoComparison.Row(
+                metric: "screen snapshots (connect session)", expected: ConnectVisit.screens.count,
+                reported: snapshots))
         return DemoOutcome(
             server: server, directory: directory, deletesDirectory: configuration.directory == nil,
-            report: report, tally: tally, comparison: DemoComparison(tally: tally, report: report),
+            report: report, tally: tally, comparison: comparison,
             elapsedSeconds: Date().timeIntervalSince(started))
     }
 

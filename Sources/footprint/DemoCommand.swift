@@ -50,6 +50,9 @@ enum DemoCommand {
         if serves {
             print("")
             print("Serving the demo data at \(outcome.server.baseURL)  (database \(outcome.directory))")
+            print(
+                "Dashboard: \(outcome.server.baseURL)/  (sign in with the admin token \(outcome.server.access.adminToken)); Screens shows the connect session's pages with their click maps"
+            )
             print("Press Ctrl-C to stop.")
             fflush(nil)
             var received: Int32 = 0

@@ -1,6 +1,7 @@
 import FootprintDemo
 import FootprintSQLite
 import FootprintServer
+import FootprintWire
 import Foundation
 import Testing
 
@@ -49,6 +50,36 @@ struct EndToEndDemoTests {
         )
         .rows { Int($0.int64(at: 0)) }
         #expect(signedIn.first == tally.signIns)
+    }
+
+    @Test func theConnectSessionLeavesTwoScreensWhoseBoxesCountTheTaps() async throws {
+        let outcome = try await play(seed: 5)
+        defer { outcome.shutDown() }
+        let store = try #require(outcome.server.store as? any ScreenStore)
+        let project = try #require(outcome.server.defaultProject)
+        let screens = try store.screens(projectId: project.id)
+        #expect(Set(screens.map(\.page)) == ["Product List", "Product Detail"])
+        #expect(
+            screens.allSatisfy { $0.appVersion == ShopInterface.appVersions.last && $0.latest.image == nil })
+        #expect(try store.connectSessions(projectId: project.id).allSatisfy { $0.endedAt != nil })
+        let detail = try #require(screens.first { $0.page == "Product Detail" })
+        let snapshot = try #require(try store.snapshot(id: detail.latest.id, projectId: project.id))
+        let parameters = try ReportParameters(
+            query: ["from": outcome.report.fromDay, "to": outcome.report.toDay],
+            now: Timestamp(iso8601: outcome.report.toDay + "T23:00:00.000Z")!)
+        let service = ScreenService(store: outcome.server.store, screens: store)
+        let figures = try service.elementFigures(project: project, snapshot: snapshot, parameters: parameters)
+        let elements = try service.reports.elements(
+            project: project, parameters: parameters, grouping: .exact, limit: 1000)
+        // Every box counts what the elements report counts for its path, and the taps of the
+        // days played land on the snapshot's buttons (same paths as the taps).
+        #expect(figures.count == 2)
+        let reported = Dictionary(elements.map { ($0.path, $0.clicks) }, uniquingKeysWith: +)
+        for element in figures {
+            let clicks: Int = reported[element.path] ?? 0
+            #expect(element.clicks == clicks)
+        }
+        #expect(figures.contains { $0.path.contains("currentTitle=Add to Cart") && $0.clicks > 0 })
     }
 
     @Test func theSameSeedPlaysTheSameDemo() async throws {
