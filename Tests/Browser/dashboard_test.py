@@ -184,6 +184,22 @@ def screens(browser, base, write_key):
     assert browser.script("return document.querySelectorAll('#live-snapshot rect.box.ignored').length;") == 1
     browser.screenshot("21-screens-hover")
 
+    # A tap on the device during the session is marked on its box by the live view.
+    now = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime())
+    tap = {"type": "track", "event": "$element_click", "messageId": str(uuid.uuid4()),
+           "anonymousId": "browser-test-device", "timestamp": now,
+           "properties": {"$element_path": top["path"], "$page_name": top.get("page") or "Home"}}
+    request("POST", base + "/v1/batch", {"batch": [tap], "sentAt": now}, headers={"Authorization": authorization},
+            status=200)
+    wait_for(lambda: browser.script(
+        "var box = document.querySelector(arguments[0]); return box && box.getAttribute('data-taps');", box) == "1",
+        "the tap marked on its box", seconds=30)
+    assert browser.text("#live-snapshot text.tap-count") == "1"
+    browser.screenshot("22-screens-tap")
+    top = next(element for element in request("GET", base + "/v1/reports/elements?limit=100", headers=reports)
+               if element["path"] == top["path"])
+    assert top["clicks"] == hovered + 1, (top, hovered)
+
     browser.click(box)
     wait_for(lambda: browser.text("h1") == "Define an event", "the define form")
     assert browser.text("#define-path") == top["path"]
@@ -192,14 +208,14 @@ def screens(browser, base, write_key):
                    "form.elements.id.value = 'from_screen'; form.elements.name.value = 'Tapped from a screen';"
                    "form.submit();")
     wait_for(lambda: browser.text("#define-saved"), "the saved definition")
-    browser.screenshot("22-screens-defined")
+    browser.screenshot("23-screens-defined")
     browser.click("#define-saved form[action^='/definitions/publish'] button")
     wait_for(lambda: browser.text("h1") == "Config", "the config page after publishing")
     document = json.loads(browser.script("return document.querySelector('textarea[name=document]').value;"))
     published = [event for event in document.get("events", []) if event.get("id") == "from_screen"]
     assert published and published[0]["triggers"][0]["path"] == top["path"], document
     assert browser.text("#plan-health") is not None or "No data" in browser.text("main"), "plan health"
-    browser.screenshot("23-screens-published")
+    browser.screenshot("24-screens-published")
     plan = request("GET", base + "/v1/config", headers={"Authorization": authorization})
     assert any(event.get("id") == "from_screen" for event in plan.get("events", [])), plan
     browser.open(base + "/definitions")

@@ -139,24 +139,29 @@ import Testing
 
         let waiting = try JSONParser().parse(try browser.get("/screens/live.json?session=\(session)").body)
         #expect(waiting["open"]?.boolValue == true)
-        #expect(waiting["version"]?.stringValue == "none")
+        #expect(waiting["snapshot"]?.int64Value == 0)
+        #expect(waiting["html"] == nil)
         let upload = try Self.upload(fixture, Self.snapshot(token: token))
         #expect(upload.status == 201, "\(upload.text)")
         let live = try JSONParser().parse(
             try browser.get("/screens/live.json?session=\(session)&\(ReportFixture.range)").body)
-        let version = try #require(live["version"]?.stringValue)
-        #expect(version != "none")
+        let shown = try #require(live["snapshot"]?.int64Value)
+        let cursor = try #require(live["cursor"]?.int64Value)
+        #expect(shown > 0)
         let html = try #require(live["html"]?.stringValue)
         #expect(html.contains("data-path=\"\(HTML.escape(Self.buyPath))\""))
         #expect(html.contains("data-clicks=\"1\""))
         #expect(!html.contains("<b>Row</b>"))
-        // Nothing new: no drawing sent.
-        let same = try JSONParser().parse(
-            try browser.get("/screens/live.json?session=\(session)&version=\(version)&\(ReportFixture.range)")
-                .body)
+        #expect(!html.contains("data-taps"))
+        // Nothing new: no drawing, no taps, the same place.
+        let poll = "/screens/live.json?session=\(session)&snapshot=\(shown)&\(ReportFixture.range)&after="
+        let same = try JSONParser().parse(try browser.get(poll + String(cursor)).body)
         #expect(same["html"] == nil)
+        #expect(same["taps"]?.arrayValue?.isEmpty == true)
+        #expect(same["snapshot"]?.int64Value == shown)
 
-        // A tap by the device during the session is marked on its box.
+        // A tap by the device during the session: its path for the script to mark; a page
+        // opened later draws it.
         let tap = ReportFixture.message(
             "track", "tap-1", anon: "a9", session: "s9", at: "2026-11-03T11:59:00.000Z",
             extra:
@@ -166,12 +171,17 @@ import Testing
             "/v1/batch", json: Payloads.batch([tap], sentAt: "2026-11-03T12:00:00.000Z"),
             writeKey: fixture.fixture.writeKey)
         #expect(stored.status == 200)
-        let tapped = try JSONParser().parse(
-            try browser.get("/screens/live.json?session=\(session)&version=\(version)&\(ReportFixture.range)")
-                .body)
-        #expect(tapped["version"]?.stringValue != version)
-        #expect(tapped["html"]?.stringValue?.contains("data-taps=\"1\"") == true)
-        #expect(tapped["html"]?.stringValue?.contains("data-clicks=\"2\"") == true)
+        let tapped = try JSONParser().parse(try browser.get(poll + String(cursor)).body)
+        #expect(tapped["taps"]?.arrayValue == [.string(Self.buyPath)])
+        let moved = try #require(tapped["cursor"]?.int64Value)
+        #expect(moved > cursor)
+        let again = try JSONParser().parse(try browser.get(poll + String(moved)).body)
+        #expect(again["taps"]?.arrayValue?.isEmpty == true)
+        let reopened = try browser.get("/screens?session=\(session)&\(ReportFixture.range)")
+        #expect(reopened.text.contains("data-taps=\"1\""))
+        #expect(reopened.text.contains("data-clicks=\"2\""))
+        #expect(reopened.text.contains("<text class=\"tap-count\""))
+        #expect(try browser.get(poll + "-1").status == 400)
 
         let ended = try browser.post("/screens/connect/end", ["session": session])
         #expect(ended.status == 303)

@@ -133,11 +133,14 @@ extension Dashboard {
         var content = ""
         if let followed {
             let live = try liveSnapshot(context, session: followed, grouping: grouping)
+            let state = live?.state ?? LiveState(snapshot: 0, cursor: 0)
             let query = String(filterQuery(context, extra: [("grouping", grouping.rawValue)]).dropFirst())
+            let waiting =
+                "<p class=\"empty\">No snapshot from this session yet: open the link on the device.</p>"
             content += """
                 <section><h2>Following connect session \(HTML.escape(followed.hint))…</h2>
                 <p class="hint" id="connect-status">\(followed.state(at: context.now) == .open ? "Waiting for the device…" : "The session has ended.")</p>
-                <div id="live-snapshot" data-session="\(followed.id)" data-version="\(HTML.escape(live.version))" data-query="\(HTML.escape(query))">\(live.html)</div></section>
+                <div id="live-snapshot" data-session="\(followed.id)" data-snapshot="\(state.snapshot)" data-cursor="\(state.cursor)" data-query="\(HTML.escape(query))">\(live?.html ?? waiting)</div></section>
                 """
             // The link to open first, then what the device shows.
             content = connect + content + list
@@ -234,50 +237,76 @@ extension Dashboard {
         }
     }
 
-    /// The newest snapshot of a connect session with the taps its device made since the
-    /// session started, and a version that changes when either does.
-    func liveSnapshot(_ context: Context, session: ConnectSession, grouping: ElementGrouping)
-        throws(ServerError)
-        -> (version: String, html: String)
+    /// Where the live view stands: the snapshot it shows and the last event it has looked at.
+    struct LiveState: Sendable, Hashable {
+        /// The store's id of the snapshot shown (0: none yet).
+        var snapshot: Int64
+        /// The event sequence up to which the session's taps are counted.
+        var cursor: Int64
+    }
+
+    /// The newest snapshot of a connect session drawn with every tap its devices made since
+    /// the session started (read once, when a new snapshot appears), and where that leaves the
+    /// live view.
+    func liveSnapshot(
+        _ context: Context, session: ConnectSession, grouping: ElementGrouping, after: Int64 = 0
+    )
+        throws(ServerError) -> (state: LiveState, html: String)?
     {
         let store = try screenService().screens
-        let summaries = try store.snapshots(
-            projectId: context.project.id, connectSessionId: session.id, after: 0, limit: 1000)
-        guard let newest = summaries.last,
+        let newer = try store.snapshots(
+            projectId: context.project.id, connectSessionId: session.id, after: after, limit: 1000)
+        guard let newest = newer.last,
             let stored = try store.snapshot(id: newest.id, projectId: context.project.id)
-        else {
-            return (
-                "none",
-                "<p class=\"empty\">No snapshot from this session yet: open the link on the device.</p>"
-            )
-        }
-        var taps: [String: Int] = [:]
-        var cursor: Int64 = 0
-        // Each call looks at a bounded stretch of events; a session is minutes long.
+        else { return nil }
+        let (taps, cursor) = try sessionTaps(context, session: session, after: 0)
+        let view = try snapshotView(
+            context, stored, grouping: grouping, taps: taps.reduce(into: [:]) { $0[$1, default: 0] += 1 })
+        return (LiveState(snapshot: newest.id, cursor: cursor), view.html)
+    }
+
+    /// The exact paths of the taps the session's devices made after the event sequence
+    /// `after` (at most 50 of the store's bounded stretches), and the new cursor.
+    func sessionTaps(_ context: Context, session: ConnectSession, after: Int64) throws(ServerError)
+        -> (paths: [String], cursor: Int64)
+    {
+        let store = try screenService().screens
+        var paths: [String] = []
+        var cursor = after
         for _ in 0..<50 {
             let page = try store.deviceClicks(
                 projectId: context.project.id, connectSessionId: session.id, after: cursor, limit: 1000)
-            for click in page.clicks where click.anonymousId == newest.anonymousId {
-                taps[click.path, default: 0] += 1
-            }
+            paths += page.clicks.map(\.path)
             guard page.cursor > cursor else { break }
             cursor = page.cursor
         }
-        let view = try snapshotView(context, stored, grouping: grouping, taps: taps)
-        return ("\(newest.id):\(cursor)", view.html)
+        return (paths, cursor)
     }
 
-    /// The live view's poll: the session's state, and the newest snapshot's drawing when its
-    /// version differs from the one the page has.
+    /// The live view's poll (`session`, the `snapshot` it shows and the event `after` which it
+    /// has counted taps): the session's state, and either the drawing of a newer snapshot or
+    /// the paths of the taps made since, which the script marks on the boxes.
     func liveScreens(_ context: Context) throws(ServerError) -> ServerResponse {
+        let shown = Int64(try context.parameters.integer("snapshot", default: 0, in: 0...Int.max))
+        let after = Int64(try context.parameters.integer("after", default: 0, in: 0...Int.max))
         guard let id = context.parameters.text("session").flatMap(Int64.init),
             let session = try screenService().screens.connectSession(id: id, projectId: context.project.id)
         else { return .error(404, code: "not_found", message: "no such connect session") }
-        let live = try liveSnapshot(context, session: session, grouping: try context.parameters.grouping())
-        var answer: JSONObject = [
-            "open": .bool(session.state(at: context.now) == .open), "version": .string(live.version),
-        ]
-        if live.version != context.parameters.text("version") { answer["html"] = .string(live.html) }
+        var answer: JSONObject = ["open": .bool(session.state(at: context.now) == .open)]
+        if let live = try liveSnapshot(
+            context, session: session, grouping: try context.parameters.grouping(), after: shown)
+        {
+            answer["snapshot"] = .int(live.state.snapshot)
+            answer["cursor"] = .int(live.state.cursor)
+            answer["html"] = .string(live.html)
+        } else {
+            let taps =
+                shown == 0
+                ? (paths: [], cursor: after) : try sessionTaps(context, session: session, after: after)
+            answer["snapshot"] = .int(shown)
+            answer["cursor"] = .int(taps.cursor)
+            answer["taps"] = .array(taps.paths.map(JSONValue.string))
+        }
         return .json(200, .object(answer))
     }
 

@@ -73,7 +73,7 @@ enum DashboardAssets {
         svg.screen .hatch { stroke: #8a94a3; stroke-width: 3; }
         svg.screen .box { stroke: var(--accent); stroke-width: 1; fill: transparent; cursor: pointer; }
         svg.screen .box:hover, svg.screen .box.active { stroke-width: 3; stroke: var(--ink); }
-        svg.screen .box.ignored { stroke: #8a94a3; stroke-dasharray: 4 3; fill-opacity: 0.8; cursor: not-allowed; }
+        svg.screen .box.ignored { fill: url(#hatch); stroke: #8a94a3; stroke-dasharray: 4 3; fill-opacity: 0.8; cursor: not-allowed; }
         svg.screen .box.planned { stroke: var(--good); stroke-width: 2; }
         svg.screen .tap { fill: var(--bad); fill-opacity: 0.85; pointer-events: none; }
         svg.screen .tap-count { fill: #fff; font-size: 11px; font-weight: 700; pointer-events: none; }
@@ -179,21 +179,44 @@ enum DashboardAssets {
           var live = document.getElementById("live-snapshot");
           if (!live) { return; }
           var status = document.getElementById("connect-status");
-          var version = live.getAttribute("data-version") || "";
+          var svg = "http://www.w3.org/2000/svg";
+          // A tap on a shown box: one more on its count and its marker.
+          function mark(path) {
+            live.querySelectorAll("rect.box[data-path]").forEach(function (box) {
+              if (box.getAttribute("data-path") !== path) { return; }
+              var taps = (parseInt(box.getAttribute("data-taps"), 10) || 0) + 1;
+              box.setAttribute("data-taps", String(taps));
+              box.classList.add("tapped");
+              var link = box.parentNode;
+              var count = link.querySelector("text.tap-count");
+              if (!count) {
+                var x = parseFloat(box.getAttribute("x")) + parseFloat(box.getAttribute("width")) / 2;
+                var y = parseFloat(box.getAttribute("y")) + parseFloat(box.getAttribute("height")) / 2;
+                var dot = document.createElementNS(svg, "circle");
+                dot.setAttribute("class", "tap"); dot.setAttribute("cx", x); dot.setAttribute("cy", y);
+                dot.setAttribute("r", "9");
+                count = document.createElementNS(svg, "text");
+                count.setAttribute("class", "tap-count"); count.setAttribute("x", x); count.setAttribute("y", y + 4);
+                count.setAttribute("text-anchor", "middle");
+                link.appendChild(dot); link.appendChild(count);
+              }
+              count.textContent = String(taps);
+            });
+          }
           function poll() {
             var url = "/screens/live.json?session=" + encodeURIComponent(live.getAttribute("data-session"))
-              + "&version=" + encodeURIComponent(version) + "&" + live.getAttribute("data-query");
+              + "&snapshot=" + encodeURIComponent(live.getAttribute("data-snapshot"))
+              + "&after=" + encodeURIComponent(live.getAttribute("data-cursor")) + "&" + live.getAttribute("data-query");
             fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
               .then(function (response) {
                 if (!response.ok) { throw new Error("HTTP " + response.status); }
                 return response.json();
               })
               .then(function (answer) {
-                if (answer.version !== version && typeof answer.html === "string") {
-                  version = answer.version;
-                  live.setAttribute("data-version", version);
-                  live.innerHTML = answer.html;
-                }
+                if (typeof answer.html === "string") { live.innerHTML = answer.html; }
+                (answer.taps || []).forEach(mark);
+                live.setAttribute("data-snapshot", String(answer.snapshot));
+                live.setAttribute("data-cursor", String(answer.cursor));
                 status.textContent = answer.open ? "Following the device, updated " + new Date().toLocaleTimeString()
                   : "The session has ended.";
                 if (answer.open) { setTimeout(poll, 1000); }
