@@ -181,4 +181,23 @@ import Testing
             #expect(try store.storeSnapshot(elsewhere, retention: SnapshotRetention()).created)
         }
     }
+
+    @Test func deletingAPersonDeletesTheSnapshotsOfTheirDevices() throws {
+        try withTemporaryStore("snapshot-person") { store, project in
+            let session = try ConnectSessions(store: store).start(project: project, now: Self.start).session
+            var theirs = SnapshotSamples.record(
+                projectId: project.id, sessionId: session.id, imageBytes: 100, at: Self.start)
+            theirs.anonymousId = "device-7"
+            var others = SnapshotSamples.record(projectId: project.id, sessionId: session.id, at: Self.start)
+            others.anonymousId = "device-8"
+            let gone = try store.storeSnapshot(theirs, retention: SnapshotRetention())
+            let kept = try store.storeSnapshot(others, retention: SnapshotRetention())
+            _ = try store.deletePerson(
+                id: "device-7", projectId: project.id,
+                request: PersonDeletion.Request(requestedBy: "test", at: Self.start))
+            #expect(try store.snapshot(id: gone.id, projectId: project.id) == nil)
+            #expect(try store.snapshotImage(id: gone.id, projectId: project.id) == nil)
+            #expect(try store.snapshot(id: kept.id, projectId: project.id) != nil)
+        }
+    }
 }

@@ -206,12 +206,7 @@ extension SQLiteEventStore: ScreenStore {
             bytes = bytes.saturatingSubtract(candidate.bytes)
         }
         guard !doomed.isEmpty else { return 0 }
-        let delete = try database.prepare("DELETE FROM snapshots WHERE id = ?1")
-        let deleteImage = try database.prepare("DELETE FROM snapshot_images WHERE snapshot = ?1")
-        for id in doomed {
-            try delete.run([.integer(id)])
-            try deleteImage.run([.integer(id)])
-        }
+        try GroupCommitWriter.deleteSnapshots(doomed, database: database)
         return doomed.count
     }
 
