@@ -182,6 +182,9 @@ import Testing
                 "h1", at: "2026-11-01T09:00:00.000Z", version: "2.0", planVersion: 1,
                 entries: #"{"id":"buy","status":"missing_class","reason":"old"}"#),
             health(
+                "h0", at: "2026-11-02T09:59:59.999Z", version: "2.0", planVersion: 1,
+                entries: #"{"id":"buy","status":"refused_selector"}"#),
+            health(
                 "h2", at: "2026-11-02T10:00:00.000Z", version: "2.0", planVersion: 1,
                 entries: #"""
                     {"id":"buy","status":"applied"},
@@ -211,7 +214,7 @@ import Testing
                 value?["reason"]?.stringValue
             )
         }
-        // 2.1 first, then 2.0 (its newest report, not the older one).
+        // 2.1 first, then 2.0 (its newest report, not the older ones of that day and the day before).
         #expect(cell(0, 0) == ("applied", 1, nil) && cell(0, 1) == ("applied", 2, nil))
         #expect(cell(1, 0) == ("applied", 2, nil))
         #expect(cell(1, 1) == ("missing_selector", 0, "ArticleViewController has no goShare"))
