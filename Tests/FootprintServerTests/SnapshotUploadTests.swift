@@ -121,6 +121,27 @@ import Testing
         #expect(try fixture.storedSnapshots() == 1)
     }
 
+    @Test func anUploadMayBeGzippedAndIsOnlyEverPosted() throws {
+        let fixture = try Fixture()
+        defer { fixture.server.shutDown() }
+        let session = try fixture.startSession()
+        let body = SnapshotSamples.snapshot(token: session.token, elements: (0..<40).map(SnapshotSamples.row))
+            .jsonBytes
+        let compressed = Gzip.compress(body)
+        #expect(compressed.count < body.count / 4)
+        let response = try fixture.upload(
+            compressed, writeKey: fixture.server.writeKey, headers: ["Content-Encoding": "gzip"])
+        #expect(response.status == 201, "\(response.text)")
+        let listed = try fixture.json("/v1/screens")["screens"]?[0]?["latest"]?["elements"]
+        #expect(listed?.int64Value == 40)
+        let get = try fixture.client.send("GET", "/v1/snapshots", headers: fixture.read)
+        #expect(get.status == 405 && get.headers["allow"] == "POST")
+        #expect(try fixture.client.send("PUT", "/v1/snapshots/1", headers: fixture.admin).status == 405)
+        #expect(try fixture.client.send("GET", "/v1/snapshots/999", headers: fixture.read).status == 404)
+        #expect(try fixture.client.send("GET", "/v1/snapshots/x/image", headers: fixture.read).status == 404)
+        #expect(try fixture.client.send("GET", "/v1/snapshots/1/image").status == 401)
+    }
+
     /// Each refusal: its status and code, and nothing stored.
     func expectRefused(
         _ fixture: Fixture, _ response: LoopbackClient.Response, status: Int, code: String,
