@@ -45,6 +45,12 @@ import Testing
         #expect(svg.contains("width=\"\(side * 4)\""))
         // One path, however many modules.
         #expect(svg.components(separatedBy: "<path").count == 2)
+        // Compact: one rectangle per run of a row (a rectangle per module, `M12 34h1v1h-1z`,
+        // would cost at least 14 bytes each).
+        let modules = expected.count
+        #expect(
+            svg.utf8.count < modules * 8,
+            "\(svg.utf8.count) bytes for \(modules) dark modules of \(code.size)²")
     }
 
     @Test func theMatrixHasFinderPatternsInThreeCornersOnly() throws {
