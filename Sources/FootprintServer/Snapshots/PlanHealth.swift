@@ -9,15 +9,16 @@ public struct PlanHealth: Sendable, Hashable {
     public struct VersionStatus: Sendable, Hashable {
         /// The app version.
         public var appVersion: String
-        /// `applied`, the SDK's reason code (`missing_class`, `missing_selector`,
-        /// `unsupported_signature`, `refused_selector`, …), or `not_reported` when this app
-        /// version's report does not name the entry (it ran another plan).
+        /// `applied`, `partial` (some triggers applied), the SDK's reason code (`missing_class`,
+        /// `missing_selector`, `unsupported_signature`, `refused_selector`, `not_checked`, …), or
+        /// `not_reported` when this app version's report does not name the entry (it ran another
+        /// plan, or cut its list short).
         public var status: String
         /// The SDK's explanation, if any.
         public var reason: String?
         /// Events this entry produced on this app version over the range: `$element_click`
         /// events carrying its name as `$event_name`, and for a purpose-method trigger the
-        /// track events of its name.
+        /// track events of its name; for a named page (`page:<Type>`), the page's views.
         public var matched: Int
         /// When this app version reported.
         public var reportedAt: Timestamp
@@ -40,9 +41,10 @@ public struct PlanHealth: Sendable, Hashable {
 
     /// One plan entry across app versions.
     public struct Entry: Sendable, Hashable {
-        /// The entry's id.
+        /// The entry's id: a plan event's, or `page:<Type>` for a named page in configured
+        /// page mode.
         public var id: String
-        /// Its event name; `nil` for an entry only a report names (not in the current plan).
+        /// Its event or page name; `nil` for an entry only a report names (not in the current plan).
         public var name: String?
         /// Whether the current plan has it.
         public var inPlan: Bool
@@ -58,41 +60,50 @@ public struct PlanHealth: Sendable, Hashable {
         }
     }
 
-    /// The entries: the current plan's in plan order, then those only reports name, by id.
+    /// The entries: the current plan's events in plan order, then (in configured page mode) its
+    /// named pages by type, then those only reports name, by id.
     public var entries: [Entry]
     /// The app versions that reported, newest report first.
     public var appVersions: [String]
+    /// The current plan's revision (the published config version), if any.
+    public var planVersion: Int64?
 
     /// Builds the table.
     /// - Parameters:
     ///   - plan: the current tracking plan (`nil`: none published).
+    ///   - planVersion: its revision.
     ///   - reports: the newest report of each app version.
-    ///   - counts: each app version's daily counts over the range (``RollupKind/planEvents`` and
-    ///     ``RollupKind/trackEvents`` are read).
-    public init(plan: TrackingPlan?, reports: [PlanHealthReport], counts: [String: [RollupCount]]) {
+    ///   - counts: each app version's daily counts over the range (``RollupKind/planEvents``,
+    ///     ``RollupKind/trackEvents`` and ``RollupKind/pageViews`` are read).
+    public init(
+        plan: TrackingPlan?, planVersion: Int64? = nil, reports: [PlanHealthReport],
+        counts: [String: [RollupCount]]
+    ) {
+        self.planVersion = planVersion
         let reports = reports.sorted { ($0.time, $0.appVersion) > ($1.time, $1.appVersion) }
         appVersions = reports.map(\.appVersion)
-        var matchedByVersion: [String: [String: (plan: Int, track: Int)]] = [:]
+        var matchedByVersion: [String: [RollupKind: [String: Int]]] = [:]
         for (version, rows) in counts {
-            var totals: [String: (plan: Int, track: Int)] = [:]
-            for row in rows {
-                switch row.kind {
-                case .planEvents: totals[row.key, default: (0, 0)].plan.addSaturating(row.count)
-                case .trackEvents: totals[row.key, default: (0, 0)].track.addSaturating(row.count)
-                default: break
-                }
+            var totals: [RollupKind: [String: Int]] = [:]
+            for row in rows where [.planEvents, .trackEvents, .pageViews].contains(row.kind) {
+                totals[row.kind, default: [:]][row.key, default: 0].addSaturating(row.count)
             }
             matchedByVersion[version] = totals
         }
-        func versions(id: String, name: String?, methodTriggered: Bool) -> [VersionStatus] {
+        /// `kinds`' counts of `name` on each reporting version, with its status there.
+        func versions(id: String, name: String?, kinds: [RollupKind]) -> [VersionStatus] {
             reports.map { report in
                 let reported = report.entries.first { $0.id == id }
-                let totals = name.flatMap { matchedByVersion[report.appVersion]?[$0] } ?? (0, 0)
+                let matched = kinds.map { kind in
+                    name.flatMap { matchedByVersion[report.appVersion]?[kind]?[$0] } ?? 0
+                }.saturatingSum()
                 return VersionStatus(
                     appVersion: report.appVersion, status: reported?.status ?? "not_reported",
-                    reason: reported?.reason,
-                    matched: methodTriggered ? totals.plan.saturatingAdd(totals.track) : totals.plan,
-                    reportedAt: report.time, planVersion: report.planVersion)
+                    reason: reported?.reason
+                        ?? (reported == nil && report.truncated
+                            ? "the report left this entry out (it lists those that did not apply first)"
+                            : nil),
+                    matched: matched, reportedAt: report.time, planVersion: report.planVersion)
             }
         }
         var entries: [Entry] = []
@@ -105,14 +116,25 @@ public struct PlanHealth: Sendable, Hashable {
             entries.append(
                 Entry(
                     id: event.id, name: event.name, inPlan: true,
-                    versions: versions(id: event.id, name: event.name, methodTriggered: methodTriggered)))
+                    versions: versions(
+                        id: event.id, name: event.name,
+                        kinds: methodTriggered ? [.planEvents, .trackEvents] : [.planEvents])))
+        }
+        if let plan, plan.pageMode == .configured {
+            for (type, rule) in plan.pages.sorted(by: { $0.key < $1.key })
+            where planned.insert("page:\(type)").inserted {
+                entries.append(
+                    Entry(
+                        id: "page:\(type)", name: rule.name, inPlan: true,
+                        versions: versions(id: "page:\(type)", name: rule.name, kinds: [.pageViews])))
+            }
         }
         let others = Set(reports.flatMap { $0.entries.map(\.id) }).subtracting(planned).sorted()
         for id in others {
             entries.append(
                 Entry(
                     id: id, name: nil, inPlan: false,
-                    versions: versions(id: id, name: nil, methodTriggered: false)))
+                    versions: versions(id: id, name: nil, kinds: [])))
         }
         self.entries = entries
     }
@@ -120,6 +142,7 @@ public struct PlanHealth: Sendable, Hashable {
     /// The table as the JSON API shows it.
     public var jsonValue: JSONValue {
         [
+            "planVersion": planVersion.map(JSONValue.int) ?? .null,
             "appVersions": .array(appVersions.map(JSONValue.string)),
             "entries": .array(
                 entries.map { entry in

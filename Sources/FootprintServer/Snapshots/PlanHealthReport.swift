@@ -35,18 +35,24 @@ public struct PlanHealthReport: Sendable, Hashable {
     public var planVersion: Int64?
     /// Its entries, in its order, each id once (the first wins).
     public var entries: [Entry]
+    /// Whether the SDK left entries out (it sends those that did not apply first).
+    public var truncated: Bool
 
     /// Creates a report.
-    public init(appVersion: String, time: Timestamp, planVersion: Int64?, entries: [Entry]) {
+    public init(
+        appVersion: String, time: Timestamp, planVersion: Int64?, entries: [Entry], truncated: Bool = false
+    ) {
         self.appVersion = appVersion
         self.time = time
         self.planVersion = planVersion
         self.entries = entries
+        self.truncated = truncated
     }
 
-    /// Reads a `$plan_health` event's properties: `plan_version` (an integer) and `entries`
-    /// (`[{ "id", "status", "reason"? }]`). Entries without a text `id` and `status` are
-    /// skipped; an id seen before is skipped; at most ``maximumEntries`` are read.
+    /// Reads a `$plan_health` event's properties: `plan_version` (an integer), `entries`
+    /// (`[{ "id", "status", "reason"? }]`; an empty reason is none) and `truncated`. Entries
+    /// without a text `id` and `status` are skipped; an id seen before is skipped; at most
+    /// ``maximumEntries`` are read.
     public init(appVersion: String, time: Timestamp, properties: JSONObject) {
         var entries: [Entry] = []
         var seen: Set<String> = []
@@ -57,10 +63,11 @@ public struct PlanHealthReport: Sendable, Hashable {
             guard let id, !id.isEmpty, let status = item["status"]?.stringValue, !status.isEmpty,
                 seen.insert(id).inserted
             else { continue }
-            entries.append(Entry(id: id, status: status, reason: item["reason"]?.stringValue))
+            let reason = item["reason"]?.stringValue
+            entries.append(Entry(id: id, status: status, reason: reason?.isEmpty == false ? reason : nil))
         }
         self.init(
             appVersion: appVersion, time: time, planVersion: properties["plan_version"]?.int64Value,
-            entries: entries)
+            entries: entries, truncated: properties["truncated"] == .bool(true))
     }
 }

@@ -206,12 +206,7 @@ extension SQLiteEventStore: ScreenStore {
             bytes = bytes.saturatingSubtract(candidate.bytes)
         }
         guard !doomed.isEmpty else { return 0 }
-        let delete = try database.prepare("DELETE FROM snapshots WHERE id = ?1")
-        let deleteImage = try database.prepare("DELETE FROM snapshot_images WHERE snapshot = ?1")
-        for id in doomed {
-            try delete.run([.integer(id)])
-            try deleteImage.run([.integer(id)])
-        }
+        try GroupCommitWriter.deleteSnapshots(doomed, database: database)
         return doomed.count
     }
 
@@ -361,19 +356,28 @@ extension SQLiteEventStore: ScreenStore {
         }
     }
 
+    /// Days before the project's newest counted day that ``planHealthReports(projectId:limit:)``
+    /// looks back over.
+    static let planHealthLookbackDays: Int64 = 400
+
     public func planHealthReports(projectId: Int64, limit: Int) throws(ServerError) -> [PlanHealthReport] {
         try read { database in
-            // The daily counts say which app versions reported on which day; the newest day's
-            // events of each hold its newest report.
+            // The daily counts say which app versions reported on which day (one index seek per
+            // day of the lookback, from the project's newest counted day); the newest day's events
+            // of each hold its newest report.
             let versions = try database.prepare(
                 """
-                SELECT app_version, max(day) FROM rollup_counts WHERE project_id = ?1 AND kind = ?2 AND key = ?3
-                GROUP BY app_version ORDER BY max(day) DESC, app_version DESC LIMIT ?4
+                WITH RECURSIVE days(day) AS (
+                    SELECT max(day) FROM rollup_counts WHERE project_id = ?1
+                    UNION ALL SELECT day - 1 FROM days WHERE day > (SELECT max(day) FROM rollup_counts WHERE project_id = ?1) - ?5)
+                SELECT r.app_version, max(r.day) FROM days CROSS JOIN rollup_counts r
+                    ON r.project_id = ?1 AND r.day = days.day AND r.kind = ?2 AND r.key = ?3
+                GROUP BY r.app_version ORDER BY max(r.day) DESC, r.app_version DESC LIMIT ?4
                 """
             ).rows([
                 .integer(projectId), .integer(RollupKind.trackEvents.rawValue),
                 .text(PlanHealthReport.eventName),
-                .integer(Int64(max(0, limit))),
+                .integer(Int64(max(0, limit))), .integer(Self.planHealthLookbackDays),
             ]) { (version: $0.text(at: 0) ?? "", day: $0.int64(at: 1)) }
             let latest = try database.prepare(
                 """
@@ -382,12 +386,26 @@ extension SQLiteEventStore: ScreenStore {
                     AND coalesce(app_version, '') = ?5
                 ORDER BY time DESC, id DESC LIMIT 1
                 """)
+            // The reports' times, kept per device for funnels, tell the newest one's exact time,
+            // so that the events index finds it without reading the whole day.
+            let times = try database.prepare(
+                """
+                SELECT times FROM rollup_person_times
+                WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4 AND app_version = ?5
+                """)
             return try versions.compactMap { version -> PlanHealthReport? in
                 let dayStart = version.day.multipliedReportingOverflow(by: 86_400_000)
                 guard !dayStart.overflow else { return nil }
+                let day = dayStart.partialValue..<dayStart.partialValue.saturatingAdd(86_400_000)
+                let block = TimeList.block(ofDay: version.day)
+                let newest = try times.rows([
+                    .integer(projectId), .integer(RollupKind.trackEvents.rawValue),
+                    .text(PlanHealthReport.eventName), .integer(block), .text(version.version),
+                ]) { TimeList.decode($0.blob(at: 0), block: block) ?? [] }
+                .joined().filter { day.contains($0) }.max()
+                let range = newest.map { $0..<$0.saturatingAdd(1) } ?? day
                 return try latest.rows([
-                    .integer(projectId), .integer(dayStart.partialValue),
-                    .integer(dayStart.partialValue.saturatingAdd(86_400_000)),
+                    .integer(projectId), .integer(range.lowerBound), .integer(range.upperBound),
                     .text(PlanHealthReport.eventName), .text(version.version),
                 ]) { row in
                     let message = try? JSONParser().parse(Array((row.text(at: 1) ?? "{}").utf8))

@@ -70,9 +70,8 @@ public struct ScreenService: Sendable {
         throws(ServerError) -> PlanHealth
     {
         let store = reports.store
-        let plan = try store.latestConfig(projectId: project.id).flatMap { config in
-            try? TrackingPlan(jsonBytes: Array(config.document.utf8))
-        }
+        let config = try store.latestConfig(projectId: project.id)
+        let plan = config.flatMap { try? TrackingPlan(jsonBytes: Array($0.document.utf8)) }
         let healthReports = try screens.planHealthReports(
             projectId: project.id, limit: max(1, min(versions, 100)))
         var counts: [String: [RollupCount]] = [:]
@@ -81,6 +80,6 @@ public struct ScreenService: Sendable {
             filter.appVersion = report.appVersion.isEmpty ? nil : report.appVersion
             counts[report.appVersion] = try store.rollupCounts(projectId: project.id, filter: filter)
         }
-        return PlanHealth(plan: plan, reports: healthReports, counts: counts)
+        return PlanHealth(plan: plan, planVersion: config?.version, reports: healthReports, counts: counts)
     }
 }

@@ -71,6 +71,7 @@ public protocol ScreenStore: Sendable {
     func deviceClicks(projectId: Int64, connectSessionId: Int64, after: Int64, limit: Int)
         throws(ServerError) -> DeviceClicks
 
-    /// The newest `$plan_health` report of each app version (newest versions first).
+    /// The newest `$plan_health` report of each app version that reported in the 400 days up to
+    /// the project's newest event, newest reports first.
     func planHealthReports(projectId: Int64, limit: Int) throws(ServerError) -> [PlanHealthReport]
 }

@@ -59,10 +59,13 @@ public final class SnapshotUploadAPI: Sendable {
             return .error(405, code: "method_not_allowed", message: "use POST", headers: ["Allow": "POST"])
         }
         do {
-            let (write, created) = try upload(request)
+            let write = try upload(request)
             return .json(
-                created ? 201 : 200,
-                ["id": .int(write.id), "created": .bool(created), "dropped": .int(Int64(write.dropped))])
+                write.created ? 201 : 200,
+                [
+                    "id": .int(write.id), "created": .bool(write.created),
+                    "dropped": .int(Int64(write.dropped)),
+                ])
         } catch let refusal as Refusal {
             return refusal.response
         } catch let error as ServerError {
@@ -72,7 +75,7 @@ public final class SnapshotUploadAPI: Sendable {
         }
     }
 
-    private func upload(_ request: ServerRequest) throws -> (SnapshotWrite, Bool) {
+    private func upload(_ request: ServerRequest) throws -> SnapshotWrite {
         // 1. The write key, before any body work.
         guard let key = WriteKeyCredentials.writeKey(authorization: request.headers["authorization"]) else {
             throw Refusal(401, "missing_write_key", "send the write key as the HTTP Basic username")
@@ -123,7 +126,7 @@ public final class SnapshotUploadAPI: Sendable {
         // 5. The snapshot itself, every field checked.
         root["connect_token"] = .string(token)
         var limits = configuration.snapshotLimits
-        limits.maximumImageBytes = min(limits.maximumImageBytes, configuration.maximumImageBytes)
+        limits.maximumImageBytes = configuration.maximumImageBytes
         let snapshot: ScreenSnapshot
         do {
             snapshot = try ScreenSnapshot(json: .object(root), limits: limits)
@@ -131,10 +134,9 @@ public final class SnapshotUploadAPI: Sendable {
             let status = error.code == .imageTooLarge || error.code == .documentTooLarge ? 413 : 400
             throw Refusal(status, status == 413 ? error.code.name : "invalid_snapshot", error.description)
         }
-        let write = try screens.storeSnapshot(
+        return try screens.storeSnapshot(
             Self.record(snapshot, project: project, session: session, receivedAt: request.receivedAt),
             retention: configuration.retention)
-        return (write, write.created)
     }
 
     /// The session of `token` if it is open and the project's; else a 403 or 410 refusal.

@@ -86,6 +86,7 @@ extension GroupCommitWriter {
                     try deleteLink.run([project, .text(anonymousId), .text(userId)])
                     removedLinks += 1
                 }
+                _ = try Self.deleteSnapshots(of: selection, projectId: projectId, database: database)
                 var refused = selection.allIds
                 refused.insert(id)
                 try self.deletedIds.refuse(refused, project: projectId, until: until, database: database)
