@@ -13,6 +13,10 @@ extension Dashboard {
                 case "applied":
                     outcome =
                         "<span class=\"good\">applied</span>, matched \(HTML.number(version.matched)) times"
+                case "partial":
+                    outcome =
+                        "<span class=\"good\">partly applied</span>, matched \(HTML.number(version.matched)) times"
+                        + (version.reason.map { "; \(HTML.escape($0))" } ?? "")
                 case "not_reported":
                     outcome = "<span class=\"hint\">not reported (this version ran another plan)</span>"
                 default:
