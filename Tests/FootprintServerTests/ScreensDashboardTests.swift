@@ -224,6 +224,12 @@ import Testing
         #expect(served.body == png)
         #expect(try browser.get("/screens/image?id=424242").status == 404)
         #expect(try browser.get("/screens?snapshot=424242").status == 400)
+        // A second snapshot of the same page and version: the newest is shown, the first linked.
+        #expect(try Self.upload(fixture, Self.snapshot(token: token)).status == 201)
+        let newest = try browser.get("/screens?\(ReportFixture.range)")
+        #expect(newest.text.contains("<td class=\"num\">2</td>"))
+        #expect(newest.text.contains("id=\"other-snapshots\""))
+        #expect(!newest.text.contains("<image href"))
         let similar = try browser.get("/screens?\(ReportFixture.range)&grouping=similar")
         #expect(similar.text.contains("data-grouping=\"similar\""))
         #expect(similar.text.contains("match=similar"))

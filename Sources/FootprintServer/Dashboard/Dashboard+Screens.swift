@@ -147,7 +147,8 @@ extension Dashboard {
         } else if let shown = try shownSnapshot(context, screens: screens) {
             content += "<section><h2>Screen</h2>\(groupingToggle(context, grouping: grouping))"
             content +=
-                try snapshotView(context, shown, grouping: grouping).html + "</section>" + list + connect
+                try snapshotView(context, shown, grouping: grouping).html
+                + (try otherSnapshots(context, of: shown.summary)) + "</section>" + list + connect
         } else {
             content =
                 "<p class=\"empty\" id=\"no-screens\">No snapshots yet. Start a connect session and open its link on a device running the app.</p>"
@@ -184,6 +185,22 @@ extension Dashboard {
             return nil
         }
         return try screenService().screens.snapshot(id: newest.latest.id, projectId: context.project.id)
+    }
+
+    /// Links to the other kept snapshots of the shown one's page and app version, newest first.
+    private func otherSnapshots(_ context: Context, of shown: SnapshotSummary) throws(ServerError) -> String {
+        let others = try screenService().screens.snapshots(
+            projectId: context.project.id, page: shown.page, appVersion: shown.appVersion, limit: 20
+        ).filter { $0.id != shown.id }
+        guard !others.isEmpty else { return "" }
+        let links = others.map { other in
+            let query = filterQuery(
+                context,
+                extra: [("snapshot", String(other.id)), ("grouping", context.parameters.text("grouping"))])
+            return "<a href=\"/screens\(HTML.escape(query))\">\(HTML.escape(other.takenAt.iso8601))</a>"
+        }
+        return "<p class=\"hint\" id=\"other-snapshots\">Other snapshots of this page and version: "
+            + links.joined(separator: " · ") + "</p>"
     }
 
     /// Exact path · similar path links.
