@@ -166,11 +166,13 @@ def screens(browser, base, write_key):
     assert browser.text("#live-snapshot .empty"), "the live view waits for the device"
 
     authorization = "Basic " + base64.b64encode((write_key + ":").encode()).decode()
+    uploaded = time.time()
     request("POST", base + "/v1/snapshots", snapshot_of(top.get("page") or "Home", shown, token),
             headers={"Authorization": authorization}, status=201)
-    # The live view polls every second; the guard only stops a hang.
+    # The live view polls every second; the guard only stops a hang (the delay is reported, not judged).
     wait_for(lambda: browser.script("return document.querySelectorAll('#live-snapshot rect.box').length;")
              == len(shown) + 1, "the uploaded snapshot in the live view", seconds=30)
+    appeared = time.time() - uploaded
     browser.script("document.getElementById('live-snapshot').scrollIntoView();")
     browser.screenshot("20-screens-live")
 
@@ -227,7 +229,7 @@ def screens(browser, base, write_key):
     wait_for(lambda: browser.text(".notice") == "Ended the connect session.", "the session ended")
     errors = browser.console_errors()
     assert not errors, f"/screens: console errors: {errors}"
-    return hovered
+    return hovered, appeared
 
 
 def main():
@@ -309,8 +311,9 @@ def main():
             browser.screenshot(f"{index:02d}-{title.lower().replace(' ', '-')}")
             errors = browser.console_errors()
             assert not errors, f"{path}: console errors: {errors}"
-        clicks = screens(browser, base, write_key)
+        clicks, appeared = screens(browser, base, write_key)
         print(f"browser test: {len(PAGES)} pages, overview {shown['Page views']} page views, "
+              f"a snapshot in the live view {appeared:.1f} s after its upload, "
               f"a screen's box with {clicks:,} clicks defined and published, no console errors; "
               f"screenshots in {os.path.relpath(ARTIFACTS, ROOT)}")
     finally:
