@@ -169,6 +169,10 @@ struct SnapshotViewTests {
                 "<image href=\"/screens/image?id=s1\" x=\"0\" y=\"0\" width=\"393.0\" height=\"852.0\" preserveAspectRatio=\"none\"/>"
             ))
         #expect(!html.contains("class=\"wireframe\""))
+        // Another project's screenshot is looked up in that project.
+        var other = view(image: true)
+        other.project = "second shop"
+        #expect(other.html.contains("<image href=\"/screens/image?id=s1&amp;project=second%20shop\""))
     }
 
     @Test func smallerBoxesAreDrawnAboveLargerOnesAndTapsAreMarked() throws {

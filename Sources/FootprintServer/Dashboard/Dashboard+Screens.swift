@@ -234,7 +234,7 @@ extension Dashboard {
         return SnapshotView(
             snapshot: snapshot, id: String(stored.summary.id), hasImage: stored.summary.image != nil,
             exact: exact, similar: similar, grouping: grouping, taps: taps,
-            linkQuery: filterQuery(context))
+            linkQuery: filterQuery(context), project: context.parameters.project)
     }
 
     /// The stored document read back (it was validated on upload).

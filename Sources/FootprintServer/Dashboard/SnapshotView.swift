@@ -37,8 +37,12 @@ struct SnapshotView {
     /// The query string the define links keep (project and range), starting with `?` or empty.
     var linkQuery: String = ""
 
+    /// The project's name when the dashboard shows one other than the first (the image is
+    /// looked up in it).
+    var project: String?
+
     /// Where the screenshot is served.
-    var imageURL: String { "/screens/image" + HTML.query([("id", id)]) }
+    var imageURL: String { "/screens/image" + HTML.query([("id", id), ("project", project)]) }
 
     /// The colour level of `clicks` on a screen whose most clicked box has `most`: 0 without
     /// clicks, else `⌈9 × clicks ÷ most⌉` clamped to 1…9.
