@@ -2,8 +2,9 @@
 // ``FuzzEntry``, as the corpus replay tests do. The target exists only when the package is read
 // with `FOOTPRINT_FUZZ=1` (it links against libFuzzer, which an ordinary build does not have).
 //
-// `FOOTPRINT_FUZZ_TARGET` picks what the inputs are: `ingest` (default; request bodies) or
-// `reports` (report query strings). Every other argument is libFuzzer's.
+// `FOOTPRINT_FUZZ_TARGET` picks what the inputs are: `ingest` (default; request bodies),
+// `reports` (report query strings) or `snapshots` (screen snapshot uploads). Every other argument
+// is libFuzzer's.
 
 import CLibFuzzer
 import FootprintServer
@@ -16,7 +17,7 @@ import FootprintServer
 
 /// What the inputs are, read once.
 enum FuzzTarget {
-    static let isReports = getenv("FOOTPRINT_FUZZ_TARGET").map { String(cString: $0) } == "reports"
+    static let name = getenv("FOOTPRINT_FUZZ_TARGET").map { String(cString: $0) } ?? "ingest"
 }
 
 var argumentCount = CommandLine.argc
@@ -24,10 +25,10 @@ var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine
 exit(
     LLVMFuzzerRunDriver(&argumentCount, &arguments) { data, size in
         let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
-        if FuzzTarget.isReports {
-            _ = FuzzEntry.reportParameters(bytes)
-        } else {
-            _ = FuzzEntry.ingest(bytes)
+        switch FuzzTarget.name {
+        case "reports": _ = FuzzEntry.reportParameters(bytes)
+        case "snapshots": _ = FuzzEntry.snapshot(bytes)
+        default: _ = FuzzEntry.ingest(bytes)
         }
         return 0
     })

@@ -30,6 +30,7 @@ struct FuzzCorpusTests {
             #expect(names.contains("spec-\(type).json"), "no seed spec-\(type).json")
         }
         #expect(Self.inputs("reports").count >= 10)
+        #expect(Self.inputs("snapshots").filter { $0.contains("/valid-") }.count >= 4)
     }
 
     @Test(arguments: inputs("ingest"))
@@ -53,6 +54,19 @@ struct FuzzCorpusTests {
         if !name.hasPrefix("edge-") && path.contains("/corpus/") {
             let read = try #require(range, "a valid query refused")
             #expect(read.fromDay <= read.toDay)
+        }
+    }
+
+    @Test(arguments: inputs("snapshots"))
+    func snapshotUploadIsKeptOrRefusedWithoutCrashing(_ path: String) throws {
+        let status = FuzzEntry.snapshot(try Self.bytes(path))
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        if name.hasPrefix("valid-") {
+            #expect(status == 201)
+        } else if name.hasPrefix("edge-") {
+            #expect([400, 403, 413].contains(status), "\(name): \(status)")
+        } else {
+            #expect([201, 400, 403, 413].contains(status), "\(name): \(status)")
         }
     }
 

@@ -84,34 +84,9 @@ public final class SnapshotUploadAPI: Sendable {
             throw Refusal(401, "unknown_write_key", "the write key is not known")
         }
         // 2. The body, within its cap.
-        var bodyLimits = IngestAPI.Configuration()
-        bodyLimits.maximumDecompressedBytes = configuration.maximumBodyBytes
-        let body = try IngestAPI.decompressedBody(request, configuration: bodyLimits)
-        let json: JSONValue
-        do {
-            // The document nests four levels deep (root, elements, element, frame).
-            json = try JSONParser(maximumDepth: 8).parse(body)
-        } catch {
-            throw Refusal(400, "invalid_json", "the body is not valid JSON: \(error)")
-        }
-        guard case .object(var root) = json else {
-            throw Refusal(400, "invalid_snapshot", "the snapshot must be a JSON object")
-        }
+        var root = try Self.document(request, configuration: configuration)
         // 3. The connect session: the header's token, the body's, or both when they agree.
-        let headerToken = request.headers[Self.tokenHeader].map(\.trimmingSpaces).flatMap {
-            $0.isEmpty ? nil : $0
-        }
-        let bodyToken = root["connect_token"]?.stringValue
-        if let headerToken, let bodyToken, headerToken != bodyToken {
-            throw Refusal(
-                400, "conflicting_connect_token",
-                "the Footprint-Connect-Token header and connect_token in the body differ")
-        }
-        guard let token = headerToken ?? bodyToken, !token.isEmpty else {
-            throw Refusal(
-                403, "missing_connect_token",
-                "send the connect session's token as connect_token or in the Footprint-Connect-Token header")
-        }
+        let token = try Self.token(header: request.headers[Self.tokenHeader], body: root)
         let session = try activeSession(token: token, project: project, now: request.receivedAt)
         // 4. The session's upload rate.
         let decision = limiter.withLock { limiter in
@@ -125,18 +100,60 @@ public final class SnapshotUploadAPI: Sendable {
         }
         // 5. The snapshot itself, every field checked.
         root["connect_token"] = .string(token)
+        let snapshot = try Self.snapshot(root, configuration: configuration)
+        return try screens.storeSnapshot(
+            Self.record(snapshot, project: project, session: session, receivedAt: request.receivedAt),
+            retention: configuration.retention)
+    }
+
+    /// The request's body as a JSON object, inflated within the body cap; throws a ``Refusal``
+    /// (`413`, `415`, `400`).
+    static func document(_ request: ServerRequest, configuration: Configuration) throws -> JSONObject {
+        var bodyLimits = IngestAPI.Configuration()
+        bodyLimits.maximumDecompressedBytes = configuration.maximumBodyBytes
+        let body = try IngestAPI.decompressedBody(request, configuration: bodyLimits)
+        let json: JSONValue
+        do {
+            // The document nests four levels deep (root, elements, element, frame).
+            json = try JSONParser(maximumDepth: 8).parse(body)
+        } catch {
+            throw Refusal(400, "invalid_json", "the body is not valid JSON: \(error)")
+        }
+        guard case .object(let root) = json else {
+            throw Refusal(400, "invalid_snapshot", "the snapshot must be a JSON object")
+        }
+        return root
+    }
+
+    /// The connect token of an upload: the header's, the body's, or both when they agree;
+    /// throws a `400` or `403` ``Refusal``.
+    static func token(header: String?, body root: JSONObject) throws -> String {
+        let headerToken = header.map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 }
+        let bodyToken = root["connect_token"]?.stringValue
+        if let headerToken, let bodyToken, headerToken != bodyToken {
+            throw Refusal(
+                400, "conflicting_connect_token",
+                "the Footprint-Connect-Token header and connect_token in the body differ")
+        }
+        guard let token = headerToken ?? bodyToken, !token.isEmpty else {
+            throw Refusal(
+                403, "missing_connect_token",
+                "send the connect session's token as connect_token or in the Footprint-Connect-Token header")
+        }
+        return token
+    }
+
+    /// The snapshot `root` holds, every field checked against the configured limits; throws a
+    /// `413` (image too large) or `400` ``Refusal`` naming the field at fault.
+    static func snapshot(_ root: JSONObject, configuration: Configuration) throws -> ScreenSnapshot {
         var limits = configuration.snapshotLimits
         limits.maximumImageBytes = configuration.maximumImageBytes
-        let snapshot: ScreenSnapshot
         do {
-            snapshot = try ScreenSnapshot(json: .object(root), limits: limits)
+            return try ScreenSnapshot(json: .object(root), limits: limits)
         } catch {
             let status = error.code == .imageTooLarge || error.code == .documentTooLarge ? 413 : 400
             throw Refusal(status, status == 413 ? error.code.name : "invalid_snapshot", error.description)
         }
-        return try screens.storeSnapshot(
-            Self.record(snapshot, project: project, session: session, receivedAt: request.receivedAt),
-            retention: configuration.retention)
     }
 
     /// The session of `token` if it is open and the project's; else a 403 or 410 refusal.
