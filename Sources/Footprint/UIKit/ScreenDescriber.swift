@@ -14,7 +14,11 @@
 
         /// The snapshot content of the key window now, or `nil` when there is none.
         static func content(adapter: UIKitCapture) -> ScreenContent? {
-            guard let window = keyWindow() else { return nil }
+            keyWindow().map { content(of: $0, adapter: adapter) }
+        }
+
+        /// The snapshot content of `window` now.
+        static func content(of window: UIWindow, adapter: UIKitCapture) -> ScreenContent {
             var walk = Walk(ignoredTypes: adapter.capture.configuration.ignoredTypes)
             walk.visit(window, in: window)
             let scale = Double(window.screen.scale)
