@@ -1,4 +1,5 @@
 import FootprintLoopback
+import FootprintSQLite
 import Foundation
 import Testing
 
@@ -122,6 +123,13 @@ struct ConnectUploadTests {
         tracker.applicationDidFinishLaunching(AppOpening(url: Self.link.absoluteString))
         #expect(tracker.connectSession.isActive)
         #expect(tracker.waitUntilStored())
+        let database = try SQLiteDatabase(path: directory.path + "/queue.sqlite")
+        let stored = try database.prepare("SELECT body FROM events ORDER BY id").rows {
+            try JSONParser().parse($0.blob(at: 0))
+        }
+        let opened = try #require(stored.first { $0["event"] == "Application Opened" })
+        #expect(opened["properties"]?["url"] == nil)
+        #expect(!stored.contains { $0.description.contains(Self.token) })
         clock.advance(milliseconds: 60_000)
         #expect(!tracker.connectSession.isActive)
     }
