@@ -14,15 +14,9 @@ struct ConnectUploadTests {
     static let link = URL(string: "shop://footprint/connect?token=\(token)")!
 
     func configuration(_ receiver: LoopbackReceiver) -> Tracker.Configuration {
-        var configuration = Tracker.Configuration(writeKey: "key", serverURL: receiver.url)
-        configuration.storageDirectory = directory.path
-        configuration.remoteConfigRefreshSeconds = nil
-        configuration.flushAt = 1_000_000
-        configuration.flushIntervalSeconds = 3600
-        configuration.transport = URLSessionTransport(timeoutSeconds: 60)
+        var configuration = Tracker.Configuration.sending(to: receiver.url, storedIn: directory)
         configuration.clock = clock
         configuration.connectSession.minimumIntervalSeconds = 0
-        configuration.log = { _ in }
         var context = DeviceContext()
         context.appVersion = "2.1"
         context.appBuild = "210"
