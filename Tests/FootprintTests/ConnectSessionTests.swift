@@ -157,4 +157,20 @@ struct ConnectLinkTests {
         #expect(!named.isFor(serverURL: "https://evil.example.net"))
         #expect(ConnectLink(token: "abcdefghijklmnop0123").isFor(serverURL: "https://any.example.com"))
     }
+
+    @Test(arguments: ["tok_0123456789abcdef~.-", "token+with/odd=chars&more?x#y"])
+    func readsTheLinksTheServerWrites(token: String) throws {
+        let server = "https://collect.example.com/base?x=1&y=#"
+        for text in [
+            ConnectLinkFormat.customSchemeLink(scheme: "myshop", token: token, server: server),
+            ConnectLinkFormat.universalLink(
+                base: "https://links.example.com/app/", token: token, server: server),
+            ConnectLinkFormat.customSchemeLink(scheme: "footprint-ab12", token: token, server: nil),
+        ] {
+            let url = try #require(URL(string: text))
+            let link = try #require(ConnectLink(url: url))
+            #expect(link.token == token)
+            #expect(link.server == (text.contains("server=") ? server : nil))
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import FootprintLoopback
+import FootprintSQLite
 import Foundation
 import Testing
 
@@ -13,15 +14,9 @@ struct ConnectUploadTests {
     static let link = URL(string: "shop://footprint/connect?token=\(token)")!
 
     func configuration(_ receiver: LoopbackReceiver) -> Tracker.Configuration {
-        var configuration = Tracker.Configuration(writeKey: "key", serverURL: receiver.url)
-        configuration.storageDirectory = directory.path
-        configuration.remoteConfigRefreshSeconds = nil
-        configuration.flushAt = 1_000_000
-        configuration.flushIntervalSeconds = 3600
-        configuration.transport = URLSessionTransport(timeoutSeconds: 60)
+        var configuration = Tracker.Configuration.sending(to: receiver.url, storedIn: directory)
         configuration.clock = clock
         configuration.connectSession.minimumIntervalSeconds = 0
-        configuration.log = { _ in }
         var context = DeviceContext()
         context.appVersion = "2.1"
         context.appBuild = "210"
@@ -122,6 +117,13 @@ struct ConnectUploadTests {
         tracker.applicationDidFinishLaunching(AppOpening(url: Self.link.absoluteString))
         #expect(tracker.connectSession.isActive)
         #expect(tracker.waitUntilStored())
+        let database = try SQLiteDatabase(path: directory.path + "/queue.sqlite")
+        let stored = try database.prepare("SELECT body FROM events ORDER BY id").rows {
+            try JSONParser().parse($0.blob(at: 0))
+        }
+        let opened = try #require(stored.first { $0["event"] == "Application Opened" })
+        #expect(opened["properties"]?["url"] == nil)
+        #expect(!stored.contains { $0.description.contains(Self.token) })
         clock.advance(milliseconds: 60_000)
         #expect(!tracker.connectSession.isActive)
     }

@@ -11,15 +11,9 @@ struct DeliveryTests {
     let activity = LockedBox<[TrackerActivity]>([])
 
     func configuration(_ receiver: LoopbackReceiver) -> Tracker.Configuration {
-        var configuration = Tracker.Configuration(writeKey: "key", serverURL: receiver.url)
-        configuration.storageDirectory = directory.path
-        configuration.remoteConfigRefreshSeconds = nil
-        configuration.flushAt = 1_000_000
-        configuration.flushIntervalSeconds = 3600
+        var configuration = Tracker.Configuration.sending(to: receiver.url, storedIn: directory)
         configuration.minimumRetryDelaySeconds = 0.02
         configuration.maximumRetryDelaySeconds = 0.1
-        configuration.transport = URLSessionTransport(timeoutSeconds: 60)
-        configuration.log = { _ in }
         let activity = activity
         configuration.observer = { event in activity.withLock { $0.append(event) } }
         return configuration

@@ -143,6 +143,23 @@ struct PrivacyManifestTests {
         }
     }
 
+    /// The manifest declares no screenshots because the SDK takes them only for a connect
+    /// session (docs/IOS.md): the only code that renders the screen is the snapshot describer,
+    /// and the only caller of that is the connect session's screen source.
+    @Test func theScreenIsRenderedOnlyForConnectSessions() throws {
+        let sources = try Self.sdkSources()
+        let renders = try NSRegularExpression(
+            pattern: #"\bUIGraphicsImageRenderer\b|\bdrawHierarchy\(|\bsnapshotView\(|\.render\(in:"#)
+        let rendering = sources.filter {
+            renders.firstMatch(in: $0.text, range: NSRange($0.text.startIndex..., in: $0.text)) != nil
+        }.map(\.path)
+        #expect(rendering == ["Footprint/UIKit/ScreenDescriber.swift"])
+        let callers = sources.filter { $0.text.contains("ScreenDescriber.content(") }.map(\.path)
+        #expect(callers == ["Footprint/UIKit/UIKitCapture.swift"])
+        let uikit = try #require(sources.first { $0.path == "Footprint/UIKit/UIKitCapture.swift" }?.text)
+        #expect(uikit.contains("capture.connectSession?.setScreenSource"))
+    }
+
     @Test func theManifestIsAResourceOfTheFootprintTarget() throws {
         let package = try String(
             contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)

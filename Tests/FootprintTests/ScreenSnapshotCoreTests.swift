@@ -220,3 +220,24 @@ struct ScreenSnapshotCoreTests {
         #expect(try ScreenSnapshot(jsonBytes: snapshot.jsonBytes) == snapshot)
     }
 }
+
+/// How a screenshot is brought under its byte cap.
+struct ScreenshotSizingTests {
+    @Test func smallerScalesAreTriedUntilTheImageFitsOrNoneIsLeft() {
+        var sizing = ScreenshotSizing()
+        sizing.maximumBytes = 1_000
+        #expect(sizing.firstScale(screenScale: 3) == 3)
+        #expect(sizing.firstScale(screenScale: .nan) == 1)
+        #expect(sizing.next(afterScale: 3, encodedBytes: 1_000) == nil)
+        #expect(sizing.next(afterScale: 3, encodedBytes: 1_001) == .retry(scale: 2.25))
+        var scale = 3.0
+        var tries = 0
+        while case .retry(let smaller)? = sizing.next(afterScale: scale, encodedBytes: 5_000) {
+            #expect(smaller < scale && smaller >= sizing.minimumScale)
+            scale = smaller
+            tries += 1
+        }
+        #expect(tries == 6)
+        #expect(sizing.next(afterScale: scale, encodedBytes: 5_000) == .giveUp)
+    }
+}

@@ -58,3 +58,18 @@ extension Tracker {
         }
     }
 }
+
+extension Tracker.Configuration {
+    /// A tracker that sends to a loopback receiver at `serverURL`: its queue in `directory`, no
+    /// remote config, uploads only when flushed, a one-minute transport time-out, no log.
+    static func sending(to serverURL: String, storedIn directory: ScratchFolder) -> Self {
+        var configuration = Tracker.Configuration(writeKey: "key", serverURL: serverURL)
+        configuration.storageDirectory = directory.path
+        configuration.remoteConfigRefreshSeconds = nil
+        configuration.flushAt = 1_000_000
+        configuration.flushIntervalSeconds = 3600
+        configuration.transport = URLSessionTransport(timeoutSeconds: 60)
+        configuration.log = { _ in }
+        return configuration
+    }
+}

@@ -1,3 +1,4 @@
+import Footprint
 import SwiftUI
 import UIKit
 
@@ -20,5 +21,18 @@ final class SceneDelegate: UIResponder, UIWindowSceneDelegate {
         window.rootViewController = tabs
         window.makeKeyAndVisible()
         self.window = window
+        // A connect link (the dashboard's QR code) that launched the app starts a connect session.
+        for context in connectionOptions.urlContexts { tracker?.handle(url: context.url) }
+    }
+
+    /// Deep links, and connect links while the app runs: `myshop://footprint/connect?token=…`.
+    func scene(_ scene: UIScene, openURLContexts contexts: Set<UIOpenURLContext>) {
+        for context in contexts {
+            tracker?.handle(url: context.url, referringApplication: context.options.sourceApplication)
+        }
+    }
+
+    private var tracker: Tracker? {
+        (UIApplication.shared.delegate as? AppDelegate)?.tracker
     }
 }

@@ -21,6 +21,9 @@ public final class AutoCapture {
     /// The tracker's connect session, told of page appearances (see
     /// ``Tracker/makeAutoCapture(configuration:)``); `nil` for a core made without a tracker.
     public var connectSession: ConnectSessionController?
+    /// Receives the plan's health after the adapter hooked it (see
+    /// ``planApplied(methods:pages:)``); the tracker sets it.
+    public var planHealthReporter: (@Sendable (PlanHealth) -> Void)?
 
     /// Creates the capture core.
     /// - Parameters:
@@ -83,6 +86,21 @@ public final class AutoCapture {
     /// The app came back to the foreground: the current page's time runs again.
     public func appEnteredForeground() {
         record(pages.enteredForeground(now: clock.now()), plan: plans.current.plan)
+    }
+
+    // MARK: Plan health
+
+    /// The adapter hooked the plan in force: `methods` holds the outcome of each purpose
+    /// method it tried, `pages` of each page type (configured page mode). Reported through
+    /// ``planHealthReporter`` as a ``PlanHealth`` of the plan in force.
+    @discardableResult
+    public func planApplied(
+        methods: [CaptureHooks.Method: PlanHealth.Outcome], pages: [String: PlanHealth.Outcome] = [:]
+    ) -> PlanHealth {
+        let health = PlanHealth(
+            plan: plans.current.plan, planVersion: plans.revision, methods: methods, pages: pages)
+        planHealthReporter?(health)
+        return health
     }
 
     // MARK: Recording

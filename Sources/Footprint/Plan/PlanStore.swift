@@ -7,6 +7,7 @@ public final class PlanStore: @unchecked Sendable {
     private let lock = NSLock()
     private var bundled: PlanMatcher
     private var remote: PlanMatcher?
+    private var remoteRevision: Int64 = 0
     private var observers: [@Sendable (PlanMatcher) -> Void] = []
 
     /// Creates a store.
@@ -30,9 +31,23 @@ public final class PlanStore: @unchecked Sendable {
         return remote != nil
     }
 
+    /// The revision of the plan in force: the server's (read from its ETag, `"v12-…"`), 0 for
+    /// the bundled plan or when the ETag names none.
+    public var revision: Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return remote == nil ? 0 : remoteRevision
+    }
+
     /// Puts a remote plan in force; it takes precedence over the bundled one.
-    public func applyRemote(_ plan: TrackingPlan) {
-        replace { $0.remote = PlanMatcher(plan: plan) }
+    /// - Parameters:
+    ///   - plan: the plan.
+    ///   - etag: the ETag the server sent with it, which names its revision. Default `nil`.
+    public func applyRemote(_ plan: TrackingPlan, etag: String? = nil) {
+        replace {
+            $0.remote = PlanMatcher(plan: plan)
+            $0.remoteRevision = PlanHealth.planVersion(fromETag: etag) ?? 0
+        }
     }
 
     /// Replaces the bundled plan (in force only while no remote plan is).

@@ -50,7 +50,7 @@ public actor RemoteConfigUpdater {
             hasStarted = true
             do {
                 if let entry = try cache?.load() {
-                    plans.applyRemote(entry.plan)
+                    plans.applyRemote(entry.plan, etag: entry.etag)
                     state = RemoteConfigRefresh(
                         refreshIntervalMilliseconds: state.refreshIntervalMilliseconds, etag: entry.etag)
                 }
@@ -71,7 +71,7 @@ public actor RemoteConfigUpdater {
             let response = try await fetcher.fetch(ifNoneMatch: etag)
             outcome = state.responseReceived(response)
             if case .apply(let plan, let etag) = outcome {
-                plans.applyRemote(plan)
+                plans.applyRemote(plan, etag: etag)
                 do {
                     try cache?.save(planBody: response.body, etag: etag)
                     cacheError = nil

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A connect link: what the dashboard shows (as a link and a QR code) to start a connect
-/// session, and what ``Tracker/handle(url:referringApplication:)`` recognises.
+/// session, and what ``Tracker/handle(url:referringApplication:)`` recognises. The server writes
+/// it with ``ConnectLinkFormat``.
 ///
 /// Two forms, both with the session's token in `token` and, optionally, the collector's base
 /// URL in `server`:
@@ -37,8 +38,9 @@ public struct ConnectLink: Sendable, Hashable {
         else { return nil }
         let host = components.host?.lowercased()
         let path = components.path
-        let isCustomScheme = host == "footprint" && (path == "/connect" || path == "connect")
-        let isUniversalLink = scheme == "https" && path.hasSuffix("/footprint/connect")
+        let isCustomScheme = host == ConnectLinkFormat.host && path == ConnectLinkFormat.path
+        let isUniversalLink =
+            scheme == "https" && path.hasSuffix("/" + ConnectLinkFormat.host + ConnectLinkFormat.path)
         guard isCustomScheme || isUniversalLink else { return nil }
         let items = components.queryItems ?? []
         guard let token = items.first(where: { $0.name == "token" })?.value,

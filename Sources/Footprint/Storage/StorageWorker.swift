@@ -135,6 +135,7 @@ final class StorageWorker {
             }
             assembler.userId = try queue.state("user_id")
             assembler.optedOut = try queue.state("opted_out") == "1"
+            assembler.planHealthSent = try queue.state("plan_health_sent")
             if let text = try queue.state("super_properties"),
                 case .object(let properties) = try JSONParser().parse(text)
             {
@@ -262,6 +263,9 @@ final class StorageWorker {
         if previous?.optedOut != now.optedOut { try queue.setState("opted_out", now.optedOut ? "1" : "0") }
         if previous?.superProperties != now.superProperties {
             try queue.setState("super_properties", JSONValue.object(now.superProperties).description)
+        }
+        if previous?.planHealthSent != now.planHealthSent {
+            try queue.setState("plan_health_sent", now.planHealthSent)
         }
         if previous?.lifecycle.remembered != now.lifecycle.remembered {
             try queue.setState("app_release", now.lifecycle.remembered?.stored)

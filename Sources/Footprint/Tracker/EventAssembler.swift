@@ -16,6 +16,8 @@ struct EventAssembler: Sendable {
     var timers: [String: Timestamp] = [:]
     /// Whether the user opted out: no event is built.
     var optedOut = false
+    /// The app release and plan revision whose `$plan_health` was sent last (persisted).
+    var planHealthSent: String?
     /// The static part of `context`.
     let context: JSONObject
     /// `context` with the current session's id, and its JSON, built once per session.
@@ -95,6 +97,14 @@ struct EventAssembler: Sendable {
                 session.endSession()
             }
             return .none
+        case .planHealth(let health, let time):
+            let key = Self.planHealthKey(release: lifecycle.current, planVersion: health.planVersion)
+            guard key != planHealthSent else { return .none }
+            planHealthSent = key
+            return result(
+                message(
+                    .track(event: PlanHealth.eventName), properties: health.properties, at: time,
+                    random: &random))
         case .flush, .storage, .barrier, .readIdentity:
             return .none
         }
@@ -102,6 +112,12 @@ struct EventAssembler: Sendable {
 
     /// A message built by ``base(_:at:random:properties:traits:)``, with the encoded context it
     /// carries.
+    /// What identifies one `$plan_health` report: the app's version and build, and the plan
+    /// revision.
+    static func planHealthKey(release: AppRelease, planVersion: Int64) -> String {
+        "\(release.version ?? "")|\(release.build ?? "")|\(planVersion)"
+    }
+
     private func result(_ message: Message) -> Result {
         .message(message, encodedContext: sessionContext.encoded)
     }

@@ -85,6 +85,8 @@ public final class Tracker: CaptureSink {
         let gate = capture.sampling
         inbox.submit(.readIdentity { identity in gate.deviceIdentified(identity.anonymousId) })
         capture.connectSession = connectSession
+        let clock = clock
+        capture.planHealthReporter = { [inbox] health in inbox.submit(.planHealth(health, at: clock.now())) }
         return capture
     }
 
@@ -290,6 +292,14 @@ public final class Tracker: CaptureSink {
         let opening = AppOpening(url: url.absoluteString, referringApplication: referringApplication)
         inbox.submit(.lifecycle(.openedURL(opening), at: clock.now()))
         return false
+    }
+
+    /// Records how the plan in force was applied (``PlanHealth``) as a `$plan_health` event,
+    /// once per app release and plan revision: a report already sent for them (remembered in
+    /// the queue database, across launches) is not sent again. The capture core calls it after
+    /// the adapter hooked the plan.
+    public func reportPlanHealth(_ health: PlanHealth) {
+        inbox.submit(.planHealth(health, at: clock.now()))
     }
 
     // MARK: Connect sessions

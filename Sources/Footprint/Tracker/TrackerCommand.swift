@@ -22,6 +22,9 @@ enum TrackerCommand: Sendable {
     /// The app launched, became active, changed between foreground and background, or opened
     /// a deep link: the session's background clock and the lifecycle events.
     case lifecycle(AppLifecycleState.Signal, at: Timestamp)
+    /// How the plan in force was applied: tracked as `$plan_health` unless already sent for
+    /// this app release and plan revision.
+    case planHealth(PlanHealth, at: Timestamp)
     /// Opt-out (`true`: clear the queue, drop new events) or opt-in.
     case setOptedOut(Bool)
     /// Commit what came before, then ask the uploader to send; `completion` runs when the
@@ -37,7 +40,7 @@ enum TrackerCommand: Sendable {
     /// Whether this command is an event, subject to the pending limit and opt-out.
     var isEvent: Bool {
         switch self {
-        case .event, .endTimer, .lifecycle(.openedURL, _): return true
+        case .event, .endTimer, .lifecycle(.openedURL, _), .planHealth: return true
         default: return false
         }
     }

@@ -67,27 +67,9 @@
             )
         }
 
-        /// The controller the user sees under the alert: the key window's root, through what it
-        /// presents (an alert being dismissed excluded), navigation and tab containers.
+        /// The controller the user sees under the alert.
         private static func topViewController() -> UIViewController? {
-            let windows = HostApplication.windows
-            var top = (windows.first(where: \.isKeyWindow) ?? windows.first)?.rootViewController
-            while let current = top {
-                if let presented = current.presentedViewController, !(presented is UIAlertController) {
-                    top = presented
-                } else if let navigation = current as? UINavigationController,
-                    let visible = navigation.topViewController
-                {
-                    top = visible
-                } else if let tabs = current as? UITabBarController,
-                    let selected = tabs.selectedViewController
-                {
-                    top = selected
-                } else {
-                    return current
-                }
-            }
-            return nil
+            ResponderChainDescriber.topController(of: ScreenDescriber.keyWindow())
         }
     }
 

@@ -10,31 +10,36 @@
     /// the same instance twice; the capture core counts it once.
     @MainActor
     enum PageHooks {
-        /// Hooks `pageTypes` (plan type names), or every controller when `nil`.
-        static func install(pageTypes: Set<String>?, adapter: UIKitCapture) {
+        /// Hooks `pageTypes` (plan type names), or every controller when `nil`; the outcome of
+        /// each named type, for the plan's health.
+        @discardableResult
+        static func install(pageTypes: Set<String>?, adapter: UIKitCapture) -> [String: PlanHealth.Outcome] {
             guard let pageTypes else {
                 hook(UIViewController.self)
-                return
+                return [:]
             }
+            var outcomes: [String: PlanHealth.Outcome] = [:]
             for typeName in pageTypes.sorted() {
-                guard let cls = adapter.resolveClass(named: typeName) else {
-                    adapter.report(
-                        UIKitDiagnostic(
-                            code: .missingClass, typeName: typeName,
-                            message:
-                                "The plan's page \(typeName) is not a class known to the Objective-C runtime."
-                        ))
-                    continue
+                let diagnostic: UIKitDiagnostic
+                if let cls = adapter.resolveClass(named: typeName) {
+                    if let controllerClass = cls as? UIViewController.Type {
+                        hook(controllerClass)
+                        outcomes[typeName] = .applied
+                        continue
+                    }
+                    diagnostic = UIKitDiagnostic(
+                        code: .missingClass, typeName: typeName,
+                        message: "The plan's page \(typeName) is not a UIViewController subclass.")
+                } else {
+                    diagnostic = UIKitDiagnostic(
+                        code: .missingClass, typeName: typeName,
+                        message:
+                            "The plan's page \(typeName) is not a class known to the Objective-C runtime.")
                 }
-                guard let controllerClass = cls as? UIViewController.Type else {
-                    adapter.report(
-                        UIKitDiagnostic(
-                            code: .missingClass, typeName: typeName,
-                            message: "The plan's page \(typeName) is not a UIViewController subclass."))
-                    continue
-                }
-                hook(controllerClass)
+                adapter.report(diagnostic)
+                outcomes[typeName] = diagnostic.planOutcome
             }
+            return outcomes
         }
 
         private typealias AppearanceMethod = @convention(c) (UIViewController, Selector, Bool) -> Void

@@ -21,10 +21,21 @@
     /// are read then.
     @MainActor
     enum PurposeMethodHooks {
-        static func install(_ methods: [CaptureHooks.Method], adapter: UIKitCapture) {
+        /// Hooks each plan entry; the outcome of each, for the plan's health.
+        @discardableResult
+        static func install(_ methods: [CaptureHooks.Method], adapter: UIKitCapture)
+            -> [CaptureHooks.Method: PlanHealth.Outcome]
+        {
+            var outcomes: [CaptureHooks.Method: PlanHealth.Outcome] = [:]
             for entry in methods {
-                if let diagnostic = hook(entry, adapter: adapter) { adapter.report(diagnostic) }
+                if let diagnostic = hook(entry, adapter: adapter) {
+                    adapter.report(diagnostic)
+                    outcomes[entry] = diagnostic.planOutcome
+                } else {
+                    outcomes[entry] = .applied
+                }
             }
+            return outcomes
         }
 
         /// Hooks one plan entry; what went wrong, if anything.

@@ -109,6 +109,33 @@
                 ignoresTracking: controller.footprint.isIgnored)
         }
 
+        /// The controller the user sees in `window`: from its root through what each presents
+        /// (an alert, or a controller being dismissed, excluded) and the visible child of
+        /// navigation and tab containers.
+        static func topController(of window: UIWindow?) -> UIViewController? {
+            var top = window?.rootViewController
+            var steps = 0
+            while let current = top, steps < maximumChainLength {
+                steps += 1
+                if let presented = current.presentedViewController, !(presented is UIAlertController),
+                    !presented.isBeingDismissed
+                {
+                    top = presented
+                } else if let navigation = current as? UINavigationController,
+                    let visible = navigation.topViewController
+                {
+                    top = visible
+                } else if let tabs = current as? UITabBarController,
+                    let selected = tabs.selectedViewController
+                {
+                    top = selected
+                } else {
+                    return current
+                }
+            }
+            return top
+        }
+
         /// The nearest controller on `responder`'s chain.
         static func nearestController(of responder: UIResponder) -> UIViewController? {
             var current: UIResponder? = responder

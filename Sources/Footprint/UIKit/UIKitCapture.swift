@@ -78,6 +78,11 @@
             capture.plans.observe { _ in
                 Task { @MainActor in UIKitCapture.installed?.installPlanHooks() }
             }
+            capture.connectSession?.setScreenSource {
+                await MainActor.run {
+                    UIKitCapture.installed.flatMap { ScreenDescriber.content(adapter: $0) }
+                }
+            }
             return adapter
         }
 
@@ -117,10 +122,14 @@
         /// Hooks what the plan in force names: its page types (or every controller in all
         /// mode) and its purpose methods. Called again after each plan change; hooks already in
         /// place are kept.
+        /// What came of each hook is reported as the plan's health (``AutoCapture/planApplied(methods:pages:)``).
         func installPlanHooks() {
             let hooks = capture.hooks
-            if configuration.hooksPages { PageHooks.install(pageTypes: hooks.pageTypes, adapter: self) }
-            if configuration.hooksMethods { PurposeMethodHooks.install(hooks.methods, adapter: self) }
+            let pages =
+                configuration.hooksPages ? PageHooks.install(pageTypes: hooks.pageTypes, adapter: self) : [:]
+            let methods =
+                configuration.hooksMethods ? PurposeMethodHooks.install(hooks.methods, adapter: self) : [:]
+            capture.planApplied(methods: methods, pages: pages)
         }
 
         /// Gives the lists on screen now their delegate proxy and exposure (their delegate was

@@ -43,6 +43,12 @@
         /// that is not `@objc dynamic`, a refused method or class); called on the main thread.
         /// Default none.
         public var diagnostics: (@Sendable (UIKitDiagnostic) -> Void)?
+        /// How a connect session's screenshot is encoded and capped (JPEG quality, byte cap,
+        /// downscaling). Default ``ScreenshotSizing/init()``: quality 0.6, at most 1 MiB.
+        public var screenshotSizing = ScreenshotSizing()
+        /// Whether a connect session's snapshots carry a screenshot; `false` sends only the
+        /// elements and frames (the dashboard draws a wireframe). Default `true`.
+        public var capturesScreenshots = true
 
         /// Creates a configuration; every argument defaults to the documented value.
         public init(

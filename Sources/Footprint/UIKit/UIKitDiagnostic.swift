@@ -24,6 +24,18 @@
         }
 
         public var description: String { "\(code.name): \(message)" }
+
+        /// What the diagnostic means for the plan's health.
+        public var planOutcome: PlanHealth.Outcome {
+            let status: PlanHealth.Status
+            switch code {
+            case .missingClass: status = .missingClass
+            case .missingMethod: status = .missingSelector
+            case .unsupportedSignature: status = .unsupportedSignature
+            default: status = .refusedSelector
+            }
+            return PlanHealth.Outcome(status: status, reason: message)
+        }
     }
 
     extension ErrorCode where Domain == UIKitDiagnostic {
