@@ -25,8 +25,8 @@ public struct ReceivedRequest: Sendable {
 }
 
 /// A minimal HTTP/1.1 server on a loopback port, for delivery tests: it answers each request with
-/// what `respond` returns, one connection at a time (kept alive while the client reuses it), and
-/// stops by itself after `lifetimeSeconds`.
+/// what `respond` returns, each connection on a thread of its own (kept open while the client
+/// keeps it), and stops by itself after `lifetimeSeconds`.
 public final class LoopbackReceiver: @unchecked Sendable {
     /// The port it listens on (127.0.0.1).
     public let port: UInt16
@@ -54,9 +54,11 @@ public final class LoopbackReceiver: @unchecked Sendable {
 
     /// Starts listening on a free loopback port.
     /// - Parameters:
-    ///   - lifetimeSeconds: the receiver stops by itself after this long. Default 30.
+    ///   - lifetimeSeconds: the receiver stops by itself after this long, a guard against a test
+    ///     that never stops it; long, because a test on a busy machine can start sending late.
+    ///     Default 600.
     ///   - respond: the answer to each request.
-    public init(lifetimeSeconds: Double = 30, respond: @escaping @Sendable (ReceivedRequest) -> HTTPResponse)
+    public init(lifetimeSeconds: Double = 600, respond: @escaping @Sendable (ReceivedRequest) -> HTTPResponse)
         throws
     {
         self.respond = respond
@@ -110,13 +112,21 @@ public final class LoopbackReceiver: @unchecked Sendable {
             guard connection >= 0 else { continue }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            // Keep-alive: serve the connection's next request if it comes within 200 ms (a client
-            // draining a queue reuses it at once); then take the next connection.
-            while handle(connection) && !isStopped {
+            Thread { [self] in keepServing(connection, until: deadline) }.start()
+        }
+    }
+
+    /// Serves a connection's requests until the client closes it, the receiver stops or its
+    /// lifetime ends: the receiver never closes a connection the client may be about to reuse
+    /// (a busy machine can delay the client's next request by seconds).
+    private func keepServing(_ connection: Int32, until deadline: Date) {
+        defer { close(connection) }
+        while handle(connection) {
+            while true {
+                if isStopped || Date() >= deadline { return }
                 var next = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-                guard poll(&next, 1, 200) > 0 else { break }
+                if poll(&next, 1, 50) > 0 { break }
             }
-            close(connection)
         }
     }
 

@@ -39,7 +39,7 @@ struct ConnectUploadTests {
 
     @Test func snapshotsAreUploadedOnlyWhileASessionIsOpen() async throws {
         let status = LockedBox(201)
-        let receiver = try LoopbackReceiver(lifetimeSeconds: 180) { request in
+        let receiver = try LoopbackReceiver { request in
             HTTPResponse(status: request.path == "/v1/snapshots" ? status.current : 200)
         }
         let tracker = Tracker(configuration: configuration(receiver))
