@@ -80,16 +80,9 @@ enum HTML {
         return pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")
     }
 
+    /// `text` with every byte outside RFC 3986's unreserved characters percent-encoded (the
+    /// same encoding connect links use).
     static func percentEncode(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case 48...57, 65...90, 97...122, 45, 46, 95, 126: result.append(Character(UnicodeScalar(byte)))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return result
+        ConnectLinkFormat.percentEncoded(text)
     }
 }

@@ -3,7 +3,7 @@ import FootprintWire
 /// Starts and ends connect sessions for the dashboard and the JSON API (both need the admin
 /// grant): makes the token, keeps only its hash, and builds the link and its QR code.
 ///
-/// The link has the form the SDK's `Tracker.handle(url:)` recognises:
+/// The link is written by `ConnectLinkFormat`, the form the SDK's `Tracker.handle(url:)` reads:
 /// `SCHEME://footprint/connect?token=TOKEN` with `&server=URL` when the collector's base URL is
 /// given (the SDK then refuses the link unless it is configured for that server).
 public struct ConnectSessions: Sendable {
@@ -91,7 +91,7 @@ public struct ConnectSessions: Sendable {
             throw ServerError(
                 code: .connectSession, message: "\(urlScheme.prefix(64)) is not an app's custom URL scheme")
         }
-        var link = "\(scheme)://footprint/connect?token=\(HTML.percentEncode(token))"
+        var server: String?
         if let serverURL, !serverURL.isEmpty {
             let lowered = serverURL.lowercased()
             guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), serverURL.utf8.count <= 512,
@@ -101,8 +101,8 @@ public struct ConnectSessions: Sendable {
                     code: .connectSession,
                     message: "the server URL must be http:// or https://, at most 512 bytes")
             }
-            link += "&server=\(HTML.percentEncode(serverURL))"
+            server = serverURL
         }
-        return link
+        return ConnectLinkFormat.customSchemeLink(scheme: scheme, token: token, server: server)
     }
 }
