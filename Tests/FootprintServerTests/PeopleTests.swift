@@ -228,6 +228,66 @@ import Testing
         }
     }
 
+    /// An export holds the screen snapshots the person's devices uploaded (by a linked anonymous
+    /// id, or naming the user id): each with its document and whether it has an image, never the
+    /// image's bytes; another person's are not in it; the deletion removes exactly these.
+    @Test func anExportHoldsThePersonsSnapshotsWithoutTheImagesBytes() throws {
+        try withTemporaryStore("footprint-people-snapshots") { store, project in
+            let start = Timestamp(millisecondsSince1970: 1_796_083_200_000)
+            _ = try store.write(
+                IngestBatch(
+                    projectId: project.id, events: [],
+                    identityLinks: [IdentityLink(anonymousId: "device-9", userId: "jane@example.com")],
+                    receivedAt: start))
+            let session = try ConnectSessions(store: store).start(project: project, now: start).session
+            func upload(anonymousId: String, userId: String?, page: String, image: Int) throws -> Int64 {
+                var record = SnapshotSamples.record(
+                    projectId: project.id, sessionId: session.id, page: page, imageBytes: image, at: start)
+                record.anonymousId = anonymousId
+                record.userId = userId
+                record.document = JSONWriter.string(
+                    [
+                        "page": .string(page),
+                        "elements": [["path": .string("#buy:#UIButton#\(page)"), "text": "Buy"]],
+                    ])
+                return try store.storeSnapshot(record, retention: SnapshotRetention()).id
+            }
+            let linked = try upload(anonymousId: "device-9", userId: nil, page: "Detail", image: 3_000)
+            let named = try upload(
+                anonymousId: "new-phone", userId: "jane@example.com", page: "Cart", image: 0)
+            let stranger = try upload(anonymousId: "device-8", userId: nil, page: "Detail", image: 0)
+
+            // The same person whichever of its ids is asked for.
+            for id in ["jane@example.com", "device-9"] {
+                let export = try store.exportPerson(id: id, projectId: project.id)
+                #expect(export.snapshots.map { $0["id"]?.int64Value } == [linked, named])
+                let first = try #require(export.snapshots.first)
+                #expect(first["page"] == "Detail")
+                #expect(first["anonymousId"] == "device-9")
+                #expect(first["image"]?["format"] == "png")
+                #expect(first["image"]?["url"] == .string("/v1/snapshots/\(linked)/image"))
+                #expect(first["document"]?["elements"]?[0]?["path"] == "#buy:#UIButton#Detail")
+                #expect(export.snapshots.last?["image"] == .null, "a wireframe: no image")
+                #expect(export.snapshots.last?["userId"] == "jane@example.com")
+                // The image's bytes (in any encoding) are not in the export, only its size.
+                let text = JSONWriter.string(export.jsonValue)
+                let png = SnapshotSamples.png(size: 3_000)
+                #expect(!text.contains(Base64.encode(png).prefix(40)))
+                #expect(text.contains("\"bytes\":"))
+            }
+            #expect(
+                try store.exportPerson(id: "device-8", projectId: project.id).snapshots.map {
+                    $0["id"]?.int64Value
+                } == [stranger])
+
+            _ = try store.deletePerson(
+                id: "jane@example.com", projectId: project.id,
+                request: PersonDeletion.Request(requestedBy: "test", at: start))
+            #expect(try store.exportPerson(id: "jane@example.com", projectId: project.id).snapshots.isEmpty)
+            #expect(try store.snapshot(id: stranger, projectId: project.id) != nil)
+        }
+    }
+
     /// Over HTTP: the admin token deletes and exports, the read token neither; the batch that
     /// resends a deleted person's event is answered with a `deleted_person` rejection.
     @Test func theAPIDeletesAndExportsWithTheAdminTokenOnly() throws {
@@ -245,6 +305,7 @@ import Testing
         #expect(export["person"] == "u1", "a1 is linked to u1")
         #expect(export["events"]?.arrayValue?.count == 8, "a1's seven events and u1's view on a2")
         #expect(export["identityLinks"]?.arrayValue?.count == 1)
+        #expect(export["snapshots"]?.arrayValue?.isEmpty == true, "no connect session uploaded any")
 
         let deleted = try fixture.client.send("DELETE", "/v1/people/u1?refuse_days=7", headers: admin)
         #expect(deleted.status == 200, "\(deleted.text)")

@@ -1,3 +1,4 @@
+import FootprintSQLite
 import FootprintWire
 import Foundation
 import Testing
@@ -82,6 +83,56 @@ import Testing
             #expect(try store.applyRetention(defaultDays: 30, now: now)[project.name] == 0)
             try store.setRetentionDays(nil, projectId: project.id)
             #expect(try store.applyRetention(defaultDays: 30, now: now)[project.name] == 1)
+        }
+    }
+
+    /// Screen snapshots go with the events: one taken or received before the horizon's day is
+    /// deleted with its image; one from the horizon's day on stays, and so do other projects'.
+    @Test func snapshotsBeforeTheHorizonGoWithTheEvents() throws {
+        try withTemporaryStore("footprint-retention-snapshots") { store, project in
+            let day: Int64 = 86_400_000
+            let now = Timestamp(millisecondsSince1970: 1_796_083_200_000 + 3_600_000)
+            // 30 days: the horizon is the start of the day 30 days before today's.
+            let horizon = Timestamp(millisecondsSince1970: 1_796_083_200_000 - 30 * day)
+            let other = try store.createProject(named: "other")
+            let sessions = ConnectSessions(store: store)
+            let session = try sessions.start(project: project, now: now).session
+            let otherSession = try sessions.start(project: other, now: now).session
+            func keep(
+                _ project: Project, _ session: ConnectSession, taken: Timestamp, received: Timestamp,
+                image: Int = 0
+            ) throws -> Int64 {
+                var record = SnapshotSamples.record(
+                    projectId: project.id, sessionId: session.id, imageBytes: image, at: taken)
+                record.receivedAt = received
+                return try store.storeSnapshot(record, retention: SnapshotRetention()).id
+            }
+            let lastOldMillisecond = horizon.adding(milliseconds: -1)
+            let oldWithImage = try keep(
+                project, session, taken: lastOldMillisecond, received: now, image: 100)
+            let receivedLongAgo = try keep(
+                project, session, taken: horizon, received: horizon.adding(milliseconds: -5 * day))
+            let onTheHorizon = try keep(project, session, taken: horizon, received: horizon)
+            let recent = try keep(project, session, taken: now, received: now, image: 100)
+            let otherProjects = try keep(other, otherSession, taken: lastOldMillisecond, received: now)
+
+            try store.setRetentionDays(30, projectId: project.id)
+            try store.applyRetention(defaultDays: nil, now: now)
+            #expect(try store.snapshot(id: oldWithImage, projectId: project.id) == nil)
+            #expect(try store.snapshotImage(id: oldWithImage, projectId: project.id) == nil)
+            #expect(try store.snapshot(id: receivedLongAgo, projectId: project.id) == nil)
+            #expect(try store.snapshot(id: onTheHorizon, projectId: project.id) != nil)
+            #expect(try store.snapshotImage(id: recent, projectId: project.id)?.data.count == 100)
+            #expect(try store.snapshot(id: otherProjects, projectId: other.id) != nil, "no retention")
+            let kept = try store.screens(projectId: project.id).map(\.snapshotCount).reduce(0, +)
+            #expect(kept == 2)
+            // Nothing is left of the deleted snapshots' images either.
+            let database = try SQLiteDatabase(path: store.path)
+            let images = try database.prepare("SELECT snapshot FROM snapshot_images ORDER BY snapshot").rows(
+                []) {
+                    $0.int64(at: 0)
+                }
+            #expect(images == [recent])
         }
     }
 }

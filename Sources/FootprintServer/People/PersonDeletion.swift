@@ -60,9 +60,26 @@ public struct PersonExport: Sendable, Hashable {
     public var events: [JSONValue]
     /// Each identity link: `anonymousId`, `userId`, `firstSeen`.
     public var identityLinks: [JSONValue]
+    /// Each screen snapshot the person's devices uploaded in a connect session, oldest first: as
+    /// `GET /v1/screens/snapshots` lists it (`image` with its format, size and `url`, or `null`
+    /// when it has none), with its `document` (elements, texts, frames). The screenshot's bytes
+    /// are not in the export; `image.url` serves them to the admin token.
+    public var snapshots: [JSONValue]
+
+    /// Creates an export.
+    public init(person: String, events: [JSONValue], identityLinks: [JSONValue], snapshots: [JSONValue] = [])
+    {
+        self.person = person
+        self.events = events
+        self.identityLinks = identityLinks
+        self.snapshots = snapshots
+    }
 
     /// The export as JSON.
     public var jsonValue: JSONValue {
-        ["person": .string(person), "events": .array(events), "identityLinks": .array(identityLinks)]
+        [
+            "person": .string(person), "events": .array(events), "identityLinks": .array(identityLinks),
+            "snapshots": .array(snapshots),
+        ]
     }
 }

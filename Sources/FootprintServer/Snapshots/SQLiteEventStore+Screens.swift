@@ -288,6 +288,26 @@ extension SQLiteEventStore: ScreenStore {
         }
     }
 
+    /// The person's snapshots (``GroupCommitWriter/snapshotIds(of:projectId:database:)``), oldest
+    /// first, for an export: each as the JSON API lists it with its `document` (the snapshot as
+    /// stored: without the connect token and the image's bytes). A screenshot's bytes stay out;
+    /// `image` says whether there is one and `image.url` serves it.
+    static func exportSnapshots(of selection: PersonSelection, projectId: Int64, database: SQLiteDatabase)
+        throws -> [JSONValue]
+    {
+        let ids = try GroupCommitWriter.snapshotIds(of: selection, projectId: projectId, database: database)
+        let select = try database.prepare(
+            "SELECT \(Self.summaryColumns), s.document FROM snapshots s WHERE s.id = ?1")
+        return try ids.flatMap { id in
+            try select.rows([.integer(id)]) { row -> JSONValue in
+                var value = Self.readSummary(row).jsonValue.objectValue ?? [:]
+                let document = row.text(at: 14) ?? "{}"
+                value["document"] = (try? JSONParser().parse(Array(document.utf8))) ?? .string(document)
+                return .object(value)
+            }
+        }
+    }
+
     /// The columns ``readSummary(_:)`` reads, of `snapshots s`.
     private static let summaryColumns = """
         s.id, s.device_snapshot_id, s.connect_session, s.anonymous_id, s.user_id, s.page, s.app_version, s.taken_at,

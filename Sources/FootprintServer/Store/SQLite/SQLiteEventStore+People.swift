@@ -48,7 +48,8 @@ extension SQLiteEventStore {
     }
 
     /// Everything stored about the person `id` names in a project: each event (as stored, with
-    /// its time and when it was received) and each identity link of the person or its anonymous ids.
+    /// its time and when it was received), each identity link of the person or its anonymous ids,
+    /// and each screen snapshot its devices uploaded (the ones its deletion removes).
     public func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport {
         try Self.checkPersonId(id)
         return try read { database in
@@ -78,7 +79,9 @@ extension SQLiteEventStore {
                         "firstSeen": .string(Timestamp(millisecondsSince1970: link.2).iso8601),
                     ]
                 }
-            return PersonExport(person: selection.person, events: events, identityLinks: links)
+            let snapshots = try Self.exportSnapshots(of: selection, projectId: projectId, database: database)
+            return PersonExport(
+                person: selection.person, events: events, identityLinks: links, snapshots: snapshots)
         }
     }
 

@@ -51,7 +51,8 @@ extension SQLiteEventStore {
     /// Deletes every project's events older than its retention (its own days, else
     /// `defaultDays`; projects with neither keep everything) as of `now`: whole UTC days before
     /// the day `days` before `now`'s, in transactions of `chunk` events (default 1,000) each on the writer (ingest
-    /// goes on between them), then drops those days' rollups in one more transaction.
+    /// goes on between them), then the screen snapshots taken or received before that day, then
+    /// drops those days' rollups.
     /// - Returns: the events deleted per project name.
     @discardableResult
     public func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int = 1_000) throws(ServerError)
@@ -71,6 +72,7 @@ extension SQLiteEventStore {
                 total += count
                 if count < chunk { break }
             }
+            _ = try writer.deleteSnapshots(projectId: project.id, beforeDay: horizonDay)
             try writer.dropRollups(projectId: project.id, beforeDay: horizonDay)
             deleted[project.name] = total
         }
