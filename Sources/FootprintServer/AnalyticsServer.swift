@@ -105,7 +105,8 @@ public final class AnalyticsServer: Sendable {
         let screenAPI = ScreenAPI(
             store: store, screens: store, access: configuration.access, signIns: signIns,
             limits: configuration.connectSessions)
-        let uploads = SnapshotUploadAPI(store: store, screens: store, configuration: configuration.snapshots)
+        let uploads = SnapshotUploadAPI(
+            store: store, screens: store, configuration: configuration.snapshots, metrics: metrics)
         let dashboard = Dashboard(
             store: store, access: configuration.access, signIns: signIns, screens: store,
             connectSessions: configuration.connectSessions)

@@ -23,6 +23,8 @@ struct MetricsTests {
         snapshot.eventsStored = 40
         snapshot.eventsDuplicate = 3
         snapshot.eventsRejected = 1
+        snapshot.snapshotsStored = 4
+        snapshot.snapshotsRefused = ["unknown_connect_token": 2, "rate_limited": 1]
         snapshot.observeCommit(seconds: 0.004)
         snapshot.observeCommit(seconds: 0.2)
         snapshot.observeCommit(seconds: 30)
@@ -38,6 +40,12 @@ struct MetricsTests {
         #expect(text.contains("footprint_events_total{outcome=\"stored\"} 40\n"))
         #expect(text.contains("footprint_events_total{outcome=\"duplicate\"} 3\n"))
         #expect(text.contains("footprint_events_total{outcome=\"rejected\"} 1\n"))
+        #expect(text.contains("footprint_snapshots_total{outcome=\"stored\"} 4\n"))
+        #expect(text.contains("footprint_snapshots_total{outcome=\"duplicate\"} 0\n"))
+        #expect(
+            text.contains(
+                "footprint_snapshots_refused_total{reason=\"rate_limited\"} 1\nfootprint_snapshots_refused_total{reason=\"unknown_connect_token\"} 2\n"
+            ))
         #expect(text.contains("footprint_commit_duration_seconds_bucket{le=\"0.0025\"} 0\n"))
         #expect(text.contains("footprint_commit_duration_seconds_bucket{le=\"0.005\"} 1\n"))
         #expect(text.contains("footprint_commit_duration_seconds_bucket{le=\"0.25\"} 2\n"))
@@ -162,5 +170,48 @@ struct MetricsTests {
         let again = try fixture.client.send(
             "GET", "/metrics", headers: ["Authorization": "Bearer \(fixture.server.access.readToken)"])
         #expect(Self.samples(again.text)["footprint_http_requests_total{code=\"200\"}"] == 3)
+    }
+
+    /// Snapshot uploads over loopback: stored, resent and refused ones each counted once, the
+    /// refusals by the code of their answer.
+    @Test func metricsCountSnapshotsStoredAndRefusedByReason() throws {
+        let fixture = try SnapshotUploadTests.Fixture()
+        defer { fixture.server.shutDown() }
+        let session = try fixture.startSession()
+        let snapshot = SnapshotSamples.snapshot(token: session.token)
+        #expect(try fixture.upload(snapshot).status == 201)
+        #expect(try fixture.upload(snapshot).status == 200, "a resend")
+        #expect(try fixture.upload(SnapshotSamples.snapshot(token: session.token)).status == 201)
+        #expect(try fixture.upload(snapshot.jsonBytes, writeKey: nil).status == 401)
+        #expect(try fixture.upload(Array("{".utf8), writeKey: fixture.server.writeKey).status == 400)
+        for _ in 0..<2 {
+            let foreign = SnapshotSamples.snapshot(token: "fpc_00000000000000000000000000000000")
+            #expect(try fixture.upload(foreign).status == 403)
+        }
+
+        let text = try fixture.client.send("GET", "/metrics", headers: fixture.read).text
+        let samples = Self.samples(text)
+        #expect(samples["footprint_snapshots_total{outcome=\"stored\"}"] == 2)
+        #expect(samples["footprint_snapshots_total{outcome=\"duplicate\"}"] == 1)
+        #expect(samples["footprint_snapshots_refused_total{reason=\"missing_write_key\"}"] == 1)
+        #expect(samples["footprint_snapshots_refused_total{reason=\"invalid_json\"}"] == 1)
+        #expect(samples["footprint_snapshots_refused_total{reason=\"unknown_connect_token\"}"] == 2)
+        #expect(samples.keys.filter { $0.hasPrefix("footprint_snapshots_refused_total") }.count == 3)
+        #expect(text.contains("# TYPE footprint_snapshots_refused_total counter"))
+        // Uploads are not events.
+        #expect(samples["footprint_events_total{outcome=\"stored\"}"] == 0)
+    }
+
+    /// Past the most reasons the counters keep apart, further ones count as `other`.
+    @Test func snapshotRefusalReasonsAreBounded() {
+        let metrics = ServerMetrics()
+        for index in 0..<(MetricsSnapshot.maximumRefusalReasons + 5) {
+            metrics.countSnapshotRefused(reason: "reason_\(index)")
+        }
+        metrics.countSnapshotRefused(reason: "reason_0")
+        let refused = metrics.snapshot().snapshotsRefused
+        #expect(refused.count == MetricsSnapshot.maximumRefusalReasons + 1)
+        #expect(refused["other"] == 5)
+        #expect(refused["reason_0"] == 2)
     }
 }

@@ -276,8 +276,11 @@ public final class IngestAPI: Sendable {
 /// A request refused with a status and a reason.
 struct Refusal: Error {
     var response: ServerResponse
+    /// The reason's code (`unknown_write_key`), also in the answer's body.
+    var code: String
 
     init(_ status: Int, _ code: String, _ message: String, headers: [String: String] = [:]) {
         response = .error(status, code: code, message: message, headers: headers)
+        self.code = code
     }
 }

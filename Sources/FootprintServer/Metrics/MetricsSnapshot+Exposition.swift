@@ -21,6 +21,17 @@ extension MetricsSnapshot {
         lines.append("footprint_events_total{outcome=\"duplicate\"} \(eventsDuplicate)")
         lines.append("footprint_events_total{outcome=\"rejected\"} \(eventsRejected)")
         family(
+            "footprint_snapshots_total", "counter",
+            "Screen snapshots uploaded and kept, by outcome (stored, duplicate).")
+        lines.append("footprint_snapshots_total{outcome=\"stored\"} \(snapshotsStored)")
+        lines.append("footprint_snapshots_total{outcome=\"duplicate\"} \(snapshotsDuplicate)")
+        family(
+            "footprint_snapshots_refused_total", "counter",
+            "Screen snapshot uploads refused, by reason (the answer's code); nothing of them is stored.")
+        for (reason, count) in snapshotsRefused.sorted(by: { $0.key < $1.key }) {
+            lines.append("footprint_snapshots_refused_total{reason=\"\(reason)\"} \(count)")
+        }
+        family(
             "footprint_commit_duration_seconds", "histogram",
             "Time from a batch's arrival at the writer to its durable commit, queueing included.")
         var cumulative: UInt64 = 0

@@ -14,6 +14,16 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var eventsDuplicate: UInt64 = 0
     /// Events refused one by one (``IngestDecoder/Rejection``).
     public var eventsRejected: UInt64 = 0
+    /// Screen snapshots newly stored (`POST /v1/snapshots` answered `201`).
+    public var snapshotsStored: UInt64 = 0
+    /// Screen snapshot uploads whose `snapshot_id` was stored before (answered `200`).
+    public var snapshotsDuplicate: UInt64 = 0
+    /// Screen snapshot uploads refused, by the answer's code (`unknown_connect_token`,
+    /// `rate_limited`, `image_too_large`, …).
+    public var snapshotsRefused: [String: UInt64] = [:]
+    /// The most distinct refusal reasons ``snapshotsRefused`` keeps apart (the rest count as
+    /// `other`), so the exposition stays bounded whatever happens.
+    public static let maximumRefusalReasons = 64
     /// Commits observed in each bucket of ``commitLatencyBounds`` (not cumulative), then the
     /// ones above the last bound; one more element than the bounds.
     public var commitLatencyBuckets = [UInt64](repeating: 0, count: commitLatencyBounds.count + 1)

@@ -41,6 +41,32 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    /// Counts one snapshot upload answered `201` (`created`) or `200` (a resend already stored).
+    public func countSnapshot(created: Bool) {
+        state.withLock { state in
+            if created {
+                state.snapshot.snapshotsStored &+= 1
+            } else {
+                state.snapshot.snapshotsDuplicate &+= 1
+            }
+        }
+    }
+
+    /// Counts one snapshot upload refused for `reason`, the code of its answer
+    /// (`unknown_connect_token`). The codes are the upload's own fixed set; past
+    /// ``MetricsSnapshot/maximumRefusalReasons`` distinct ones, the rest count as `other`.
+    public func countSnapshotRefused(reason: String) {
+        state.withLock { state in
+            var reason = reason
+            if state.snapshot.snapshotsRefused[reason] == nil
+                && state.snapshot.snapshotsRefused.count >= MetricsSnapshot.maximumRefusalReasons
+            {
+                reason = "other"
+            }
+            state.snapshot.snapshotsRefused[reason, default: 0] &+= 1
+        }
+    }
+
     /// A commit being timed, from ``beginCommit()`` to ``endCommit(_:)``.
     public struct CommitTiming: Sendable {
         fileprivate let startedNanoseconds: UInt64

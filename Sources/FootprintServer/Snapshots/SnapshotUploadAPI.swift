@@ -37,14 +37,19 @@ public final class SnapshotUploadAPI: Sendable {
     private let screens: any ScreenStore
     private let configuration: Configuration
     private let limiter: LockedValue<RateLimiter>
+    private let metrics: ServerMetrics
 
     /// Creates the API: write keys are looked up in `store`, sessions and snapshots in `screens`.
+    /// - Parameter metrics: where uploads are counted, stored or refused by reason (default:
+    ///   counters of its own).
     public init(
-        store: any EventStore, screens: any ScreenStore, configuration: Configuration = Configuration()
+        store: any EventStore, screens: any ScreenStore, configuration: Configuration = Configuration(),
+        metrics: ServerMetrics = ServerMetrics()
     ) {
         self.store = store
         self.screens = screens
         self.configuration = configuration
+        self.metrics = metrics
         limiter = LockedValue(RateLimiter(rate: configuration.uploadsPerSession))
     }
 
@@ -60,6 +65,7 @@ public final class SnapshotUploadAPI: Sendable {
         }
         do {
             let write = try upload(request)
+            metrics.countSnapshot(created: write.created)
             return .json(
                 write.created ? 201 : 200,
                 [
@@ -67,10 +73,13 @@ public final class SnapshotUploadAPI: Sendable {
                     "dropped": .int(Int64(write.dropped)),
                 ])
         } catch let refusal as Refusal {
+            metrics.countSnapshotRefused(reason: refusal.code)
             return refusal.response
         } catch let error as ServerError {
+            metrics.countSnapshotRefused(reason: error.code.name)
             return .error(503, code: error.code.name, message: error.message, headers: ["Retry-After": "5"])
         } catch {
+            metrics.countSnapshotRefused(reason: "internal")
             return .error(500, code: "internal", message: "\(error)")
         }
     }
