@@ -20,8 +20,14 @@ public final class AnalyticsServer: Sendable {
         public var http = HTTPServer.Configuration()
         /// Rate limit and body limits of the API.
         public var api = IngestAPI.Configuration()
-        /// Durability and reader pool of the store.
+        /// Durability and reader pool of the store (with ``clickHouse``: of the metadata file).
         public var store = SQLiteEventStore.Configuration()
+        /// Keep events in ClickHouse at this location (`footprint serve --store clickhouse://…`);
+        /// ``databasePath`` then holds only projects, keys, config, definitions and tokens.
+        /// Default `nil`: everything in the SQLite file.
+        public var clickHouse: ClickHouseLocation?
+        /// Time-outs and write grouping of the ClickHouse store (used with ``clickHouse``).
+        public var clickHouseStore = ClickHouseEventStore.Configuration()
         /// The dashboard's admin token and the report API's read token (default: random ones,
         /// readable from ``AnalyticsServer/access``).
         public var access = AccessConfiguration()
@@ -77,14 +83,33 @@ public final class AnalyticsServer: Sendable {
     private let workers: WorkerPool
     /// Where ingest bodies are decoded.
     private let decoders: WorkerPool
-    /// Deletes events past their retention.
-    private let retention: RetentionSchedule
+    /// Deletes events past their retention (the SQLite store only).
+    private let retention: RetentionSchedule?
     /// The requests' clock: today, for reports of a project without events.
     private let clock: any Clock
 
     /// Opens the database and starts listening.
     public init(configuration: Configuration) throws(ServerError) {
-        let store = try SQLiteEventStore(path: configuration.databasePath, configuration: configuration.store)
+        let store: any EventStore
+        let sqliteStore: SQLiteEventStore?
+        if let location = configuration.clickHouse {
+            guard configuration.retentionDays == nil else {
+                throw ServerError(
+                    code: .unsupported,
+                    message: "retention (--retention-days) is not available on the ClickHouse store")
+            }
+            var clickHouse = configuration.clickHouseStore
+            clickHouse.metadata = configuration.store
+            clickHouse.maximumReportEvents = configuration.store.maximumReportEvents
+            store = try ClickHouseEventStore(
+                location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
+            sqliteStore = nil
+        } else {
+            let sqlite = try SQLiteEventStore(
+                path: configuration.databasePath, configuration: configuration.store)
+            store = sqlite
+            sqliteStore = sqlite
+        }
         var created = false
         var project = try store.projects().first
         if project == nil, let name = configuration.defaultProjectName {
@@ -145,9 +170,11 @@ public final class AnalyticsServer: Sendable {
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
         metrics.setConnectionsOpen { [http] in http.connectionsOpen }
         self.clock = configuration.http.clock
-        self.retention = RetentionSchedule(
-            store: store, clock: configuration.http.clock,
-            configuration: RetentionSchedule.Configuration(defaultDays: configuration.retentionDays))
+        self.retention = sqliteStore.map { sqlite in
+            RetentionSchedule(
+                store: sqlite, clock: configuration.http.clock,
+                configuration: RetentionSchedule.Configuration(defaultDays: configuration.retentionDays))
+        }
         self.access = configuration.access
         self.defaultProject = project
         self.createdDefaultProject = created
@@ -156,7 +183,7 @@ public final class AnalyticsServer: Sendable {
     /// Stops accepting connections, answers the requests in flight, commits and closes the
     /// database. Safe to call twice.
     public func stop() {
-        retention.stop()
+        retention?.stop()
         http.stop()
         workers.stop()
         decoders.stop()
@@ -193,16 +220,26 @@ extension Report {
     ///   - query: report parameters as in a query string (`from`, `to`, `app_version`, `os`,
     ///     `page`); the range defaults to the days of the project's oldest to newest event.
     ///   - now: today, for a project without events. Default: the system clock.
+    ///   - clickHouse: where the events are, when in ClickHouse (`databasePath` then holds the
+    ///     projects); default `nil`: in the database file.
     public static func load(
         databasePath: String, project: String? = nil, query: [String: String] = [:],
-        now: Timestamp = SystemClock().now()
+        now: Timestamp = SystemClock().now(), clickHouse: ClickHouseLocation? = nil
     ) throws(ServerError) -> Report {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw ServerError(code: .storage, message: "no database at \(databasePath)")
         }
         var configuration = SQLiteEventStore.Configuration()
         configuration.readOnly = true
-        let store = try SQLiteEventStore(path: databasePath, configuration: configuration)
+        let store: any EventStore
+        if let clickHouse {
+            var clickHouseConfiguration = ClickHouseEventStore.Configuration()
+            clickHouseConfiguration.metadata = configuration
+            store = try ClickHouseEventStore(
+                location: clickHouse, metadataPath: databasePath, configuration: clickHouseConfiguration)
+        } else {
+            store = try SQLiteEventStore(path: databasePath, configuration: configuration)
+        }
         defer { store.close() }
         let service = ReportService(store: store)
         let found: Project

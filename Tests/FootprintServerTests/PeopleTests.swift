@@ -35,7 +35,7 @@ import Testing
             return copy
         }
 
-        func write(into store: SQLiteEventStore, project: Project) throws {
+        func write(into store: any EventStore, project: Project) throws {
             for batch in batches {
                 _ = try store.write(
                     IngestBatch(

@@ -1,0 +1,395 @@
+import Dispatch
+import FootprintWire
+import Foundation
+
+/// The scale-out store: events in ClickHouse, spread over its shards; projects, keys, remote
+/// config, definitions, tokens and dashboard sessions in a small SQLite file (a
+/// ``SQLiteEventStore`` this store forwards them to), which every collector on a host shares.
+///
+/// Writes are grouped like the SQLite store's (``GroupCommitQueue``): the batches queued while
+/// an INSERT runs go in the next one, one INSERT per group through the `Distributed` table with
+/// `insert_distributed_sync=1`, so a request is answered only once every shard holds its rows.
+/// Before inserting, the group's message ids are looked up, so a resent batch stores nothing
+/// again; a copy that still gets in (two collectors inserting the same batch at the same
+/// instant) is collapsed at read time (`FINAL`) and by the table's merges.
+///
+/// Every report is answered by aggregate SQL (``ClickHouseSQL``) that returns the same rows the
+/// SQLite rollups give, so the shared ``ReportService`` builds the same reports.
+public final class ClickHouseEventStore: EventStore {
+    /// Store settings.
+    public struct Configuration: Sendable {
+        /// The longest a group of writes waits, in seconds, for batches being decoded at that
+        /// instant (see ``SQLiteEventStore/Configuration/commitLinger``). Default 0.003.
+        public var commitLinger = 0.003
+        /// Seconds without progress on a ClickHouse request (connecting, or between bytes of its
+        /// answer) before it fails as `unavailable`. Default 10.
+        public var idleTimeout: Double = 10
+        /// Seconds one ClickHouse request may take. Default 60.
+        public var requestTimeout: Double = 60
+        /// The largest ClickHouse answer read, in bytes. Default 512 MiB.
+        public var maximumResponseBytes = 512 << 20
+        /// The most events one report reads into memory (reports over ranges that are not whole
+        /// days); a range holding more is refused with `invalidQuery`. Default 5,000,000.
+        public var maximumReportEvents = 5_000_000
+        /// The metadata store's settings.
+        public var metadata = SQLiteEventStore.Configuration()
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// Where the events are.
+    public let location: ClickHouseLocation
+    /// Where projects, keys, config, definitions and tokens are (SQLite).
+    public let metadata: SQLiteEventStore
+    let configuration: Configuration
+    let client: ClickHouseClient
+    let sql: ClickHouseSQL
+    private let groups: GroupCommitQueue<IngestBatch, WriteOutcome>
+    /// The last ``RecentEvent/sequence`` given out (microseconds since 1970, or one more than
+    /// the last).
+    private let lastSequence = LockedValue<UInt64>(0)
+
+    /// Opens the metadata file at `metadataPath` and the ClickHouse database at `location`,
+    /// creating its tables on every shard when missing.
+    public init(
+        location: ClickHouseLocation, metadataPath: String, configuration: Configuration = Configuration()
+    )
+        throws(ServerError)
+    {
+        self.location = location
+        self.configuration = configuration
+        var clientConfiguration = ClickHouseClient.Configuration()
+        clientConfiguration.idleTimeout = configuration.idleTimeout
+        clientConfiguration.requestTimeout = configuration.requestTimeout
+        clientConfiguration.maximumResponseBytes = configuration.maximumResponseBytes
+        self.client = ClickHouseClient(location: location, configuration: clientConfiguration)
+        self.sql = ClickHouseSQL(database: location.database, cluster: location.cluster)
+        self.groups = GroupCommitQueue(
+            label: "footprint.clickhouse.writer", linger: configuration.commitLinger)
+        self.metadata = try SQLiteEventStore(path: metadataPath, configuration: configuration.metadata)
+        do {
+            try createSchema()
+        } catch {
+            metadata.close()
+            throw ServerError(code: error.code, message: "cannot open \(location): \(error.message)")
+        }
+        groups.start { [weak self] batches in
+            guard let self else {
+                return .failure(ServerError(code: .closed, message: "the store is closed"))
+            }
+            return self.commit(batches)
+        }
+    }
+
+    deinit {
+        groups.close()
+    }
+
+    /// Creates the database and the local tables on every shard, then the `Distributed` tables
+    /// on every shard (18.16 has no `ON CLUSTER` without ZooKeeper). Safe to run again.
+    func createSchema() throws(ServerError) {
+        let statements = sql.schema
+        let local = statements.filter { !$0.contains("ENGINE = Distributed") }
+        let distributed = statements.filter { $0.contains("ENGINE = Distributed") }
+        for shard in location.shards {
+            for statement in local { _ = try client.execute(statement, on: shard) }
+        }
+        for shard in location.shards {
+            for statement in distributed { _ = try client.execute(statement, on: shard) }
+        }
+    }
+
+    /// Drops the database on every shard (tests clean up with it).
+    public func dropDatabase() throws(ServerError) {
+        for shard in location.shards { _ = try client.execute(sql.dropDatabase, on: shard) }
+    }
+
+    // MARK: Writes
+
+    public func preparingWrite<T>(_ body: () throws -> T) rethrows -> T {
+        try groups.preparingWrite(body)
+    }
+
+    public func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
+        try groups.write(batch)
+    }
+
+    public func write(
+        _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
+    ) {
+        groups.write(batch, completion: completion)
+    }
+
+    /// Batches waiting for the next INSERT.
+    public var queuedWrites: Int { groups.queuedWrites }
+
+    /// The next sequence number: the wall clock in microseconds, or one more than the last.
+    private func nextSequence() -> UInt64 {
+        let now = UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
+        return lastSequence.withLock { last in
+            last = max(last + 1, now)
+            return last
+        }
+    }
+
+    /// Inserts a group of batches: the events not stored yet (first copy in the group wins),
+    /// then the identity links, then the evicted counts. Any failure fails the whole group, and
+    /// its clients resend it; what got in then counts as duplicates.
+    private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
+        do {
+            var known: [Int64: Set<String>] = [:]
+            for (project, group) in Dictionary(grouping: batches, by: \.projectId) {
+                let events = group.flatMap(\.events)
+                guard !events.isEmpty else { continue }
+                let rows = try client.rows(
+                    sql.storedMessageIds(
+                        projectId: project, devices: Set(events.map { $0.anonymousId ?? "" }),
+                        messageIds: Set(events.map(\.messageId))),
+                    settings: ["max_query_size": "67108864"])
+                known[project] = Set(rows.compactMap { $0.first.flatMap(ClickHouseFormat.text) })
+            }
+            var eventRows = ""
+            var linkRows = ""
+            var lostRows = ""
+            var outcomes: [WriteOutcome] = []
+            for batch in batches {
+                var stored = 0
+                for event in batch.events
+                where known[batch.projectId, default: []].insert(event.messageId).inserted {
+                    ClickHouseRows.append(
+                        event, project: batch.projectId, sequence: nextSequence(), to: &eventRows)
+                    stored += 1
+                }
+                for link in batch.identityLinks {
+                    linkRows +=
+                        [
+                            String(batch.projectId), ClickHouseFormat.field(link.anonymousId),
+                            ClickHouseFormat.field(link.userId),
+                            String(batch.receivedAt.millisecondsSince1970),
+                        ].joined(separator: "\t") + "\n"
+                }
+                if batch.evictedCount > 0 {
+                    lostRows +=
+                        [
+                            String(batch.projectId), ClickHouseFormat.field(batch.batchKey),
+                            String(batch.evictedCount),
+                            String(batch.receivedAt.millisecondsSince1970),
+                            String(UInt64.max - nextSequence()),
+                        ].joined(separator: "\t") + "\n"
+                }
+                outcomes.append(WriteOutcome(stored: stored, duplicates: batch.events.count - stored))
+            }
+            let settings = ["insert_distributed_sync": "1"]
+            if !eventRows.isEmpty {
+                _ = try client.execute(sql.insertEvents, data: Array(eventRows.utf8), settings: settings)
+            }
+            if !linkRows.isEmpty {
+                _ = try client.execute(sql.insertIdentities, data: Array(linkRows.utf8), settings: settings)
+            }
+            if !lostRows.isEmpty {
+                _ = try client.execute(sql.insertLostEvents, data: Array(lostRows.utf8), settings: settings)
+            }
+            return .success(outcomes)
+        } catch {
+            return .failure(
+                ServerError(code: error.code, message: "the batch could not be stored: \(error.message)"))
+        }
+    }
+
+    // MARK: Counts and lists
+
+    public func eventCount(projectId: Int64) throws(ServerError) -> Int {
+        Int(
+            try client.rows(sql.eventCount(projectId: projectId)).first.map { ClickHouseFormat.int64($0[0]) }
+                ?? 0)
+    }
+
+    public func lostEventCount(projectId: Int64) throws(ServerError) -> Int {
+        guard let row = try client.rows(sql.lostEventCount(projectId: projectId)).first, row.count == 2 else {
+            return 0
+        }
+        return Int(max(0, Self.sum(exact: row[0], approximate: row[1])))
+    }
+
+    public func eventTimeSpan(projectId: Int64) throws(ServerError) -> ClosedRange<Timestamp>? {
+        guard let row = try client.rows(sql.eventTimeSpan(projectId: projectId)).first, row.count == 3,
+            ClickHouseFormat.int64(row[2]) > 0
+        else { return nil }
+        let first = ClickHouseFormat.int64(row[0])
+        let last = ClickHouseFormat.int64(row[1])
+        return Timestamp(millisecondsSince1970: first)...Timestamp(millisecondsSince1970: max(first, last))
+    }
+
+    public func identityLinks(projectId: Int64) throws(ServerError) -> [String: String] {
+        var links: [String: String] = [:]
+        for row in try client.rows(sql.identityLinks(projectId: projectId)) where row.count == 2 {
+            links[ClickHouseFormat.text(row[0]) ?? ""] = ClickHouseFormat.text(row[1]) ?? ""
+        }
+        return links
+    }
+
+    public func recentEvents(projectId: Int64, limit: Int, after: Int64?) throws(ServerError) -> [RecentEvent]
+    {
+        try client.rows(sql.recentEvents(projectId: projectId, limit: limit, after: after)).compactMap {
+            row in
+            guard row.count == 8 else { return nil }
+            return RecentEvent(
+                sequence: ClickHouseFormat.int64(row[0]),
+                type: MessageType(rawValue: ClickHouseFormat.text(row[1]) ?? "") ?? .track,
+                name: ClickHouseFormat.text(row[2]),
+                time: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[3])),
+                receivedAt: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[4])),
+                person: ClickHouseFormat.text(row[5]), page: ClickHouseFormat.text(row[6]),
+                payload: ClickHouseFormat.text(row[7]) ?? "{}")
+        }
+    }
+
+    /// A sum read both as an integer and as a double: the integer when the double says it did
+    /// not wrap, else the double held within `Int64`.
+    static func sum(exact: Substring, approximate: Substring) -> Int64 {
+        let double = Double(approximate) ?? 0
+        if abs(double) < 0x1p62 { return ClickHouseFormat.int64(exact) }
+        return Int64(Int(saturating: double))
+    }
+
+    // MARK: People and retention
+
+    public func deletePerson(id: String, projectId: Int64, request: PersonDeletion.Request)
+        throws(ServerError)
+        -> PersonDeletion
+    {
+        throw ServerError(
+            code: .unsupported,
+            message:
+                "deleting a person is not available on the ClickHouse store yet; delete the person's rows with ALTER TABLE \(location.database).events_local DELETE on each shard"
+        )
+    }
+
+    public func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport {
+        throw ServerError(
+            code: .unsupported, message: "exporting a person is not available on the ClickHouse store yet")
+    }
+
+    public func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp? {
+        try metadata.retentionHorizon(projectId: projectId)
+    }
+
+    public func close() {
+        groups.close()
+        metadata.close()
+    }
+}
+
+// MARK: Metadata (SQLite)
+
+extension ClickHouseEventStore {
+    public func project(writeKey: String) throws(ServerError) -> Project? {
+        try metadata.project(writeKey: writeKey)
+    }
+    public func project(named name: String) throws(ServerError) -> Project? {
+        try metadata.project(named: name)
+    }
+    public func createProject(named name: String) throws(ServerError) -> Project {
+        try metadata.createProject(named: name)
+    }
+    public func projects() throws(ServerError) -> [Project] { try metadata.projects() }
+    public func storeConfig(projectId: Int64, document: String, at time: Timestamp) throws(ServerError)
+        -> RemoteConfigVersion
+    {
+        try metadata.storeConfig(projectId: projectId, document: document, at: time)
+    }
+    public func latestConfig(projectId: Int64) throws(ServerError) -> RemoteConfigVersion? {
+        try metadata.latestConfig(projectId: projectId)
+    }
+    public func configVersions(projectId: Int64) throws(ServerError) -> [RemoteConfigVersion] {
+        try metadata.configVersions(projectId: projectId)
+    }
+    public func eventDefinitions(projectId: Int64) throws(ServerError) -> [EventDefinition] {
+        try metadata.eventDefinitions(projectId: projectId)
+    }
+    public func saveEventDefinition(_ definition: EventDefinition, projectId: Int64, at time: Timestamp)
+        throws(ServerError)
+    {
+        try metadata.saveEventDefinition(definition, projectId: projectId, at: time)
+    }
+    @discardableResult
+    public func deleteEventDefinition(id: String, projectId: Int64) throws(ServerError) -> Bool {
+        try metadata.deleteEventDefinition(id: id, projectId: projectId)
+    }
+    public func createReadToken(projectId: Int64, at time: Timestamp) throws(ServerError) -> (
+        ProjectToken, String
+    ) {
+        try metadata.createReadToken(projectId: projectId, at: time)
+    }
+    public func readTokens() throws(ServerError) -> [ProjectToken] { try metadata.readTokens() }
+    @discardableResult
+    public func revokeReadToken(id: Int64) throws(ServerError) -> Bool {
+        try metadata.revokeReadToken(id: id)
+    }
+    public func project(readTokenHash hash: SecretHash) throws(ServerError) -> Project? {
+        try metadata.project(readTokenHash: hash)
+    }
+    public func startDashboardSession(
+        _ hash: SecretHash, expires: Timestamp, now: Timestamp, maximumSessions: Int
+    )
+        throws(ServerError)
+    {
+        try metadata.startDashboardSession(hash, expires: expires, now: now, maximumSessions: maximumSessions)
+    }
+    public func dashboardSessionExpiry(_ hash: SecretHash, now: Timestamp) throws(ServerError) -> Timestamp? {
+        try metadata.dashboardSessionExpiry(hash, now: now)
+    }
+    public func endDashboardSession(_ hash: SecretHash) throws(ServerError) {
+        try metadata.endDashboardSession(hash)
+    }
+    @discardableResult
+    public func endEveryDashboardSession() throws(ServerError) -> Int {
+        try metadata.endEveryDashboardSession()
+    }
+}
+
+/// An ``EventRecord`` as a `TabSeparated` row of ``ClickHouseSQL/eventColumns``, with the
+/// columns the reports read computed by the SQLite rollups' own code.
+enum ClickHouseRows {
+    static func append(_ event: EventRecord, project: Int64, sequence: UInt64, to rows: inout String) {
+        let day = event.time.dayNumber
+        let contributions = RollupDelta.contributions(of: event)
+        let isView = event.type == .screen || event.type == .page
+        let mark = SessionTimeline.mark(
+            type: event.type, name: event.name, page: event.page,
+            durationMilliseconds: event.durationMilliseconds)
+        let markFields: (kind: UInt8, page: String, duration: Int64)
+        switch mark {
+        case .view(let page)?: markFields = (1, page, 0)
+        case .leave(let page, let duration)?: markFields = (2, page, duration)
+        case nil: markFields = (0, "", 0)
+        }
+        let sessionKey = SessionTimeline.sessionKey(
+            sessionId: event.sessionId, anonymousId: event.anonymousId, userId: event.userId, time: event.time
+        )
+        let fields: [String] = [
+            String(project), ClickHouseFormat.field(event.anonymousId ?? ""),
+            ClickHouseFormat.field(event.messageId),
+            String(sequence), String(UInt64.max - sequence), ClickHouseFormat.field(event.type.rawValue),
+            ClickHouseFormat.field(event.name), String(event.time.millisecondsSince1970), String(day),
+            String(day >> 6), String(UInt64(1) << UInt64(day & 63)),
+            String(event.clientTimestamp.millisecondsSince1970),
+            event.sentAt.map { String($0.millisecondsSince1970) } ?? "\\N",
+            String(event.receivedAt.millisecondsSince1970), ClickHouseFormat.field(event.anonymousId),
+            ClickHouseFormat.field(event.userId), ClickHouseFormat.field(event.sessionId),
+            ClickHouseFormat.field(event.page), ClickHouseFormat.field(event.elementPath),
+            ClickHouseFormat.field(event.similarPath), ClickHouseFormat.field(event.elementText),
+            ClickHouseFormat.field(event.itemId), event.durationMilliseconds.map { String($0) } ?? "\\N",
+            ClickHouseFormat.field(event.appVersion), ClickHouseFormat.field(event.os),
+            ClickHouseFormat.field(event.planEventName), ClickHouseFormat.field(event.payload),
+            ClickHouseFormat.array(contributions.map { UInt8($0.kind.rawValue) }),
+            ClickHouseFormat.array(contributions.map(\.key)),
+            ClickHouseFormat.array(
+                contributions.map { ($0.counted ? 1 : 0) | ($0.perPerson ? 2 : 0) | ($0.timed ? 4 : 0) }),
+            ClickHouseFormat.field(sessionKey), isView ? "1" : "0", String(markFields.kind),
+            ClickHouseFormat.field(markFields.page), String(markFields.duration),
+        ]
+        rows += fields.joined(separator: "\t")
+        rows += "\n"
+    }
+}

@@ -1,0 +1,67 @@
+import FootprintWire
+import Foundation
+import Testing
+
+@testable import FootprintServer
+
+/// The ClickHouse store over a real cluster: its tables on every shard, writes stored once
+/// however often they are sent, and failures that never claim a write was stored.
+@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseStoreTests {
+    static func event(_ id: String, anonymousId: String, name: String = "Opened", at time: Timestamp)
+        -> EventRecord
+    {
+        EventRecord(
+            messageId: id, type: .track, name: name, time: time, clientTimestamp: time, sentAt: nil,
+            receivedAt: time, anonymousId: anonymousId, userId: nil, sessionId: "s-\(anonymousId)",
+            page: "Home",
+            elementPath: nil, appVersion: "1.0", os: "iOS 17.2", payload: #"{"type":"track"}"#)
+    }
+
+    @Test func theSchemaIsOnEveryShardAndEventsSpreadOverThem() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            let time = Timestamp(millisecondsSince1970: 1_796_083_200_000)
+            let events = (0..<200).map { Self.event("m\($0)", anonymousId: "device-\($0 % 40)", at: time) }
+            let outcome = try store.write(
+                IngestBatch(projectId: project.id, events: events, receivedAt: time))
+            #expect(outcome == WriteOutcome(stored: 200, duplicates: 0))
+            #expect(try store.eventCount(projectId: project.id) == 200)
+            var perShard: [Int] = []
+            for shard in store.location.shards {
+                let body = try store.client.execute(
+                    "SELECT count() FROM \(store.location.database).events_local", on: shard)
+                perShard.append(Int(String(decoding: body, as: UTF8.self).trimmingSpaces) ?? -1)
+                let tables = try store.client.execute(
+                    "SELECT name FROM system.tables WHERE database = '\(store.location.database)' ORDER BY name FORMAT TabSeparated",
+                    on: shard)
+                #expect(
+                    String(decoding: tables, as: UTF8.self).split(separator: "\n")
+                        == [
+                            "events", "events_local", "identities", "identities_local", "lost_events",
+                            "lost_events_local",
+                        ])
+            }
+            #expect(perShard.reduce(0, +) == 200)
+            if store.location.shards.count > 1 { #expect(perShard.allSatisfy { $0 > 0 }, "\(perShard)") }
+            // Opening it again finds the tables and keeps the events.
+            try store.createSchema()
+            #expect(try store.eventCount(projectId: project.id) == 200)
+        }
+    }
+
+    @Test func aBatchSentTwiceIsStoredOnce() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            let time = Timestamp(millisecondsSince1970: 1_796_083_200_000)
+            let events = (0..<50).map { Self.event("m\($0)", anonymousId: "device-\($0 % 7)", at: time) }
+            let batch = IngestBatch(
+                projectId: project.id, events: events + [events[3]],
+                identityLinks: [IdentityLink(anonymousId: "device-1", userId: "u1")], evictedCount: 4,
+                batchKey: "batch-1", receivedAt: time)
+            #expect(try store.write(batch) == WriteOutcome(stored: 50, duplicates: 1))
+            #expect(try store.write(batch) == WriteOutcome(stored: 0, duplicates: 51))
+            #expect(try store.eventCount(projectId: project.id) == 50)
+            #expect(try store.lostEventCount(projectId: project.id) == 4)
+            #expect(try store.identityLinks(projectId: project.id) == ["device-1": "u1"])
+        }
+    }
+}
