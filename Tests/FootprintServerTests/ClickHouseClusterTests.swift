@@ -7,7 +7,7 @@ import Testing
 /// clickhouse://…`) behind HAProxy in front of two ClickHouse shards give every report exactly
 /// as a SQLite server fed the same requests does, whichever collector each request reaches and
 /// however often it is resent; bad input is answered alike.
-@Suite(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseClusterTests {
     /// Every definition the SQLite report tests use.
     static let definitions = EveryReport.definitions + RollupTests.definitions
@@ -62,8 +62,18 @@ struct ClickHouseClusterTests {
         defer { pair.shutDown() }
         try pair.define(Self.definitions)
         let configuration = Self.generated(seed: seed)
-        for body in HTTPTraffic.batches(configuration, events: 2_500) { try pair.send(body) }
+        let batches = HTTPTraffic.batches(configuration, events: 2_500)
+        for body in batches { try pair.send(body) }
         try pair.expectSameReports(Self.generatedReportPaths(configuration))
+        // The events sit in ClickHouse, spread over both shards.
+        let counts = try ClickHouseTestEnvironment.shardPorts(pair.cluster.url).map { port in
+            Int(
+                try ClickHouseTestEnvironment.query(
+                    "SELECT count() FROM \(pair.cluster.database).events_local", port: port
+                ).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        #expect(counts.count == 2 && counts.allSatisfy { $0 > 0 }, "\(counts)")
+        #expect(counts.reduce(0, +) > (batches.count - 1) * 100)
     }
 
     /// Every batch reaches the cluster twice, through each collector once (every third batch
