@@ -8,7 +8,7 @@ import Testing
 /// The same data set written to the SQLite store and to the ClickHouse store gives the same
 /// answer for every report (``EveryReport``) over every filter, however often and through how
 /// many collectors (stores) it is sent.
-@Suite(.serialized, .enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseAgreementTests {
     /// Every report over the filters the data set's days, pages, app versions and OS give:
     /// whole days, a page, an app version, an OS, a few days, and a range not on day boundaries.
