@@ -70,6 +70,13 @@ struct ClickHouseAgreementTests {
                 #expect(
                     try store.identityLinks(projectId: project.id)
                         == sqlite.identityLinks(projectId: sqliteProject.id), sourceLocation: sourceLocation)
+                for id in [data.linkedUser(), data.unlinkedDevice()].compactMap({ $0 }) {
+                    let export = try store.exportPerson(id: id, projectId: project.id)
+                    #expect(!export.events.isEmpty, sourceLocation: sourceLocation)
+                    #expect(
+                        export == (try sqlite.exportPerson(id: id, projectId: sqliteProject.id)),
+                        "the export of \(id)", sourceLocation: sourceLocation)
+                }
                 let filter = ReportFilter(from: data.end.adding(milliseconds: -86_400_000 * 2), to: data.end)
                 #expect(
                     Set(try store.analyticsEvents(projectId: project.id, filter: filter, properties: true))

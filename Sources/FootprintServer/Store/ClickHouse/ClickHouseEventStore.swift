@@ -270,9 +270,38 @@ public final class ClickHouseEventStore: EventStore {
         )
     }
 
+    /// Everything stored about the person `id` names (``PersonSelection``, the reports' rule):
+    /// each event, in stored order, and each identity link of the person or its anonymous ids.
     public func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport {
-        throw ServerError(
-            code: .unsupported, message: "exporting a person is not available on the ClickHouse store yet")
+        try SQLiteEventStore.checkPersonId(id)
+        let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
+        let events = try client.rows(
+            sql.personEvents(
+                projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
+        ).compactMap { row -> JSONValue? in
+            guard row.count == 4 else { return nil }
+            let payload = ClickHouseFormat.text(row[3]) ?? ""
+            return [
+                "messageId": .string(ClickHouseFormat.text(row[0]) ?? ""),
+                "time": .string(Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[1])).iso8601),
+                "receivedAt": .string(
+                    Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
+                "message": (try? JSONParser().parse(Array(payload.utf8))) ?? .string(payload),
+            ]
+        }
+        let links = try client.rows(sql.identityLinkTimes(projectId: projectId)).compactMap {
+            row -> JSONValue? in
+            guard row.count == 3 else { return nil }
+            let anonymousId = ClickHouseFormat.text(row[0]) ?? ""
+            let userId = ClickHouseFormat.text(row[1]) ?? ""
+            guard selection.owns(link: anonymousId, userId: userId) else { return nil }
+            return [
+                "anonymousId": .string(anonymousId), "userId": .string(userId),
+                "firstSeen": .string(
+                    Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
+            ]
+        }
+        return PersonExport(person: selection.person, events: events, identityLinks: links)
     }
 
     public func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp? {

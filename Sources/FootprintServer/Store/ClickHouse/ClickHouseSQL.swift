@@ -413,6 +413,25 @@ struct ClickHouseSQL: Sendable {
             """
     }
 
+    /// A person's events (``PersonSelection``: its user id, or one of its anonymous ids on
+    /// events without a user id), in stored order.
+    func personEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        SELECT message_id, time, received_at, payload FROM \(database).\(tables.events) FINAL
+        WHERE project_id = \(projectId) AND (user_id = \(ClickHouseFormat.literal(person))
+            OR (ifNull(user_id, '') = '' AND device IN (\(Self.list(anonymousIds)))))
+        ORDER BY sequence
+        """
+    }
+
+    /// Every identity link of a project with when it was first seen, oldest first.
+    func identityLinkTimes(projectId: Int64) -> String {
+        """
+        SELECT anonymous_id, user_id, min(first_seen) AS seen FROM \(database).\(tables.identities)
+        WHERE project_id = \(projectId) GROUP BY anonymous_id, user_id ORDER BY seen, anonymous_id, user_id
+        """
+    }
+
     /// `items` as a list of literals (`''` for none, which matches nothing useful).
     static func list(_ items: Set<String>) -> String {
         items.isEmpty ? "''" : items.sorted().map(ClickHouseFormat.literal).joined(separator: ", ")
