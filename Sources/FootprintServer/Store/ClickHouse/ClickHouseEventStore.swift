@@ -141,6 +141,8 @@ public final class ClickHouseEventStore: EventStore {
     /// its clients resend it; what got in then counts as duplicates.
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
         do {
+            // The ids of deleted people (kept in the metadata file, read again when it changed).
+            let deleted = try metadata.deletedIds()
             var known: [Int64: Set<String>] = [:]
             for (project, group) in Dictionary(grouping: batches, by: \.projectId)
             where configuration.looksUpStoredEvents {
@@ -159,13 +161,17 @@ public final class ClickHouseEventStore: EventStore {
             var outcomes: [WriteOutcome] = []
             for batch in batches {
                 var stored = 0
-                for event in batch.events
-                where known[batch.projectId, default: []].insert(event.messageId).inserted {
+                let refused = deleted.refusedEvents(of: batch)
+                let refusedSet = Set(refused)
+                for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
+                    guard known[batch.projectId, default: []].insert(event.messageId).inserted else {
+                        continue
+                    }
                     ClickHouseRows.append(
                         event, project: batch.projectId, sequence: nextSequence(), to: &eventRows)
                     stored += 1
                 }
-                for link in batch.identityLinks {
+                for link in deleted.acceptedLinks(of: batch) {
                     linkRows +=
                         [
                             String(batch.projectId), ClickHouseFormat.field(link.anonymousId),
@@ -182,7 +188,10 @@ public final class ClickHouseEventStore: EventStore {
                             String(UInt64.max - nextSequence()),
                         ].joined(separator: "\t") + "\n"
                 }
-                outcomes.append(WriteOutcome(stored: stored, duplicates: batch.events.count - stored))
+                outcomes.append(
+                    WriteOutcome(
+                        stored: stored, duplicates: batch.events.count - stored - refused.count,
+                        refused: refused))
             }
             let settings = ["insert_distributed_sync": "1"]
             if !eventRows.isEmpty {
@@ -259,15 +268,55 @@ public final class ClickHouseEventStore: EventStore {
 
     // MARK: People and retention
 
+    /// Deletes a person (``PersonSelection``, the reports' rule): its ids are refused first,
+    /// then each shard deletes the person's events and identity links (`ALTER TABLE … DELETE`,
+    /// which ClickHouse runs in the background; this waits, at most
+    /// ``Configuration/requestTimeout``, until every shard has finished), then the deletion is
+    /// logged in the metadata file. `writerMilliseconds` is the whole deletion's time: ingest
+    /// does not wait for it.
     public func deletePerson(id: String, projectId: Int64, request: PersonDeletion.Request)
         throws(ServerError)
         -> PersonDeletion
     {
-        throw ServerError(
-            code: .unsupported,
-            message:
-                "deleting a person is not available on the ClickHouse store yet; delete the person's rows with ALTER TABLE \(location.database).events_local DELETE on each shard"
-        )
+        try SQLiteEventStore.checkPersonId(id)
+        let started = Date()
+        let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
+        let found = try exportPerson(id: id, projectId: projectId)
+        // Refused before the rows go, so that a resend meanwhile is not stored again.
+        _ = try metadata.logPersonDeletion(
+            selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
+            elapsedMilliseconds: 0, logged: false)
+        for shard in location.shards {
+            _ = try client.execute(
+                sql.deletePersonEvents(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                on: shard)
+            _ = try client.execute(
+                sql.deletePersonLinks(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                on: shard)
+        }
+        let deadline = started.addingTimeInterval(configuration.requestTimeout)
+        for shard in location.shards {
+            while true {
+                let pending = try client.rows(sql.pendingMutations, on: shard).first.map {
+                    ClickHouseFormat.int64($0[0])
+                }
+                if pending ?? 0 == 0 { break }
+                guard Date() < deadline else {
+                    throw ServerError(
+                        code: .unavailable,
+                        message:
+                            "ClickHouse at \(shard) is still deleting the person's rows; they will be gone when it finishes"
+                    )
+                }
+                usleep(50_000)
+            }
+        }
+        return try metadata.logPersonDeletion(
+            selection, id: id, projectId: projectId, request: request, events: found.events.count,
+            identityLinks: found.identityLinks.count,
+            elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
     }
 
     /// Everything stored about the person `id` names (``PersonSelection``, the reports' rule):

@@ -413,15 +413,44 @@ struct ClickHouseSQL: Sendable {
             """
     }
 
-    /// A person's events (``PersonSelection``: its user id, or one of its anonymous ids on
-    /// events without a user id), in stored order.
+    /// The condition on events that selects a person's (``PersonSelection``: its user id, or
+    /// one of its anonymous ids on events without a user id).
+    static func personCondition(person: String, anonymousIds: Set<String>) -> String {
+        """
+        (user_id = \(ClickHouseFormat.literal(person)) OR (ifNull(user_id, '') = '' AND device IN (\(list(anonymousIds)))))
+        """
+    }
+
+    /// A person's events, in stored order.
     func personEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
         """
         SELECT message_id, time, received_at, payload FROM \(database).\(tables.events) FINAL
-        WHERE project_id = \(projectId) AND (user_id = \(ClickHouseFormat.literal(person))
-            OR (ifNull(user_id, '') = '' AND device IN (\(Self.list(anonymousIds)))))
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
         ORDER BY sequence
         """
+    }
+
+    /// Deletes a person's events from one shard's local table (a mutation ClickHouse runs in the
+    /// background; see ``pendingMutations``).
+    func deletePersonEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).events_local DELETE
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        """
+    }
+
+    /// Deletes the identity links of a person or its anonymous ids from one shard's local table.
+    func deletePersonLinks(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).identities_local DELETE
+        WHERE project_id = \(projectId)
+            AND (user_id = \(ClickHouseFormat.literal(person)) OR anonymous_id IN (\(Self.list(anonymousIds))))
+        """
+    }
+
+    /// The mutations of this database a shard has not finished.
+    var pendingMutations: String {
+        "SELECT count() FROM system.mutations WHERE database = \(ClickHouseFormat.literal(database)) AND is_done = 0"
     }
 
     /// Every identity link of a project with when it was first seen, oldest first.
@@ -491,6 +520,15 @@ struct ClickHouseSQL: Sendable {
                 "events with properties",
                 analyticsEvents(projectId: projectId, filter: onPage, properties: true, limit: 1000)
             ),
+            (
+                "delete person events",
+                deletePersonEvents(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            (
+                "delete person links",
+                deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            ("pending mutations", pendingMutations),
         ]
         return statements
     }
