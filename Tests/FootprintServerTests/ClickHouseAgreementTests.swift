@@ -43,6 +43,16 @@ struct ClickHouseAgreementTests {
         return answers
     }
 
+    /// Records each answer of ClickHouse that differs from SQLite's.
+    static func expectSame(
+        _ answers: [String], _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(answers.count == expected.count, sourceLocation: sourceLocation)
+        for (got, want) in zip(answers, expected) where got != want {
+            Issue.record("ClickHouse: \(got)\nSQLite:     \(want)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Writes `data` to SQLite once and to ClickHouse by `writeClickHouse`, and compares every
     /// report and count.
     static func expectSameReports(
@@ -55,11 +65,8 @@ struct ClickHouseAgreementTests {
             let expected = try everyReport(sqlite, sqliteProject, data: data)
             try ClickHouseTesting.withStore(url: url) { store, project throws in
                 try writeClickHouse(store, project)
-                let answers = try everyReport(store, project, data: data)
-                #expect(answers.count == expected.count, sourceLocation: sourceLocation)
-                for (got, want) in zip(answers, expected) where got != want {
-                    Issue.record("ClickHouse: \(got)\nSQLite:     \(want)", sourceLocation: sourceLocation)
-                }
+                expectSame(
+                    try everyReport(store, project, data: data), expected, sourceLocation: sourceLocation)
                 #expect(
                     try store.eventCount(projectId: project.id)
                         == sqlite.eventCount(projectId: sqliteProject.id),

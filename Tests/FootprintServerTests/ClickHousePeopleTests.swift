@@ -30,11 +30,8 @@ struct ClickHousePeopleTests {
                 #expect(
                     try store.eventCount(projectId: project.id)
                         == sqlite.eventCount(projectId: sqliteProject.id))
-                let answers = try ClickHouseAgreementTests.everyReport(store, project, data: data)
-                #expect(answers.count == reports.count)
-                for (got, want) in zip(answers, reports) where got != want {
-                    Issue.record("ClickHouse: \(got)\nSQLite:     \(want)")
-                }
+                ClickHouseAgreementTests.expectSame(
+                    try ClickHouseAgreementTests.everyReport(store, project, data: data), reports)
                 #expect(
                     try store.metadata.personDeletions(projectId: project.id).count
                         == sqlite.personDeletions(projectId: sqliteProject.id).count)
@@ -48,6 +45,37 @@ struct ClickHousePeopleTests {
                 let again = try store.write(batch)
                 #expect(again == (try sqlite.write(sqliteBatch)))
                 #expect(!again.refused.isEmpty)
+            }
+        }
+    }
+}
+
+/// Retention on the ClickHouse store: the days before the horizon go, and every report then
+/// equals the SQLite store's after the same retention.
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseRetentionTests {
+    @Test func retentionGivesTheReportsOfSQLiteAfterTheSameRetention() throws {
+        let data = PeopleTests.DataSet(seed: 8)
+        let days = 4
+        try withTemporaryStore("footprint-retention-sqlite") { sqlite, sqliteProject in
+            try data.write(into: sqlite, project: sqliteProject)
+            let expected = try sqlite.applyRetention(defaultDays: days, now: data.end)
+            let reports = try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data)
+            try ClickHouseTesting.withStore { store, project throws in
+                try data.write(into: store, project: project)
+                let deleted = try store.applyRetention(defaultDays: days, now: data.end)
+                #expect(deleted[project.name] == expected[sqliteProject.name])
+                #expect((deleted[project.name] ?? 0) > 0)
+                #expect(
+                    try store.retentionHorizon(projectId: project.id)
+                        == sqlite.retentionHorizon(projectId: sqliteProject.id))
+                #expect(
+                    try store.eventCount(projectId: project.id)
+                        == sqlite.eventCount(projectId: sqliteProject.id))
+                ClickHouseAgreementTests.expectSame(
+                    try ClickHouseAgreementTests.everyReport(store, project, data: data), reports)
+                // A second run the same day finds nothing more.
+                #expect(try store.applyRetention(defaultDays: days, now: data.end)[project.name] == 0)
             }
         }
     }

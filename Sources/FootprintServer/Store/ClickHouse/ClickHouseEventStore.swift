@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Every report is answered by aggregate SQL (``ClickHouseSQL``) that returns the same rows the
 /// SQLite rollups give, so the shared ``ReportService`` builds the same reports.
-public final class ClickHouseEventStore: EventStore {
+public final class ClickHouseEventStore: EventStore, RetentionStore {
     /// Store settings.
     public struct Configuration: Sendable {
         /// The longest a group of writes waits, in seconds, for batches being decoded at that
@@ -296,6 +296,16 @@ public final class ClickHouseEventStore: EventStore {
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
                 on: shard)
         }
+        try waitForMutations(since: started)
+        return try metadata.logPersonDeletion(
+            selection, id: id, projectId: projectId, request: request, events: found.events.count,
+            identityLinks: found.identityLinks.count,
+            elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
+    }
+
+    /// Waits until every shard has finished this database's mutations (`ALTER TABLE … DELETE`),
+    /// at most ``Configuration/requestTimeout`` after `started`.
+    private func waitForMutations(since started: Date) throws(ServerError) {
         let deadline = started.addingTimeInterval(configuration.requestTimeout)
         for shard in location.shards {
             while true {
@@ -307,16 +317,51 @@ public final class ClickHouseEventStore: EventStore {
                     throw ServerError(
                         code: .unavailable,
                         message:
-                            "ClickHouse at \(shard) is still deleting the person's rows; they will be gone when it finishes"
+                            "ClickHouse at \(shard) is still deleting rows; they will be gone when it finishes"
                     )
                 }
                 usleep(50_000)
             }
         }
-        return try metadata.logPersonDeletion(
-            selection, id: id, projectId: projectId, request: request, events: found.events.count,
-            identityLinks: found.identityLinks.count,
-            elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
+    }
+
+    /// Whether some project has its own retention (kept in the metadata file).
+    public func anyProjectHasRetention() throws(ServerError) -> Bool {
+        try metadata.anyProjectHasRetention()
+    }
+
+    /// Deletes every project's events older than its retention (its own days, else
+    /// `defaultDays`) as of `now`: whole UTC days before the day `days` before `now`'s, by
+    /// `ALTER TABLE events_local DELETE` on every shard (waited for), then records the horizon.
+    /// `chunk` is not used: ClickHouse deletes in the background and ingest never waits.
+    /// - Returns: the events deleted per project name.
+    @discardableResult
+    public func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int = 0) throws(ServerError)
+        -> [String: Int]
+    {
+        var deleted: [String: Int] = [:]
+        for project in try projects() {
+            guard let days = try metadata.retentionDays(projectId: project.id) ?? defaultDays, days > 0 else {
+                continue
+            }
+            let started = Date()
+            let horizonDay = now.dayNumber - Int64(min(days, 36_500))
+            let horizon = horizonDay &* 86_400_000
+            let count =
+                try client.rows(sql.eventsBefore(projectId: project.id, time: horizon)).first.map {
+                    Int(ClickHouseFormat.int64($0[0]))
+                } ?? 0
+            if count > 0 {
+                for shard in location.shards {
+                    _ = try client.execute(
+                        sql.deleteEventsBefore(projectId: project.id, time: horizon), on: shard)
+                }
+                try waitForMutations(since: started)
+            }
+            try metadata.recordRetentionHorizon(projectId: project.id, day: horizonDay)
+            deleted[project.name] = count
+        }
+        return deleted
     }
 
     /// Everything stored about the person `id` names (``PersonSelection``, the reports' rule):

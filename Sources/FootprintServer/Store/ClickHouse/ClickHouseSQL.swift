@@ -448,6 +448,16 @@ struct ClickHouseSQL: Sendable {
         """
     }
 
+    /// The stored events of a project before `time` (ms since 1970).
+    func eventsBefore(projectId: Int64, time: Int64) -> String {
+        "SELECT count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// Deletes a project's events before `time` from one shard's local table (retention).
+    func deleteEventsBefore(projectId: Int64, time: Int64) -> String {
+        "ALTER TABLE \(database).events_local DELETE WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
     /// The mutations of this database a shard has not finished.
     var pendingMutations: String {
         "SELECT count() FROM system.mutations WHERE database = \(ClickHouseFormat.literal(database)) AND is_done = 0"
@@ -528,6 +538,8 @@ struct ClickHouseSQL: Sendable {
                 "delete person links",
                 deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])
             ),
+            ("events before", eventsBefore(projectId: projectId, time: 1_000)),
+            ("delete events before", deleteEventsBefore(projectId: projectId, time: 1_000)),
             ("pending mutations", pendingMutations),
         ]
         return statements
