@@ -6,7 +6,7 @@ import Testing
 
 /// The ClickHouse store over a real cluster: its tables on every shard, writes stored once
 /// however often they are sent, and failures that never claim a write was stored.
-@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+@Suite(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
 struct ClickHouseStoreTests {
     static func event(_ id: String, anonymousId: String, name: String = "Opened", at time: Timestamp)
         -> EventRecord
@@ -62,6 +62,40 @@ struct ClickHouseStoreTests {
             #expect(try store.eventCount(projectId: project.id) == 50)
             #expect(try store.lostEventCount(projectId: project.id) == 4)
             #expect(try store.identityLinks(projectId: project.id) == ["device-1": "u1"])
+        }
+    }
+}
+
+/// A shard stopped while the store writes: the write fails as `unavailable` (the collector
+/// answers 503 with Retry-After), and once the shard is back the resent batches are stored
+/// exactly once.
+@Suite(.serialized, .enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+struct ClickHouseShardFaultTests {
+    @Test(.timeLimit(.minutes(5))) func aStoppedShardFailsTheWriteAndTheResendStoresEachEventOnce() throws {
+        let shards = try PrivateShards()
+        defer { shards.stop() }
+        let data = PeopleTests.DataSet(seed: 5)
+        try ClickHouseAgreementTests.expectSameReports(data, url: shards.url) { store, project in
+            let time = data.end
+            let batches = data.batches.map {
+                IngestBatch(
+                    projectId: project.id, events: $0.events, identityLinks: $0.links, receivedAt: time)
+            }
+            _ = try store.write(batches[0])
+            try shards.stopShard(2)
+            var failure: ServerError?
+            do {
+                _ = try store.write(batches[1])
+            } catch let error as ServerError {
+                failure = error
+            }
+            #expect(failure?.code == .unavailable, "\(String(describing: failure))")
+            #expect(throws: ServerError.self) { try store.eventCount(projectId: project.id) }
+            try shards.startShard(2)
+            for batch in batches.dropFirst() { _ = try store.write(batch) }
+            // The first batch again: nothing of it is stored twice.
+            #expect(
+                try store.write(batches[0]) == WriteOutcome(stored: 0, duplicates: batches[0].events.count))
         }
     }
 }
