@@ -90,9 +90,23 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
-## Release-build benchmarks; prints one table per suite.
+## Release-build benchmarks; prints one table per suite. BENCH=clickhouse (only when named)
+## starts two ClickHouse shards, two collectors and HAProxy (kept in BENCH_CLUSTER_STATE with
+## their data between runs, stopped afterwards) and compares them with one SQLite server.
+BENCH_CLUSTER_PORT_BASE ?= 34000
+BENCH_CLUSTER_STATE ?= .build/bench-cluster
 bench: deps
+ifneq ($(filter clickhouse,$(BENCH)),)
+	$(MAKE) cluster-deps
+	$(SWIFT) build -c release --product footprint
+	$(SWIFT) build -c release --product FootprintBenchmarks
+	@trap 'scripts/cluster.sh stop --state $(BENCH_CLUSTER_STATE)' EXIT; trap 'exit 1' INT TERM; \
+	scripts/cluster.sh start --base $(BENCH_CLUSTER_PORT_BASE) --state $(BENCH_CLUSTER_STATE) \
+		--collectors 2 --haproxy --footprint .build/release/footprint && \
+	FOOTPRINT_CLUSTER_STATE="$(CURDIR)/$(BENCH_CLUSTER_STATE)" .build/release/FootprintBenchmarks $(BENCH)
+else
 	$(SWIFT) run -c release FootprintBenchmarks $(BENCH)
+endif
 
 ## The end-to-end demo: embedded server, virtual users through the real SDK, then the report.
 demo: deps

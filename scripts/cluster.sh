@@ -8,7 +8,8 @@
 #   scripts/cluster.sh stop   [--state DIR]          stops everything `start` started (idempotent)
 #   scripts/cluster.sh status [--state DIR]          what runs, and the env file
 #   scripts/cluster.sh stop-shard N / start-shard N [--state DIR]   one shard, for fault drills
-#   scripts/cluster.sh clean  [--state DIR]          stop, then delete the state folder (all data)
+#                                                    (stop-shard kills it: SIGKILL, as a crash)
+#   scripts/cluster.sh clean  [--state DIR]          kill everything, then delete the state folder
 #
 # Ports from the base B (default $CLUSTER_PORT_BASE, else 38000): HAProxy B+80, collectors B+81…,
 # shard i's HTTP B+122+i, TCP B+1100+i, interserver B+1200+i. Everything — configs, data, logs,
@@ -99,12 +100,14 @@ running() {
     tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$mark"
 }
 
-# Stops the process of FILE (TERM, then KILL after 60 s) when it runs; removes the pid file.
+# Stops the process of FILE when it runs (SIGNAL, default TERM; KILL after 60 s); removes the
+# pid file. ClickHouse keeps serving open keep-alive connections after TERM, so a shard that
+# collectors still use can take the whole minute.
 stop_process() {
-    local file="$1" mark="$2" name="$3" pid waited=0
+    local file="$1" mark="$2" name="$3" signal="${4:-TERM}" pid waited=0
     if running "$file" "$mark"; then
         pid="$(cat "$file")"
-        kill -TERM "$pid" 2>/dev/null || true
+        kill -"$signal" "$pid" 2>/dev/null || true
         while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 600 ]; do
             sleep 0.1
             waited=$((waited + 1))
@@ -234,13 +237,13 @@ write_env() {
 }
 
 stop_all() {
-    local dir
-    stop_process "$state/haproxy/pid" "$state/haproxy/haproxy.cfg" haproxy
+    local signal="${1:-TERM}" dir
+    stop_process "$state/haproxy/pid" "$state/haproxy/haproxy.cfg" haproxy "$signal"
     for dir in "$state"/collector*; do
-        [ -d "$dir" ] && stop_process "$dir/pid" "$state/metadata.sqlite" "$(basename "$dir")"
+        [ -d "$dir" ] && stop_process "$dir/pid" "$state/metadata.sqlite" "$(basename "$dir")" "$signal"
     done
     for dir in "$state"/shard*; do
-        [ -d "$dir" ] && stop_process "$dir/pid" "$dir/config.xml" "$(basename "$dir")"
+        [ -d "$dir" ] && stop_process "$dir/pid" "$dir/config.xml" "$(basename "$dir")" "$signal"
     done
     rm -f "$env_file"
     return 0
@@ -270,11 +273,11 @@ case "$command" in
         stop_all
         ;;
     clean)
-        stop_all
+        stop_all KILL
         rm -rf "$state"
         ;;
     stop-shard)
-        stop_process "$state/shard$shard_number/pid" "$state/shard$shard_number/config.xml" "shard$shard_number"
+        stop_process "$state/shard$shard_number/pid" "$state/shard$shard_number/config.xml" "shard$shard_number" KILL
         ;;
     start-shard)
         [ -d "$state/shard$shard_number" ] || { echo "cluster.sh: no shard $shard_number in $state" >&2; exit 1; }

@@ -62,7 +62,17 @@ enum MigrateCommand {
 
     /// The target store and the name the source's cursor keeps for it.
     static func openTarget(_ text: String, sourcePath: String) throws -> (any EventStore, String) {
-        throw CommandLineArguments.UsageError(
-            description: "--to must be clickhouse://HOST:PORT/DATABASE, not \(text)")
+        guard ClickHouseLocation.isURL(text) else {
+            throw CommandLineArguments.UsageError(
+                description: "--to must be clickhouse://HOST:PORT/DATABASE, not \(text)")
+        }
+        let location: ClickHouseLocation
+        do {
+            location = try ClickHouseLocation(url: text, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw CommandLineArguments.UsageError(description: "--to: \(error.message)")
+        }
+        // The source stays the metadata file: the store's projects are the source's.
+        return (try ClickHouseEventStore(location: location, metadataPath: sourcePath), location.description)
     }
 }

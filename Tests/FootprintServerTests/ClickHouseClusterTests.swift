@@ -7,7 +7,7 @@ import Testing
 /// clickhouse://…`) behind HAProxy in front of two ClickHouse shards give every report exactly
 /// as a SQLite server fed the same requests does, whichever collector each request reaches and
 /// however often it is resent; bad input is answered alike.
-@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+@Suite(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
 struct ClickHouseClusterTests {
     /// Every definition the SQLite report tests use.
     static let definitions = EveryReport.definitions + RollupTests.definitions

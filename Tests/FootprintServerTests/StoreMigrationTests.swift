@@ -85,4 +85,54 @@ struct StoreMigrationTests {
             }
         }
     }
+
+    /// Into the ClickHouse cluster, the source file staying the metadata file.
+    @Test(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+    func aCopyIntoClickHouseResumesAndStoresNothingTwice() throws {
+        try withTemporaryDatabase("footprint-migrate-clickhouse") { path in
+            var configuration = SQLiteEventStore.Configuration()
+            configuration.synchronous = "NORMAL"
+            let source = try SQLiteEventStore(path: path, configuration: configuration)
+            defer { source.close() }
+            let project = try source.createProject(named: "shop")
+            let data = try Self.fill(source, project, seed: 12)
+            let target = try ClickHouseEventStore(
+                location: try ClickHouseTesting.newLocation(), metadataPath: path)
+            defer {
+                try? target.dropDatabase()
+                target.close()
+            }
+            try Self.expectFaithfulCopy(
+                from: source, to: target, targetName: target.location.description, project: project,
+                end: data.end)
+        }
+    }
+
+    /// `footprint migrate` prints a progress line per chunk and a summary; run again, it copies
+    /// nothing.
+    @Test(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+    func theCommandCopiesOnceWithProgressLines() throws {
+        let cli = try CommandLineTests()
+        defer { try? FileManager.default.removeItem(atPath: cli.directory) }
+        let database = cli.directory + "/events.sqlite"
+        let generated = try cli.run(["generate", "--events", "3000", "--db", database, "--people", "50"])
+        #expect(generated.status == 0, "\(generated.error)")
+        let location = try ClickHouseTesting.newLocation()
+        let url = location.description
+        defer { ClickHouseTestEnvironment.dropDatabase(location.database, url: url) }
+        let first = try cli.run(["migrate", "--from", "sqlite:" + database, "--to", url, "--chunk", "1000"])
+        #expect(first.status == 0, "\(first.error)")
+        let lines = first.output.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("copied ") }.count >= 4, "\(first.output)")
+        let summary = try #require(lines.last)
+        #expect(summary.contains("new, 0 already there"), "\(summary)")
+        let second = try cli.run(["migrate", "--from", "sqlite:" + database, "--to", url])
+        #expect(second.status == 0, "\(second.error)")
+        #expect(second.output.contains(": 0 events copied, 0 new"), "\(second.output)")
+        let count = try ClickHouseTestEnvironment.query(
+            "SELECT count(), uniqExact(message_id) FROM \(location.database).events",
+            port: ClickHouseTestEnvironment.shardPorts(url)[0])
+        let stored = try SQLiteEventStore(path: database).eventCount(projectId: 1)
+        #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "\(stored)\t\(stored)")
+    }
 }

@@ -48,6 +48,8 @@ public struct StoreMigration {
         public var lostEventReports = 0
         /// Whether every event has been copied.
         public var finished = false
+        /// Creates an empty progress.
+        public init() {}
     }
 
     /// The store copied from.
