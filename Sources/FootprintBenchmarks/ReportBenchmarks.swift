@@ -133,7 +133,8 @@ enum ReportWorkload {
             (
                 "elements by similar path with people",
                 {
-                    _ = try service.elements(project: project, parameters: month, grouping: .similar, limit: 50)
+                    _ = try service.elements(
+                        project: project, parameters: month, grouping: .similar, limit: 50)
                 }
             ),
             (
@@ -226,14 +227,14 @@ enum ReportWorkload {
         return reports
     }
 
-        /// The best of 3 runs, or why the store refused (a range over its event limit).
-        static func time(_ body: () throws -> Void) throws -> String {
-            var best = Double.infinity
-            do {
-                for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
-            } catch let error as ServerError where error.code == .invalidQuery {
-                return "refused"
-            }
-            return Measure.duration(best * 1e9)
+    /// The best of 3 runs, or why the store refused (a range over its event limit).
+    static func time(_ body: () throws -> Void) throws -> String {
+        var best = Double.infinity
+        do {
+            for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
+        } catch let error as ServerError where error.code == .invalidQuery {
+            return "refused"
         }
+        return Measure.duration(best * 1e9)
+    }
 }

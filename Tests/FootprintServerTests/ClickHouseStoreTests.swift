@@ -99,3 +99,61 @@ struct ClickHouseShardFaultTests {
         }
     }
 }
+
+/// The HTTP client's failures: each carries ClickHouse's message and the code the HTTP layer
+/// turns into 503 with `Retry-After`.
+@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseClientTests {
+    static func client(port: UInt16? = nil, maximumResponseBytes: Int = 1 << 20) throws -> ClickHouseClient {
+        var location = try ClickHouseTesting.newLocation()
+        if let port { location.node.port = port }
+        var configuration = ClickHouseClient.Configuration()
+        configuration.maximumResponseBytes = maximumResponseBytes
+        return ClickHouseClient(location: location, configuration: configuration)
+    }
+
+    @Test func aRefusedStatementCarriesClickHousesMessage() throws {
+        let client = try Self.client()
+        #expect(String(decoding: try client.execute("SELECT 1 + 1"), as: UTF8.self) == "2\n")
+        do {
+            _ = try client.execute("SELEC nothing")
+            Issue.record("a syntax error was accepted")
+        } catch {
+            #expect(error.code == .storage)
+            #expect(error.message.contains("Code: 62"), "\(error.message)")
+        }
+    }
+
+    @Test func aNodeThatIsNotThereIsUnavailable() throws {
+        let client = try Self.client(port: try freeLoopbackPort())
+        do {
+            _ = try client.execute("SELECT 1")
+            Issue.record("a node that is not there answered")
+        } catch {
+            #expect(error.code == .unavailable, "\(error)")
+            #expect(error.message.contains("cannot be reached"), "\(error)")
+        }
+    }
+
+    @Test func anAnswerPastTheLimitIsCutOffAndFails() throws {
+        let client = try Self.client(maximumResponseBytes: 10_000)
+        #expect(try client.execute("SELECT arrayStringConcat(arrayMap(i -> 'x', range(9000)))").count == 9001)
+        do {
+            _ = try client.execute("SELECT number FROM system.numbers LIMIT 100000")
+            Issue.record("an answer past the limit was read")
+        } catch {
+            #expect(error.code == .storage)
+            #expect(error.message.contains("larger than 10000 bytes"), "\(error.message)")
+        }
+    }
+
+    @Test func aQueryPastItsTimeOutIsUnavailable() throws {
+        let client = try Self.client()
+        do {
+            _ = try client.execute("SELECT sleep(3)", timeout: 1)
+            Issue.record("a query past its time-out was answered")
+        } catch {
+            #expect(error.code == .unavailable, "\(error)")
+        }
+    }
+}

@@ -20,10 +20,8 @@ import Foundation
 final class ClickHouseClient: Sendable {
     /// Time-outs and limits.
     struct Configuration: Sendable {
-        /// Seconds without progress (connecting, or between bytes of the answer) before a request
-        /// fails as `unavailable`. Default 10.
-        var idleTimeout: Double = 10
-        /// Seconds a whole request may take, and ClickHouse's `max_execution_time`. Default 60.
+        /// Seconds a request may take, and ClickHouse's `max_execution_time`, unless the call
+        /// gives its own (the store's writes do). Default 60.
         var requestTimeout: Double = 60
         /// The largest answer read, in bytes. Default 512 MiB.
         var maximumResponseBytes = 512 << 20
@@ -38,7 +36,7 @@ final class ClickHouseClient: Sendable {
         self.location = location
         self.configuration = configuration
         let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.idleTimeout
+        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
         sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout
         sessionConfiguration.httpMaximumConnectionsPerHost = 16
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -52,11 +50,13 @@ final class ClickHouseClient: Sendable {
     }
 
     /// Runs `sql` (with `data` as an INSERT's rows) on `node` (default: the location's node).
+    /// - Parameter timeout: seconds it may take (default ``Configuration/requestTimeout``).
     /// - Returns: the answer's body.
     func execute(
         _ sql: String, data: [UInt8]? = nil, settings: [String: String] = [:],
-        on node: ClickHouseLocation.Node? = nil
+        on node: ClickHouseLocation.Node? = nil, timeout: Double? = nil
     ) throws(ServerError) -> [UInt8] {
+        let timeout = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
         let target = node ?? location.node
         var components = URLComponents()
         components.scheme = "http"
@@ -66,7 +66,7 @@ final class ClickHouseClient: Sendable {
         var items = settings.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         if settings["max_execution_time"] == nil {
             items.append(
-                URLQueryItem(name: "max_execution_time", value: String(Int(configuration.requestTimeout))))
+                URLQueryItem(name: "max_execution_time", value: String(max(1, Int(timeout)))))
         }
         if data != nil { items.append(URLQueryItem(name: "query", value: sql)) }
         components.queryItems = items
@@ -76,7 +76,7 @@ final class ClickHouseClient: Sendable {
         guard let url = components.url else {
             throw ServerError(code: .invalidStore, message: "cannot make a URL for ClickHouse at \(target)")
         }
-        var request = URLRequest(url: url)
+        var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.httpBody = Data(data ?? Array(sql.utf8))
         if let user = location.user {
@@ -88,7 +88,7 @@ final class ClickHouseClient: Sendable {
         delegate.begin(task.taskIdentifier, done: done)
         task.resume()
         // The resource time-out ends the task; the extra wait only guards against a lost callback.
-        if done.wait(timeout: .now() + configuration.requestTimeout + 30) == .timedOut {
+        if done.wait(timeout: .now() + timeout + 30) == .timedOut {
             task.cancel()
             _ = delegate.finish(task.taskIdentifier)
             throw ServerError(code: .unavailable, message: "ClickHouse at \(target) did not answer in time")
@@ -111,10 +111,11 @@ final class ClickHouseClient: Sendable {
     }
 
     /// Runs `sql` and returns its rows in ClickHouse's `TabSeparated` format, each as its fields.
-    func rows(_ sql: String, settings: [String: String] = [:], on node: ClickHouseLocation.Node? = nil)
-        throws(ServerError) -> [[Substring]]
-    {
-        let body = try execute(sql + " FORMAT TabSeparated", settings: settings, on: node)
+    func rows(
+        _ sql: String, settings: [String: String] = [:], on node: ClickHouseLocation.Node? = nil,
+        timeout: Double? = nil
+    ) throws(ServerError) -> [[Substring]] {
+        let body = try execute(sql + " FORMAT TabSeparated", settings: settings, on: node, timeout: timeout)
         let text = String(decoding: body, as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: true).map {
             $0.split(separator: "\t", omittingEmptySubsequences: false)

@@ -21,10 +21,11 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         /// The longest a group of writes waits, in seconds, for batches being decoded at that
         /// instant (see ``SQLiteEventStore/Configuration/commitLinger``). Default 0.003.
         public var commitLinger = 0.003
-        /// Seconds without progress on a ClickHouse request (connecting, or between bytes of its
-        /// answer) before it fails as `unavailable`. Default 10.
-        public var idleTimeout: Double = 10
-        /// Seconds one ClickHouse request may take. Default 60.
+        /// Seconds one group's writes (the look-up of its message ids, then its INSERTs) may take
+        /// each before the group fails as `unavailable` and its requests are answered 503 with
+        /// `Retry-After`. Default 30.
+        public var writeTimeout: Double = 30
+        /// Seconds any other ClickHouse request (a report's query) may take. Default 60.
         public var requestTimeout: Double = 60
         /// The largest ClickHouse answer read, in bytes. Default 512 MiB.
         public var maximumResponseBytes = 512 << 20
@@ -63,7 +64,6 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         self.location = location
         self.configuration = configuration
         var clientConfiguration = ClickHouseClient.Configuration()
-        clientConfiguration.idleTimeout = configuration.idleTimeout
         clientConfiguration.requestTimeout = configuration.requestTimeout
         clientConfiguration.maximumResponseBytes = configuration.maximumResponseBytes
         self.client = ClickHouseClient(location: location, configuration: clientConfiguration)
@@ -152,7 +152,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                     sql.storedMessageIds(
                         projectId: project, devices: Set(events.map { $0.anonymousId ?? "" }),
                         messageIds: Set(events.map(\.messageId))),
-                    settings: ["max_query_size": "67108864"])
+                    settings: ["max_query_size": "67108864"], timeout: configuration.writeTimeout)
                 known[project] = Set(rows.compactMap { $0.first.flatMap(ClickHouseFormat.text) })
             }
             var eventRows = ""
@@ -195,13 +195,19 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
             }
             let settings = ["insert_distributed_sync": "1"]
             if !eventRows.isEmpty {
-                _ = try client.execute(sql.insertEvents, data: Array(eventRows.utf8), settings: settings)
+                _ = try client.execute(
+                    sql.insertEvents, data: Array(eventRows.utf8), settings: settings,
+                    timeout: configuration.writeTimeout)
             }
             if !linkRows.isEmpty {
-                _ = try client.execute(sql.insertIdentities, data: Array(linkRows.utf8), settings: settings)
+                _ = try client.execute(
+                    sql.insertIdentities, data: Array(linkRows.utf8), settings: settings,
+                    timeout: configuration.writeTimeout)
             }
             if !lostRows.isEmpty {
-                _ = try client.execute(sql.insertLostEvents, data: Array(lostRows.utf8), settings: settings)
+                _ = try client.execute(
+                    sql.insertLostEvents, data: Array(lostRows.utf8), settings: settings,
+                    timeout: configuration.writeTimeout)
             }
             return .success(outcomes)
         } catch {
