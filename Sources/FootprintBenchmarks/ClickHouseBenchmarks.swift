@@ -36,7 +36,8 @@ let clickHouseSuite = BenchmarkSuite(name: "clickhouse") {
         let sqlite = try ServedSQLite(executable: footprint, path: directory + "/ingest-\(round).sqlite")
         defer { sqlite.stop() }
         let sqliteRun = try ingest(
-            port: sqlite.port, writeKey: sqlite.writeKey, connections: connections, batches: batchesPerConnection,
+            port: sqlite.port, writeKey: sqlite.writeKey, connections: connections,
+            batches: batchesPerConnection,
             processes: ["footprint serve (SQLite)": sqlite.pid])
         if sqliteRun.rate > bestSQLite?.rate ?? 0 { bestSQLite = sqliteRun }
     }
@@ -53,7 +54,8 @@ let clickHouseSuite = BenchmarkSuite(name: "clickhouse") {
                     "\(Measure.grouped(run.events)) events in batches of 100 over \(connections) connections, \(run.failures) failed requests; best of 2"
             ),
             BenchmarkRow(
-                metric: "  latency p50 / p99", value: "\(Measure.duration(run.p50)) / \(Measure.duration(run.p99))"
+                metric: "  latency p50 / p99",
+                value: "\(Measure.duration(run.p50)) / \(Measure.duration(run.p99))"
             ),
         ]
         for (process, seconds) in run.cpuSeconds.sorted(by: { $0.key < $1.key }) {
@@ -78,7 +80,8 @@ let clickHouseSuite = BenchmarkSuite(name: "clickhouse") {
             metric: "cores for 100,000 events/s: collectors", value: Measure.fixed(cores("collector"), 2),
             note: "measured CPU per event × 100,000"),
         BenchmarkRow(metric: "cores for 100,000 events/s: shards", value: Measure.fixed(cores("shard"), 2)),
-        BenchmarkRow(metric: "cores for 100,000 events/s: HAProxy", value: Measure.fixed(cores("haproxy"), 2)),
+        BenchmarkRow(
+            metric: "cores for 100,000 events/s: HAProxy", value: Measure.fixed(cores("haproxy"), 2)),
     ]
 
     // The same generated events in both stores.
@@ -101,7 +104,8 @@ let clickHouseSuite = BenchmarkSuite(name: "clickhouse") {
     if migrated.copiedEvents > 0 {
         rows.append(
             BenchmarkRow(
-                metric: "footprint migrate into the cluster", value: Measure.rate(Double(migrated.copiedEvents) / migrationSeconds),
+                metric: "footprint migrate into the cluster",
+                value: Measure.rate(Double(migrated.copiedEvents) / migrationSeconds),
                 note: "\(Measure.grouped(migrated.copiedEvents)) events, chunks of 10,000"))
     }
 
@@ -169,13 +173,16 @@ private struct ClusterState {
             let haproxyPort = UInt16(port), let writeKey = values["FOOTPRINT_WRITE_KEY"],
             let url = values["FOOTPRINT_CLICKHOUSE_URL"]
         else {
-            throw BenchmarkFailure(description: "\(folder)/cluster.env lacks HAProxy, write key or ClickHouse URL")
+            throw BenchmarkFailure(
+                description: "\(folder)/cluster.env lacks HAProxy, write key or ClickHouse URL")
         }
         self.haproxyPort = haproxyPort
         self.writeKey = writeKey
         clickHouseURL = url
         let shards = url.split(separator: "shards=").last.map { $0.prefix { $0 != "&" } } ?? ""
-        shardPorts = shards.split(separator: ",").compactMap { $0.split(separator: ":").last.flatMap { UInt16($0) } }
+        shardPorts = shards.split(separator: ",").compactMap {
+            $0.split(separator: ":").last.flatMap { UInt16($0) }
+        }
         processes = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
             guard let text = try? String(contentsOfFile: folder + "/\(name)/pid", encoding: .utf8),
@@ -200,7 +207,9 @@ private struct ClusterState {
         let (data, status, error) = answer.get()
         guard status == 200, let data else {
             throw BenchmarkFailure(
-                description: "ClickHouse on \(port): \(error.map { "\($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self))")
+                description:
+                    "ClickHouse on \(port): \(error.map { "\($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self))"
+            )
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -213,7 +222,9 @@ private struct ClusterState {
 private final class LockedAnswer: @unchecked Sendable {
     private let lock = NSLock()
     private var value: (Data?, Int?, (any Error)?) = (nil, nil, nil)
-    func set(_ data: Data?, _ status: Int?, _ error: (any Error)?) { lock.withLock { value = (data, status, error) } }
+    func set(_ data: Data?, _ status: Int?, _ error: (any Error)?) {
+        lock.withLock { value = (data, status, error) }
+    }
     func get() -> (Data?, Int?, (any Error)?) { lock.withLock { value } }
 }
 
@@ -228,7 +239,9 @@ private struct ClusterIngest {
 }
 
 /// Runs the load generator against `port` and reads the CPU `processes` spent meanwhile.
-private func ingest(port: UInt16, writeKey: String, connections: Int, batches: Int, processes: [String: Int32])
+private func ingest(
+    port: UInt16, writeKey: String, connections: Int, batches: Int, processes: [String: Int32]
+)
     throws -> ClusterIngest
 {
     let before = processes.mapValues(processCPUSeconds)
@@ -255,7 +268,8 @@ private func ingest(port: UInt16, writeKey: String, connections: Int, batches: I
         rate: Double(events) / (summary["seconds"]?.doubleValue ?? 1), events: events,
         failures: Int(summary["failures"]?.int64Value ?? -1), p50: summary["p50"]?.doubleValue ?? 0,
         p99: summary["p99"]?.doubleValue ?? 0,
-        cpuSeconds: Dictionary(uniqueKeysWithValues: processes.keys.map { ($0, (after[$0] ?? 0) - (before[$0] ?? 0)) }))
+        cpuSeconds: Dictionary(
+            uniqueKeysWithValues: processes.keys.map { ($0, (after[$0] ?? 0) - (before[$0] ?? 0)) }))
 }
 
 /// User + system CPU seconds of a running process, from `/proc/PID/stat` (0 when unreadable).

@@ -133,7 +133,8 @@ enum ReportWorkload {
             (
                 "elements by similar path with people",
                 {
-                    _ = try service.elements(project: project, parameters: month, grouping: .similar, limit: 50)
+                    _ = try service.elements(
+                        project: project, parameters: month, grouping: .similar, limit: 50)
                 }
             ),
             (
@@ -211,29 +212,17 @@ enum ReportWorkload {
                 "overview Report (footprint report)",
                 { _ = try service.overview(project: project, parameters: month) }
             ))
-        // For comparison: the same traffic computed from the events of one week (the engine, which
-        // serves ranges that are not whole days).
-        reports.append(
-            (
-                "for comparison: traffic from events, 7 days",
-                { _ = try service.engine(project: project, parameters: week).traffic(days: week.filter) }
-            ))
-        reports.append(
-            (
-                "overview Report (footprint report)",
-                { _ = try service.overview(project: project, parameters: month) }
-            ))
         return reports
     }
 
-        /// The best of 3 runs, or why the store refused (a range over its event limit).
-        static func time(_ body: () throws -> Void) throws -> String {
-            var best = Double.infinity
-            do {
-                for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
-            } catch let error as ServerError where error.code == .invalidQuery {
-                return "refused"
-            }
-            return Measure.duration(best * 1e9)
+    /// The best of 3 runs, or why the store refused (a range over its event limit).
+    static func time(_ body: () throws -> Void) throws -> String {
+        var best = Double.infinity
+        do {
+            for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
+        } catch let error as ServerError where error.code == .invalidQuery {
+            return "refused"
         }
+        return Measure.duration(best * 1e9)
+    }
 }
