@@ -212,18 +212,6 @@ enum ReportWorkload {
                 "overview Report (footprint report)",
                 { _ = try service.overview(project: project, parameters: month) }
             ))
-        // For comparison: the same traffic computed from the events of one week (the engine, which
-        // serves ranges that are not whole days).
-        reports.append(
-            (
-                "for comparison: traffic from events, 7 days",
-                { _ = try service.engine(project: project, parameters: week).traffic(days: week.filter) }
-            ))
-        reports.append(
-            (
-                "overview Report (footprint report)",
-                { _ = try service.overview(project: project, parameters: month) }
-            ))
         return reports
     }
 
