@@ -1,10 +1,24 @@
 # Footprint — build, test, benchmark and demo commands.
 SWIFT ?= swift
 BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libqrencode-dev pkg-config
-TEST_PACKAGES := chromium chromium-driver python3 zbar-tools
+TEST_PACKAGES := chromium chromium-driver python3 python3-venv zbar-tools
+# The local scale-out cluster (scripts/cluster.sh): two ClickHouse shards, collectors, HAProxy.
+CLUSTER_PACKAGES := clickhouse-server clickhouse-client haproxy
+# chDB, the current ClickHouse release in-process (the engine wheel alone, without its optional
+# DataFrame dependencies), in a virtual environment under .build: the ClickHouse tests run the
+# store's schema and report queries on it.
+CHDB_PACKAGE := chdb-core==26.9.0
+CHDB_VENV := .build/chdb
+# Port bases and state folders (data, logs, pid files, cluster.env) of the cluster `make test`
+# starts and of the one `make cluster` starts; see scripts/cluster.sh for the ports.
+TEST_CLUSTER_PORT_BASE ?= 36000
+TEST_CLUSTER_STATE ?= .build/test-cluster
+CLUSTER_PORT_BASE ?= 38000
+CLUSTER_STATE ?= .build/cluster
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build test browser-test lint format bench demo fuzz ios-typecheck clean
+.PHONY: deps test-deps cluster-deps build test browser-test lint format bench demo fuzz ios-typecheck \
+	cluster cluster-stop cluster-status clean
 
 # Installs the Debian packages named in $(1) that are missing.
 define install_missing
@@ -21,18 +35,48 @@ endef
 deps:
 	$(call install_missing,$(BUILD_PACKAGES))
 
-## Also the headless browser the dashboard test drives.
-test-deps: deps
+## Also the headless browser the dashboard test drives, ClickHouse, HAProxy and chDB.
+test-deps: deps cluster-deps
 	$(call install_missing,$(TEST_PACKAGES))
+	@$(CHDB_VENV)/bin/python -c 'import chdb' 2>/dev/null || { \
+		echo "installing $(CHDB_PACKAGE) into $(CHDB_VENV)"; \
+		python3 -m venv $(CHDB_VENV) && $(CHDB_VENV)/bin/pip install -q --no-deps '$(CHDB_PACKAGE)'; }
+
+## ClickHouse and HAProxy from Debian, for the local cluster.
+cluster-deps:
+	$(call install_missing,$(CLUSTER_PACKAGES))
 
 build: deps
 	$(SWIFT) build
 
-## Run every test (Swift Testing), then the headless-browser test of the dashboard.
+## Run every test (Swift Testing) with the two ClickHouse shards running (stopped afterwards, also
+## when a test fails), then the headless-browser test of the dashboard.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@trap 'scripts/cluster.sh stop --state $(TEST_CLUSTER_STATE)' EXIT; trap 'exit 1' INT TERM; \
+	scripts/cluster.sh start --base $(TEST_CLUSTER_PORT_BASE) --state $(TEST_CLUSTER_STATE) && \
+	set -a && . $(TEST_CLUSTER_STATE)/cluster.env && set +a && \
+	FOOTPRINT_REQUIRE_CLICKHOUSE=1 FOOTPRINT_CHDB_PYTHON="$(CURDIR)/$(CHDB_VENV)/bin/python" \
+		$(SWIFT) test --skip-build
 	$(MAKE) browser-test
+
+## The local scale-out cluster: two ClickHouse shards, two collectors and HAProxy in front of them.
+cluster: cluster-deps
+	$(SWIFT) build -c release --product footprint
+	scripts/cluster.sh start --base $(CLUSTER_PORT_BASE) --state $(CLUSTER_STATE) --collectors 2 --haproxy \
+		--footprint .build/release/footprint
+	@. $(CLUSTER_STATE)/cluster.env && echo && \
+		echo "apps send to:  $$FOOTPRINT_HAPROXY_URL (write key $$FOOTPRINT_WRITE_KEY)" && \
+		echo "dashboard:     $$FOOTPRINT_HAPROXY_URL/ (admin token $$FOOTPRINT_ADMIN_TOKEN)" && \
+		echo "ClickHouse:    $$FOOTPRINT_CLICKHOUSE_URL" && \
+		echo "environment:   $(CLUSTER_STATE)/cluster.env" && \
+		echo "stop it with:  make cluster-stop"
+
+cluster-stop:
+	scripts/cluster.sh stop --state $(CLUSTER_STATE)
+
+cluster-status:
+	scripts/cluster.sh status --state $(CLUSTER_STATE)
 
 ## Headless Chromium signs in to the dashboard and opens every page (screenshots in artifacts/browser/).
 browser-test: test-deps
@@ -46,9 +90,23 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 
-## Release-build benchmarks; prints one table per suite.
+## Release-build benchmarks; prints one table per suite. BENCH=clickhouse (only when named)
+## starts two ClickHouse shards, two collectors and HAProxy (kept in BENCH_CLUSTER_STATE with
+## their data between runs, stopped afterwards) and compares them with one SQLite server.
+BENCH_CLUSTER_PORT_BASE ?= 34000
+BENCH_CLUSTER_STATE ?= .build/bench-cluster
 bench: deps
+ifneq ($(filter clickhouse,$(BENCH)),)
+	$(MAKE) cluster-deps
+	$(SWIFT) build -c release --product footprint
+	$(SWIFT) build -c release --product FootprintBenchmarks
+	@trap 'scripts/cluster.sh stop --state $(BENCH_CLUSTER_STATE)' EXIT; trap 'exit 1' INT TERM; \
+	scripts/cluster.sh start --base $(BENCH_CLUSTER_PORT_BASE) --state $(BENCH_CLUSTER_STATE) \
+		--collectors 2 --haproxy --footprint .build/release/footprint && \
+	FOOTPRINT_CLUSTER_STATE="$(CURDIR)/$(BENCH_CLUSTER_STATE)" .build/release/FootprintBenchmarks $(BENCH)
+else
 	$(SWIFT) run -c release FootprintBenchmarks $(BENCH)
+endif
 
 ## The end-to-end demo: embedded server, virtual users through the real SDK, then the report.
 demo: deps

@@ -13,82 +13,13 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     let count = Int(environment["FOOTPRINT_REPORT_EVENTS"] ?? "") ?? 1_000_000
     let people = Int(environment["FOOTPRINT_REPORT_PEOPLE"] ?? "")
     let only = environment["FOOTPRINT_REPORT_ONLY"]
-    let path =
-        NSTemporaryDirectory() + "footprint-report-bench-\(count)\(people.map { "-p\($0)" } ?? "").sqlite"
+    let (path, fillSeconds) = try ReportWorkload.filledDatabase(count: count, people: people)
     var configuration = SQLiteEventStore.Configuration()
     configuration.synchronous = "NORMAL"
-    var fillSeconds: Double?
-    if !FileManager.default.fileExists(atPath: path) {
-        let store = try SQLiteEventStore(path: path, configuration: configuration)
-        let project = try store.createProject(named: "bench")
-        var generator = SyntheticTraffic.Configuration()
-        if let people { generator.people = people }
-        var traffic = SyntheticTraffic(configuration: generator)
-        fillSeconds = try Measure.seconds {
-            try traffic.write(count: count, into: store, projectId: project.id)
-        }
-        store.close()
-    }
     let store = try SQLiteEventStore(path: path, configuration: configuration)
     defer { store.close() }
-    let service = ReportService(store: store)
-    let project = try service.project(named: nil)
+    let project = try ReportService(store: store).project(named: nil)
     let stored = try store.eventCount(projectId: project.id)
-    let end = SyntheticTraffic.Configuration().end
-    let month = try ReportParameters(
-        query: [:], now: end.adding(milliseconds: -1))
-    let week = try ReportParameters(
-        query: ["from": end.adding(milliseconds: -7 * 86_400_000).dayString],
-        now: end.adding(milliseconds: -1))
-    let funnel = try ReportParameters(
-        query: ["step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click"],
-        now: end.adding(milliseconds: -1))
-    // Definitions as a product team would write them: a similar path, patterns with a page.
-    for definition in [
-        EventDefinition(
-            id: "product-cell", name: "Product cell",
-            matchers: [
-                EventMatcher(
-                    path: ElementRule(
-                        match: .similar,
-                        path:
-                            "#tableView:didSelectRowAtIndexPath:#UITableView#ProductCell[0:*]#ProductListViewController"
-                    ))
-            ]),
-        EventDefinition(
-            id: "buy", name: "Buy",
-            matchers: [
-                EventMatcher(path: ElementRule(match: .pattern, path: "#buy:#**")),
-                EventMatcher(path: ElementRule(match: .pattern, path: "#checkout:#**"), page: "Cart"),
-            ]),
-    ] {
-        try store.saveEventDefinition(definition, projectId: project.id, at: end)
-    }
-    let definedFunnel = try ReportParameters(
-        query: ["step1": "page:Home", "step2": "defined:product-cell", "step3": "defined:buy"],
-        now: end.adding(milliseconds: -1))
-    let funnelOnPage = try ReportParameters(
-        query: [
-            "step1": "page:ProductDetail", "step2": "defined:buy", "step3": "event:$screen_leave",
-            "page": "ProductDetail",
-        ],
-        now: end.adding(milliseconds: -1))
-    let onProductList = try ReportParameters(
-        query: ["page": "ProductList"], now: end.adding(milliseconds: -1))
-    let retention = try ReportParameters(query: ["days": "7"], now: end.adding(milliseconds: -1))
-    let returning = try ReportParameters(
-        query: ["days": "7", "return_event": "$element_click"], now: end.adding(milliseconds: -1))
-
-    /// The best of 3 runs, or why the store refused (a range over its event limit).
-    func time(_ body: () throws -> Void) throws -> String {
-        var best = Double.infinity
-        do {
-            for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
-        } catch let error as ServerError where error.code == .invalidQuery {
-            return "refused"
-        }
-        return Measure.duration(best * 1e9)
-    }
     var rows: [BenchmarkRow] = []
     if let fillSeconds {
         rows.append(
@@ -98,113 +29,200 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     }
     let note =
         "\(Measure.grouped(stored)) events stored, \(Measure.grouped(people ?? 20_000)) people, best of 3"
-    var reports: [(String, () throws -> Void)] = [
-        (
-            "traffic: PV, UV, DAU/WAU/MAU, page visitors, dwell",
-            {
-                _ = try service.traffic(project: project, parameters: month)
-            }
-        ),
-        (
-            "overview: traffic without dwell",
-            {
-                _ = try service.traffic(project: project, parameters: month, dwell: false)
-            }
-        ),
-        (
-            "top events with people",
-            { _ = try service.topEvents(project: project, parameters: month, limit: 50) }
-        ),
-        (
-            "elements by exact path with people",
-            {
-                _ = try service.elements(project: project, parameters: month, grouping: .exact, limit: 50)
-            }
-        ),
-        (
-            "elements by similar path with people",
-            {
-                _ = try service.elements(project: project, parameters: month, grouping: .similar, limit: 50)
-            }
-        ),
-        (
-            "items: exposures, skips, clicks",
-            { _ = try service.items(project: project, parameters: month, limit: 100) }
-        ),
-        (
-            "sessions: count, length, screens",
-            { _ = try service.sessions(project: project, parameters: month) }
-        ),
-        (
-            "sessions on page ProductList",
-            { _ = try service.sessions(project: project, parameters: onProductList) }
-        ),
-        (
-            "page moves on page ProductList",
-            { _ = try service.transitions(project: project, parameters: onProductList, limit: 20) }
-        ),
-        (
-            "paths after Home",
-            {
-                _ = try service.paths(project: project, parameters: month, after: "Home", limit: 10)
-            }
-        ),
-        (
-            "most common page moves",
-            { _ = try service.transitions(project: project, parameters: month, limit: 20) }
-        ),
-        (
-            "funnel: page Home → page ProductList → $element_click",
-            {
-                _ = try service.funnel(project: project, parameters: funnel)
-            }
-        ),
-        (
-            "funnel: page Home → defined product cell → defined buy (similar and pattern paths)",
-            {
-                _ = try service.funnel(project: project, parameters: definedFunnel)
-            }
-        ),
-        (
-            "funnel on page ProductDetail: view → defined buy → $screen_leave",
-            {
-                _ = try service.funnel(project: project, parameters: funnelOnPage)
-            }
-        ),
-        (
-            "defined events: product cell, buy",
-            {
-                _ = try service.definedEvents(
-                    project: project, parameters: month,
-                    definitions: try store.eventDefinitions(projectId: project.id))
-            }
-        ),
-        (
-            "retention, 7 days, any event",
-            { _ = try service.retention(project: project, parameters: retention) }
-        ),
-        (
-            "retention, 7 days, return event $element_click",
-            {
-                _ = try service.retention(project: project, parameters: returning)
-            }
-        ),
-    ]
-    // For comparison: the same traffic computed from the events of one week (the engine, which
-    // serves ranges that are not whole days).
-    reports.append(
-        (
-            "for comparison: traffic from events, 7 days",
-            { _ = try service.engine(project: project, parameters: week).traffic(days: week.filter) }
-        ))
-    reports.append(
-        (
-            "overview Report (footprint report)",
-            { _ = try service.overview(project: project, parameters: month) }
-        ))
-    for (name, body) in reports where only.map(name.contains) ?? true {
+    for (name, body) in try ReportWorkload.reports(store: store, project: project)
+    where only.map(name.contains) ?? true {
         let metric = name.hasSuffix(" days") ? name : name + ", 30 days"
-        rows.append(BenchmarkRow(metric: metric, value: try time(body), note: note))
+        rows.append(BenchmarkRow(metric: metric, value: try ReportWorkload.time(body), note: note))
     }
     return rows
+}
+
+/// Every report the benchmarks time, over the synthetic traffic's last 30 days, on any store.
+enum ReportWorkload {
+    /// The SQLite file of about `count` generated events (and `people` people, default the
+    /// generator's), made when missing and kept in the temporary directory between runs.
+    /// - Returns: its path, and the seconds filling it took when it was made now.
+    static func filledDatabase(count: Int, people: Int?) throws -> (path: String, fillSeconds: Double?) {
+        let path =
+            NSTemporaryDirectory() + "footprint-report-bench-\(count)\(people.map { "-p\($0)" } ?? "").sqlite"
+        guard !FileManager.default.fileExists(atPath: path) else { return (path, nil) }
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.synchronous = "NORMAL"
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        defer { store.close() }
+        let project = try store.createProject(named: "bench")
+        var generator = SyntheticTraffic.Configuration()
+        if let people { generator.people = people }
+        var traffic = SyntheticTraffic(configuration: generator)
+        let seconds = try Measure.seconds {
+            try traffic.write(count: count, into: store, projectId: project.id)
+        }
+        return (path, seconds)
+    }
+
+    /// Each report's name and a closure that computes it (saving the definitions it uses first).
+    static func reports(store: any EventStore, project: Project) throws -> [(String, () throws -> Void)] {
+        let service = ReportService(store: store)
+        let end = SyntheticTraffic.Configuration().end
+        let month = try ReportParameters(
+            query: [:], now: end.adding(milliseconds: -1))
+        let week = try ReportParameters(
+            query: ["from": end.adding(milliseconds: -7 * 86_400_000).dayString],
+            now: end.adding(milliseconds: -1))
+        let funnel = try ReportParameters(
+            query: ["step1": "page:Home", "step2": "page:ProductList", "step3": "event:$element_click"],
+            now: end.adding(milliseconds: -1))
+        // Definitions as a product team would write them: a similar path, patterns with a page.
+        for definition in [
+            EventDefinition(
+                id: "product-cell", name: "Product cell",
+                matchers: [
+                    EventMatcher(
+                        path: ElementRule(
+                            match: .similar,
+                            path:
+                                "#tableView:didSelectRowAtIndexPath:#UITableView#ProductCell[0:*]#ProductListViewController"
+                        ))
+                ]),
+            EventDefinition(
+                id: "buy", name: "Buy",
+                matchers: [
+                    EventMatcher(path: ElementRule(match: .pattern, path: "#buy:#**")),
+                    EventMatcher(path: ElementRule(match: .pattern, path: "#checkout:#**"), page: "Cart"),
+                ]),
+        ] {
+            try store.saveEventDefinition(definition, projectId: project.id, at: end)
+        }
+        let definedFunnel = try ReportParameters(
+            query: ["step1": "page:Home", "step2": "defined:product-cell", "step3": "defined:buy"],
+            now: end.adding(milliseconds: -1))
+        let funnelOnPage = try ReportParameters(
+            query: [
+                "step1": "page:ProductDetail", "step2": "defined:buy", "step3": "event:$screen_leave",
+                "page": "ProductDetail",
+            ],
+            now: end.adding(milliseconds: -1))
+        let onProductList = try ReportParameters(
+            query: ["page": "ProductList"], now: end.adding(milliseconds: -1))
+        let retention = try ReportParameters(query: ["days": "7"], now: end.adding(milliseconds: -1))
+        let returning = try ReportParameters(
+            query: ["days": "7", "return_event": "$element_click"], now: end.adding(milliseconds: -1))
+        var reports: [(String, () throws -> Void)] = [
+            (
+                "traffic: PV, UV, DAU/WAU/MAU, page visitors, dwell",
+                {
+                    _ = try service.traffic(project: project, parameters: month)
+                }
+            ),
+            (
+                "overview: traffic without dwell",
+                {
+                    _ = try service.traffic(project: project, parameters: month, dwell: false)
+                }
+            ),
+            (
+                "top events with people",
+                { _ = try service.topEvents(project: project, parameters: month, limit: 50) }
+            ),
+            (
+                "elements by exact path with people",
+                {
+                    _ = try service.elements(project: project, parameters: month, grouping: .exact, limit: 50)
+                }
+            ),
+            (
+                "elements by similar path with people",
+                {
+                    _ = try service.elements(
+                        project: project, parameters: month, grouping: .similar, limit: 50)
+                }
+            ),
+            (
+                "items: exposures, skips, clicks",
+                { _ = try service.items(project: project, parameters: month, limit: 100) }
+            ),
+            (
+                "sessions: count, length, screens",
+                { _ = try service.sessions(project: project, parameters: month) }
+            ),
+            (
+                "sessions on page ProductList",
+                { _ = try service.sessions(project: project, parameters: onProductList) }
+            ),
+            (
+                "page moves on page ProductList",
+                { _ = try service.transitions(project: project, parameters: onProductList, limit: 20) }
+            ),
+            (
+                "paths after Home",
+                {
+                    _ = try service.paths(project: project, parameters: month, after: "Home", limit: 10)
+                }
+            ),
+            (
+                "most common page moves",
+                { _ = try service.transitions(project: project, parameters: month, limit: 20) }
+            ),
+            (
+                "funnel: page Home → page ProductList → $element_click",
+                {
+                    _ = try service.funnel(project: project, parameters: funnel)
+                }
+            ),
+            (
+                "funnel: page Home → defined product cell → defined buy (similar and pattern paths)",
+                {
+                    _ = try service.funnel(project: project, parameters: definedFunnel)
+                }
+            ),
+            (
+                "funnel on page ProductDetail: view → defined buy → $screen_leave",
+                {
+                    _ = try service.funnel(project: project, parameters: funnelOnPage)
+                }
+            ),
+            (
+                "defined events: product cell, buy",
+                {
+                    _ = try service.definedEvents(
+                        project: project, parameters: month,
+                        definitions: try store.eventDefinitions(projectId: project.id))
+                }
+            ),
+            (
+                "retention, 7 days, any event",
+                { _ = try service.retention(project: project, parameters: retention) }
+            ),
+            (
+                "retention, 7 days, return event $element_click",
+                {
+                    _ = try service.retention(project: project, parameters: returning)
+                }
+            ),
+        ]
+        // For comparison: the same traffic computed from the events of one week (the engine, which
+        // serves ranges that are not whole days).
+        reports.append(
+            (
+                "for comparison: traffic from events, 7 days",
+                { _ = try service.engine(project: project, parameters: week).traffic(days: week.filter) }
+            ))
+        reports.append(
+            (
+                "overview Report (footprint report)",
+                { _ = try service.overview(project: project, parameters: month) }
+            ))
+        return reports
+    }
+
+    /// The best of 3 runs, or why the store refused (a range over its event limit).
+    static func time(_ body: () throws -> Void) throws -> String {
+        var best = Double.infinity
+        do {
+            for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
+        } catch let error as ServerError where error.code == .invalidQuery {
+            return "refused"
+        }
+        return Measure.duration(best * 1e9)
+    }
 }

@@ -1,3 +1,5 @@
+import FootprintServer
+
 /// What `footprint demo` plays. Every field has a default that runs in well under a minute on
 /// two cores.
 public struct DemoConfiguration: Sendable {
@@ -13,6 +15,10 @@ public struct DemoConfiguration: Sendable {
     /// The folder for the server's database and the devices' queues. Default `nil`: a new
     /// temporary folder, deleted by ``DemoOutcome/shutDown()``.
     public var directory: String?
+    /// Where the demo's server keeps its events: `nil` (the default) in the SQLite file of
+    /// ``directory``; a location to keep them in a ClickHouse cluster (projects and keys stay in
+    /// that file). Use a database of its own for each run.
+    public var clickHouse: ClickHouseLocation?
 
     /// Creates the default configuration.
     public init() {}

@@ -59,6 +59,7 @@ public struct ShopDemo: Sendable {
         serverConfiguration.http.clock = clock
         serverConfiguration.store.synchronous = "NORMAL"
         serverConfiguration.defaultProjectName = "footprint-shop"
+        serverConfiguration.clickHouse = configuration.clickHouse
         let server = try AnalyticsServer(configuration: serverConfiguration)
         guard let project = server.defaultProject else {
             server.stop()

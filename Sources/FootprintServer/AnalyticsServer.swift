@@ -24,8 +24,14 @@ public final class AnalyticsServer: Sendable {
         public var snapshots = SnapshotUploadAPI.Configuration()
         /// Lifetimes of connect sessions and how many a project has open.
         public var connectSessions = ConnectSession.Limits()
-        /// Durability and reader pool of the store.
+        /// Durability and reader pool of the store (with ``clickHouse``: of the metadata file).
         public var store = SQLiteEventStore.Configuration()
+        /// Keep events in ClickHouse at this location (`footprint serve --store clickhouse://…`);
+        /// ``databasePath`` then holds only projects, keys, config, definitions and tokens.
+        /// Default `nil`: everything in the SQLite file.
+        public var clickHouse: ClickHouseLocation?
+        /// Time-outs and write grouping of the ClickHouse store (used with ``clickHouse``).
+        public var clickHouseStore = ClickHouseEventStore.Configuration()
         /// The dashboard's admin token and the report API's read token (default: random ones,
         /// readable from ``AnalyticsServer/access``).
         public var access = AccessConfiguration()
@@ -90,7 +96,22 @@ public final class AnalyticsServer: Sendable {
 
     /// Opens the database and starts listening.
     public init(configuration: Configuration) throws(ServerError) {
-        let store = try SQLiteEventStore(path: configuration.databasePath, configuration: configuration.store)
+        let store: any EventStore & RetentionStore
+        let screens: any ScreenStore
+        if let location = configuration.clickHouse {
+            var clickHouse = configuration.clickHouseStore
+            clickHouse.metadata = configuration.store
+            clickHouse.maximumReportEvents = configuration.store.maximumReportEvents
+            let events = try ClickHouseEventStore(
+                location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
+            store = events
+            screens = events.metadata
+        } else {
+            let file = try SQLiteEventStore(
+                path: configuration.databasePath, configuration: configuration.store)
+            store = file
+            screens = file
+        }
         var created = false
         var project = try store.projects().first
         if project == nil, let name = configuration.defaultProjectName {
@@ -103,12 +124,12 @@ public final class AnalyticsServer: Sendable {
         let signIns = LockedValue(SignInLimiter(access: configuration.access))
         let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
         let screenAPI = ScreenAPI(
-            store: store, screens: store, access: configuration.access, signIns: signIns,
+            store: store, screens: screens, access: configuration.access, signIns: signIns,
             limits: configuration.connectSessions)
         let uploads = SnapshotUploadAPI(
-            store: store, screens: store, configuration: configuration.snapshots, metrics: metrics)
+            store: store, screens: screens, configuration: configuration.snapshots, metrics: metrics)
         let dashboard = Dashboard(
-            store: store, access: configuration.access, signIns: signIns, screens: store,
+            store: store, access: configuration.access, signIns: signIns, screens: screens,
             connectSessions: configuration.connectSessions)
         let metricsAPI = MetricsAPI(
             metrics: metrics,
@@ -163,7 +184,7 @@ public final class AnalyticsServer: Sendable {
         self.workers = workers
         self.decoders = decoders
         self.store = store
-        self.screens = store
+        self.screens = screens
         self.metrics = metrics
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
         metrics.setConnectionsOpen { [http] in http.connectionsOpen }
@@ -216,16 +237,26 @@ extension Report {
     ///   - query: report parameters as in a query string (`from`, `to`, `app_version`, `os`,
     ///     `page`); the range defaults to the days of the project's oldest to newest event.
     ///   - now: today, for a project without events. Default: the system clock.
+    ///   - clickHouse: where the events are, when in ClickHouse (`databasePath` then holds the
+    ///     projects); default `nil`: in the database file.
     public static func load(
         databasePath: String, project: String? = nil, query: [String: String] = [:],
-        now: Timestamp = SystemClock().now()
+        now: Timestamp = SystemClock().now(), clickHouse: ClickHouseLocation? = nil
     ) throws(ServerError) -> Report {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw ServerError(code: .storage, message: "no database at \(databasePath)")
         }
         var configuration = SQLiteEventStore.Configuration()
         configuration.readOnly = true
-        let store = try SQLiteEventStore(path: databasePath, configuration: configuration)
+        let store: any EventStore
+        if let clickHouse {
+            var clickHouseConfiguration = ClickHouseEventStore.Configuration()
+            clickHouseConfiguration.metadata = configuration
+            store = try ClickHouseEventStore(
+                location: clickHouse, metadataPath: databasePath, configuration: clickHouseConfiguration)
+        } else {
+            store = try SQLiteEventStore(path: databasePath, configuration: configuration)
+        }
         defer { store.close() }
         let service = ReportService(store: store)
         let found: Project

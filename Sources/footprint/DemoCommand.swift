@@ -6,10 +6,12 @@ import Foundation
 /// the report and checks it against what was generated; exits 1 when they differ.
 enum DemoCommand {
     static let usage = """
-        footprint demo [--users N] [--days N] [--seed N] [--serve]
+        footprint demo [--users N] [--days N] [--seed N] [--store URL] [--serve]
           --users  virtual users (default 300)
           --days   simulated days (default 7)
           --seed   random seed; the same seed plays the same demo (default 2026)
+          --store  keep the demo's events in ClickHouse: clickhouse://HOST:PORT/DATABASE[?cluster=NAME&shards=…]
+                   (make cluster prints one; use a database of its own, e.g. …:PORT/demo?…)
           --serve  keep the server running on the demo data until Ctrl-C
         """
 
@@ -17,12 +19,20 @@ enum DemoCommand {
     /// with every signal unblocked, and Ctrl-C would kill the server instead of stopping it.
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
-            arguments, options: ["users", "days", "seed"], flags: ["serve"])
+            arguments, options: ["users", "days", "seed", "store"], flags: ["serve"])
         var configuration = DemoConfiguration()
         configuration.users = try parsed.integer("users", default: configuration.users, in: 1...100_000)
         configuration.days = try parsed.integer("days", default: configuration.days, in: 1...366)
         configuration.seed = UInt64(
             try parsed.integer("seed", default: Int(configuration.seed), in: 0...Int.max))
+        if let store = parsed.options["store"] {
+            do {
+                configuration.clickHouse = try ClickHouseLocation(
+                    url: store, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw CommandLineArguments.UsageError(description: "--store: \(error.message)")
+            }
+        }
         let serves = parsed.flags.contains("serve")
         // With --serve, SIGINT and SIGTERM are blocked before any thread starts (threads inherit
         // the mask) and taken by sigwait at the end, as `footprint serve` does.

@@ -7,8 +7,11 @@ import Foundation
 /// (``ReportService/overview(project:parameters:)``).
 enum ReportCommand {
     static let usage = """
-        footprint report [--db PATH] [--project NAME] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
+        footprint report [--db PATH] [--store URL] [--project NAME] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                         [--json]
           --db       SQLite database file (default footprint.sqlite; opened read-only)
+          --store    the ClickHouse store the server was started with (clickhouse://...; see
+                     footprint serve); the events are read there, the projects from --db
           --project  the project (default: the first one)
           --from     first UTC day (default: the day of the oldest event)
           --to       last UTC day, included (default: the day of the newest event)
@@ -17,7 +20,7 @@ enum ReportCommand {
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
-            arguments, options: ["db", "project", "from", "to"], flags: ["json"])
+            arguments, options: ["db", "store", "project", "from", "to"], flags: ["json"])
         var query: [String: String] = [:]
         for name in ["from", "to"] {
             guard let day = parsed.options[name] else { continue }
@@ -30,9 +33,18 @@ enum ReportCommand {
         if let from = query["from"], let to = query["to"], from > to {
             throw CommandLineArguments.UsageError(description: "--from must not be after --to")
         }
+        var clickHouse: ClickHouseLocation?
+        if let store = parsed.options["store"] {
+            do {
+                clickHouse = try ClickHouseLocation(
+                    url: store, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw CommandLineArguments.UsageError(description: "--store: \(error.message)")
+            }
+        }
         let report = try Report.load(
             databasePath: parsed.options["db"] ?? StoreAccess.defaultPath, project: parsed.options["project"],
-            query: query)
+            query: query, clickHouse: clickHouse)
         if parsed.flags.contains("json") {
             try Output.json(report)
         } else {

@@ -4,14 +4,19 @@ import Foundation
 /// `footprint serve`: runs the server until SIGINT or SIGTERM.
 enum ServeCommand {
     static let usage = """
-        footprint serve [--host HOST] [--port PORT] [--db PATH] [--connection-limit N]
+        footprint serve [--host HOST] [--port PORT] [--db PATH] [--store URL] [--connection-limit N]
                         [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
                         [--retention-days N]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
-          --db                SQLite database file (default footprint.sqlite; created when missing)
+          --db                SQLite database file (default footprint.sqlite; created when missing); with
+                              --store, it holds only projects, keys, config, definitions and tokens
+          --store             keep events in ClickHouse:
+                              clickhouse://[user[:password]@]HOST:PORT/DATABASE[?cluster=NAME&shards=HOST:PORT,...]
+                              (HTTP interface; user and password also from $FOOTPRINT_CLICKHOUSE_USER and
+                              $FOOTPRINT_CLICKHOUSE_PASSWORD; default: events in the --db file)
           --connection-limit  most connections at once (default 10000; the open-file limit is raised to fit)
           --connections-per-address  most connections from one client address (default: no limit;
                               for a server without a proxy in front)
@@ -43,7 +48,7 @@ enum ServeCommand {
         let parsed = try CommandLineArguments(
             arguments,
             options: [
-                "host", "port", "db", "connection-limit", "connections-per-address", "trusted-proxy",
+                "host", "port", "db", "store", "connection-limit", "connections-per-address", "trusted-proxy",
                 "threads",
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
                 "metrics-from", "retention-days",
@@ -51,6 +56,14 @@ enum ServeCommand {
             flags: [])
         var configuration = AnalyticsServer.Configuration(
             databasePath: parsed.options["db"] ?? StoreAccess.defaultPath)
+        let environment = ProcessInfo.processInfo.environment
+        if let store = parsed.options["store"] {
+            do {
+                configuration.clickHouse = try ClickHouseLocation(url: store, environment: environment)
+            } catch {
+                throw CommandLineArguments.UsageError(description: "--store: \(error.message)")
+            }
+        }
         configuration.http.host = parsed.options["host"] ?? "127.0.0.1"
         configuration.http.port = UInt16(try parsed.integer("port", default: 8080, in: 0...65535))
         configuration.http.connectionLimit = try parsed.integer(
@@ -80,7 +93,6 @@ enum ServeCommand {
         if let rate = try parsed.positiveNumber("rate-limit") {
             configuration.api.rateLimit = RateLimiter.Rate(requestsPerSecond: rate, burst: max(1, rate * 2))
         }
-        let environment = ProcessInfo.processInfo.environment
         if let token = parsed.options["admin-token"] ?? environment["FOOTPRINT_ADMIN_TOKEN"] {
             guard token.count >= 16 else {
                 throw CommandLineArguments.UsageError(description: "--admin-token: at least 16 characters")
@@ -118,6 +130,9 @@ enum ServeCommand {
             )
         }
         print("  database:  \(configuration.databasePath)")
+        if let location = configuration.clickHouse {
+            print("  events:    \(location) (ClickHouse)")
+        }
         if let project = server.defaultProject {
             print("  project:   \(project.name)\(server.createdDefaultProject ? " (created)" : "")")
             print("  write key: \(project.writeKey)")

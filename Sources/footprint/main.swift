@@ -16,6 +16,7 @@ let subcommands = [
     Subcommand(name: "config", usage: ConfigCommand.usage, run: ConfigCommand.run),
     Subcommand(name: "report", usage: ReportCommand.usage, run: ReportCommand.run),
     Subcommand(name: "backup", usage: BackupCommand.usage, run: BackupCommand.run),
+    Subcommand(name: "migrate", usage: MigrateCommand.usage, run: MigrateCommand.run),
     Subcommand(name: "generate", usage: GenerateCommand.usage, run: GenerateCommand.run),
     Subcommand(name: "demo", usage: DemoCommand.usage, run: DemoCommand.run),
 ]

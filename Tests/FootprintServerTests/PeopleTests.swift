@@ -35,7 +35,7 @@ import Testing
             return copy
         }
 
-        func write(into store: SQLiteEventStore, project: Project) throws {
+        func write(into store: any EventStore, project: Project) throws {
             for batch in batches {
                 _ = try store.write(
                     IngestBatch(
@@ -62,8 +62,7 @@ import Testing
     }
 
     /// Every report (``EveryReport``) over several filters, as text to compare.
-    static func everyReport(_ store: SQLiteEventStore, _ project: Project, end: Timestamp) throws -> [String]
-    {
+    static func everyReport(_ store: any EventStore, _ project: Project, end: Timestamp) throws -> [String] {
         let day: Int64 = 86_400_000
         let everything = ReportFilter(
             from: end.adding(milliseconds: -11 * day), to: end.adding(milliseconds: day))

@@ -288,6 +288,14 @@ extension SQLiteEventStore: ScreenStore {
         }
     }
 
+    /// The person's snapshots for an export (``exportSnapshots(of:projectId:database:)``) on a
+    /// read connection of this file (also when the events live elsewhere, ClickHouse).
+    func exportSnapshots(of selection: PersonSelection, projectId: Int64) throws(ServerError) -> [JSONValue] {
+        try read { database in
+            try Self.exportSnapshots(of: selection, projectId: projectId, database: database)
+        }
+    }
+
     /// The person's snapshots (``GroupCommitWriter/snapshotIds(of:projectId:database:)``), oldest
     /// first, for an export: each as the JSON API lists it with its `document` (the snapshot as
     /// stored: without the connect token and the image's bytes). A screenshot's bytes stay out;

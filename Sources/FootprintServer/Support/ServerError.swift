@@ -32,6 +32,13 @@ extension ErrorCode where Domain == ServerError {
     public static var invalidDefinition: Self { Self("invalid_definition") }
     /// A report's parameters were refused.
     public static var invalidQuery: Self { Self("invalid_query") }
+    /// A `--store` location was refused (not a ClickHouse URL this server can use).
+    public static var invalidStore: Self { Self("invalid_store") }
+    /// The database did not answer in time, could not be reached or refused the work for now
+    /// (ClickHouse down, slow or overloaded): retry later.
+    public static var unavailable: Self { Self("unavailable") }
+    /// The store cannot do this (a ClickHouse store: person deletion, export, retention).
+    public static var unsupported: Self { Self("unsupported") }
     /// The store was closed.
     public static var closed: Self { Self("closed") }
 }

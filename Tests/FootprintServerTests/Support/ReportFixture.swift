@@ -30,45 +30,47 @@ final class ReportFixture {
             configuration.http.clock = FixedClock(time: Self.now)
             if let maximumReportEvents { configuration.store.maximumReportEvents = maximumReportEvents }
         }
-        let messages = [
-            Self.message(
-                "screen", "m1", anon: "a1", session: "s1", at: "2026-11-01T10:00:00.000Z",
-                extra: #""name":"Home""#),
-            Self.message(
-                "track", "m2", anon: "a1", session: "s1", at: "2026-11-01T10:00:05.000Z",
-                extra: #""event":"$screen_leave","properties":{"$page_name":"Home","duration_ms":5000}"#),
-            Self.message(
-                "screen", "m3", anon: "a1", session: "s1", at: "2026-11-01T10:00:06.000Z",
-                extra: #""name":"Detail""#),
-            Self.message(
-                "track", "m4", anon: "a1", session: "s1", at: "2026-11-01T10:00:07.000Z",
-                extra: #""event":"$item_exposure","properties":{"$page_name":"Detail","$item_id":"sku-1"}"#),
-            Self.message(
-                "track", "m5", anon: "a1", session: "s1", at: "2026-11-01T10:00:08.000Z",
-                extra: #""event":"$item_exposure","properties":{"$page_name":"Detail","$item_id":"sku-1"}"#),
-            Self.message(
-                "track", "m6", anon: "a1", session: "s1", at: "2026-11-01T10:00:09.000Z",
-                extra:
-                    ##""event":"$element_click","properties":{"$page_name":"Detail","$item_id":"sku-1","$element_path":"#buy:#UIButton#Detail","$element_similar_path":"#buy:#UIButton#Detail","$element_text":"Buy"}"##
-            ),
-            Self.message(
-                "identify", "m7", anon: "a1", session: "s1", at: "2026-11-01T10:00:10.000Z",
-                extra: #""userId":"u1""#),
-            Self.message(
-                "screen", "m8", anon: "a2", session: "s2", at: "2026-11-02T09:00:00.000Z",
-                extra: #""name":"Home","userId":"u1""#),
-            Self.message(
-                "screen", "m9", anon: "a3", session: "s3", at: "2026-11-02T11:00:00.000Z",
-                extra: #""name":"Home""#),
-            Self.message(
-                "screen", "m10", anon: "a3", session: "s3", at: "2026-11-02T11:00:30.000Z",
-                extra: #""name":"Detail""#),
-        ]
         let response = try fixture.client.post(
-            "/v1/batch", json: Payloads.batch(messages, sentAt: "2026-11-03T12:00:00.000Z"),
+            "/v1/batch", json: Payloads.batch(Self.messages, sentAt: "2026-11-03T12:00:00.000Z"),
             writeKey: fixture.writeKey)
         #expect(response.status == 200, "\(response.text)")
     }
+
+    /// The data set's messages (see the type's description).
+    static let messages = [
+        ReportFixture.message(
+            "screen", "m1", anon: "a1", session: "s1", at: "2026-11-01T10:00:00.000Z",
+            extra: #""name":"Home""#),
+        ReportFixture.message(
+            "track", "m2", anon: "a1", session: "s1", at: "2026-11-01T10:00:05.000Z",
+            extra: #""event":"$screen_leave","properties":{"$page_name":"Home","duration_ms":5000}"#),
+        ReportFixture.message(
+            "screen", "m3", anon: "a1", session: "s1", at: "2026-11-01T10:00:06.000Z",
+            extra: #""name":"Detail""#),
+        ReportFixture.message(
+            "track", "m4", anon: "a1", session: "s1", at: "2026-11-01T10:00:07.000Z",
+            extra: #""event":"$item_exposure","properties":{"$page_name":"Detail","$item_id":"sku-1"}"#),
+        ReportFixture.message(
+            "track", "m5", anon: "a1", session: "s1", at: "2026-11-01T10:00:08.000Z",
+            extra: #""event":"$item_exposure","properties":{"$page_name":"Detail","$item_id":"sku-1"}"#),
+        ReportFixture.message(
+            "track", "m6", anon: "a1", session: "s1", at: "2026-11-01T10:00:09.000Z",
+            extra:
+                ##""event":"$element_click","properties":{"$page_name":"Detail","$item_id":"sku-1","$element_path":"#buy:#UIButton#Detail","$element_similar_path":"#buy:#UIButton#Detail","$element_text":"Buy"}"##
+        ),
+        ReportFixture.message(
+            "identify", "m7", anon: "a1", session: "s1", at: "2026-11-01T10:00:10.000Z",
+            extra: #""userId":"u1""#),
+        ReportFixture.message(
+            "screen", "m8", anon: "a2", session: "s2", at: "2026-11-02T09:00:00.000Z",
+            extra: #""name":"Home","userId":"u1""#),
+        ReportFixture.message(
+            "screen", "m9", anon: "a3", session: "s3", at: "2026-11-02T11:00:00.000Z",
+            extra: #""name":"Home""#),
+        ReportFixture.message(
+            "screen", "m10", anon: "a3", session: "s3", at: "2026-11-02T11:00:30.000Z",
+            extra: #""name":"Detail""#),
+    ]
 
     static func message(
         _ type: String, _ id: String, anon: String, session: String, at time: String, extra: String

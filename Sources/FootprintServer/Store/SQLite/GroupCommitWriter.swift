@@ -4,36 +4,12 @@ import FootprintWire
 import Foundation
 
 /// The store's single writer: requests queue their batches, and one serial queue commits
-/// everything queued so far in one transaction (group commit), then calls each request's
-/// completion.
+/// everything queued so far in one transaction (group commit, ``GroupCommitQueue``), then calls
+/// each request's completion.
 ///
 /// One fsync then covers many requests, and a request is answered only after its rows are
-/// durable. Nothing waits on a thread meanwhile: the HTTP layer suspends the connection and the
-/// completion resumes it.
-///
-/// A group about to be committed waits a moment (at most `linger`) for the batches being
-/// prepared at that instant (``preparingWrite(_:)``: decoded on other threads), so that a few
-/// clients that each wait for their answer share one commit instead of alternating small ones.
-/// A lone request, with nothing else being prepared, never waits.
+/// durable.
 final class GroupCommitWriter: @unchecked Sendable {
-    /// A batch waiting for its commit, and where its result goes.
-    private struct PendingWrite {
-        let batch: IngestBatch
-        let completion: @Sendable (Result<WriteOutcome, ServerError>) -> Void
-    }
-
-    private struct Queue {
-        var writes: [PendingWrite] = []
-        var draining = false
-        var closed = false
-        /// Batches inside ``preparingWrite(_:)`` right now.
-        var preparing = 0
-        /// Groups taken for a commit so far.
-        var groups = 0
-        /// Whether the next group is waiting for batches being prepared.
-        var lingering = false
-    }
-
     /// The prepared statements the writer reuses.
     struct Statements {
         let insertEvent: SQLiteStatement
@@ -44,13 +20,8 @@ final class GroupCommitWriter: @unchecked Sendable {
         let rollups: RollupDelta.Statements
     }
 
-    private let queue = DispatchQueue(label: "footprint.store.writer")
-    /// Guards `state`; signalled when a write is queued or a preparation ends.
-    private let condition = NSCondition()
-    private var state = Queue()
-    /// The longest a group waits for batches being prepared, in seconds.
-    private let linger: Double
-    // Used only on `queue`.
+    private let groups: GroupCommitQueue<IngestBatch, WriteOutcome>
+    // Used only on the queue of `groups`.
     private var database: SQLiteDatabase?
     private(set) var statements: Statements?
     /// The ids of deleted people refused on ingest.
@@ -67,7 +38,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     ///   - linger: the longest a group waits for batches being prepared, in seconds (0: never).
     init(database: SQLiteDatabase, linger: Double = 0) throws {
         self.database = database
-        self.linger = linger.isFinite ? max(0, linger) : 0
+        self.groups = GroupCommitQueue(label: "footprint.store.writer", linger: linger)
         self.deletedIds = try DeletedIds(database: database)
         self.statements = Statements(
             insertEvent: try database.prepare(SQLiteSchema.insertEvent),
@@ -83,18 +54,17 @@ final class GroupCommitWriter: @unchecked Sendable {
                 sessionPage: try database.prepare(SQLiteSchema.upsertSessionPage),
                 dwell: try database.prepare(SQLiteSchema.upsertDwell),
                 move: try database.prepare(SQLiteSchema.upsertMove)))
+        groups.start { [weak self] batches in
+            guard let self else {
+                return .failure(ServerError(code: .closed, message: "the store is closed"))
+            }
+            return self.commit(batches)
+        }
     }
 
     /// Queues `batch` and blocks until it is committed (or the commit failed).
     func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
-        let done = DispatchSemaphore(value: 0)
-        let result = LockedValue<Result<WriteOutcome, ServerError>?>(nil)
-        write(batch) { outcome in
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0 }!.get()
+        try groups.write(batch)
     }
 
     /// Queues `batch`; `completion` runs on the writer's queue once it is committed (or the
@@ -102,57 +72,27 @@ final class GroupCommitWriter: @unchecked Sendable {
     func write(
         _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
     ) {
-        let write = PendingWrite(batch: batch, completion: completion)
-        enum Admission { case startDrain, joined, closed }
-        let admission = withState { state -> Admission in
-            if state.closed { return .closed }
-            state.writes.append(write)
-            if state.draining {
-                // A lingering group may be waiting for this one.
-                condition.broadcast()
-                return .joined
-            }
-            state.draining = true
-            return .startDrain
-        }
-        switch admission {
-        case .closed: completion(.failure(ServerError(code: .closed, message: "the store is closed")))
-        case .startDrain: queue.async { self.drain() }
-        case .joined: break
-        }
+        groups.write(batch, completion: completion)
     }
 
     /// Runs `body`, which prepares a batch and hands it to ``write(_:completion:)``; meanwhile a
     /// group about to be committed may wait for that batch (at most `linger`).
     func preparingWrite<T>(_ body: () throws -> T) rethrows -> T {
-        withState { $0.preparing += 1 }
-        defer {
-            withState { state in
-                state.preparing -= 1
-                condition.broadcast()
-            }
-        }
-        return try body()
+        try groups.preparingWrite(body)
     }
 
     /// Batches waiting for the next group commit.
-    var queuedWrites: Int { withState { $0.writes.count } }
+    var queuedWrites: Int { groups.queuedWrites }
 
     /// Groups of batches committed (or failed) so far.
-    var groupsCommitted: Int { withState { $0.groups } }
+    var groupsCommitted: Int { groups.groupsCommitted }
 
     /// Whether the next group is waiting for batches being prepared.
-    var isLingering: Bool { withState { $0.lingering } }
-
-    private func withState<T>(_ body: (inout Queue) throws -> T) rethrows -> T {
-        condition.lock()
-        defer { condition.unlock() }
-        return try body(&state)
-    }
+    var isLingering: Bool { groups.isLingering }
 
     /// Runs `body` on the writer's queue with the writer's connection, between group commits.
     func perform<T>(_ body: (SQLiteDatabase) throws -> T) throws(ServerError) -> T {
-        let result: Result<T, ServerError> = queue.sync {
+        let result: Result<T, ServerError> = groups.sync {
             guard let database else {
                 return .failure(ServerError(code: .closed, message: "the store is closed"))
             }
@@ -206,53 +146,29 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Refuses new writes, commits the queued ones, checkpoints the WAL and closes the connection.
     func close() {
-        withState { state in
-            state.closed = true
-            condition.broadcast()
-        }
-        queue.sync {
-            self.drainNow()
+        groups.close {
             try? self.database?.checkpoint()
             self.statements = nil
             self.database = nil
         }
     }
 
-    private func drain() {
-        while drainNow() {}
+    /// Reads ``deletedIds`` again when another connection changed the database since.
+    private func refreshDeletedIds(_ database: SQLiteDatabase) throws {
+        let version = try database.prepare("PRAGMA data_version").rows([]) { $0.int64(at: 0) }.first ?? 0
+        if version != dataVersion {
+            deletedIds = try DeletedIds(database: database)
+            dataVersion = version
+        }
     }
 
-    /// Commits every queued write as one group; returns whether there was any.
-    @discardableResult
-    private func drainNow() -> Bool {
-        let group = takeGroup()
-        guard !group.isEmpty else { return false }
-        let outcome = commit(group.map(\.batch))
-        for (index, write) in group.enumerated() {
-            write.completion(outcome.map { $0[index] })
+    /// The ids refused now (read again when another process deleted a person meanwhile): for a
+    /// store whose events are elsewhere (ClickHouse) and whose metadata this writer keeps.
+    func currentDeletedIds() throws(ServerError) -> DeletedIds {
+        try perform { database in
+            try self.refreshDeletedIds(database)
+            return self.deletedIds
         }
-        return true
-    }
-
-    /// Takes every queued write, after waiting (at most `linger`) for the batches being prepared
-    /// at this instant, not for ones started meanwhile. Ends the drain when there is none.
-    private func takeGroup() -> [PendingWrite] {
-        condition.lock()
-        defer { condition.unlock() }
-        if linger > 0, state.preparing > 0, !state.writes.isEmpty, !state.closed {
-            let awaited = state.writes.count + state.preparing
-            let deadline = Date(timeIntervalSinceNow: linger)
-            state.lingering = true
-            // `state` is read afresh after each wait: other threads change it meanwhile.
-            while state.preparing > 0, state.writes.count < awaited, !state.closed,
-                condition.wait(until: deadline)
-            {}
-            state.lingering = false
-        }
-        let taken = state.writes
-        state.writes = []
-        if taken.isEmpty { state.draining = false } else { state.groups += 1 }
-        return taken
     }
 
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
@@ -260,11 +176,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             return .failure(ServerError(code: .closed, message: "the store is closed"))
         }
         do {
-            let version = try database.prepare("PRAGMA data_version").rows([]) { $0.int64(at: 0) }.first ?? 0
-            if version != dataVersion {
-                deletedIds = try DeletedIds(database: database)
-                dataVersion = version
-            }
+            try refreshDeletedIds(database)
             let outcomes = try database.transaction {
                 var rollups = RollupDelta()
                 let outcomes = try batches.map { batch throws(SQLiteError) in
@@ -345,17 +257,10 @@ final class GroupCommitWriter: @unchecked Sendable {
         throws(SQLiteError) -> WriteOutcome
     {
         var stored = 0
-        var refused: [Int] = []
+        let refused = deletedIds.refusedEvents(of: batch)
+        let refusedSet = Set(refused)
         let project = SQLiteValue.integer(batch.projectId)
-        for (index, event) in batch.events.enumerated() {
-            if !deletedIds.isEmpty,
-                deletedIds.refuses(
-                    anonymousId: event.anonymousId, userId: event.userId, project: batch.projectId,
-                    at: batch.receivedAt)
-            {
-                refused.append(index)
-                continue
-            }
+        for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
             try statements.insertEvent.run([
                 project, .text(event.messageId), .text(event.type.rawValue), .text(event.name),
                 .integer(event.time.millisecondsSince1970),
@@ -374,12 +279,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
         }
         let now = SQLiteValue.integer(batch.receivedAt.millisecondsSince1970)
-        for link in batch.identityLinks
-        where deletedIds.isEmpty
-            || !deletedIds.refuses(
-                anonymousId: link.anonymousId, userId: link.userId, project: batch.projectId,
-                at: batch.receivedAt)
-        {
+        for link in deletedIds.acceptedLinks(of: batch) {
             try statements.insertIdentity.run([project, .text(link.anonymousId), .text(link.userId), now])
         }
         if batch.evictedCount > 0 {

@@ -92,40 +92,14 @@ struct RollupDelta {
                 anonymousId: anonymousId, userId: userId, page: page, appVersion: appVersion, os: os)
             personTimes[timesKey, default: []].append(event.time.millisecondsSince1970)
         }
+        for contribution in Self.contributions(of: event) {
+            if contribution.counted {
+                count(contribution.kind, contribution.key, detail: contribution.detail)
+            }
+            if contribution.perPerson { person(contribution.kind, contribution.key) }
+            if contribution.timed { time(contribution.kind, contribution.key) }
+        }
         let isView = event.type == .screen || event.type == .page
-        person(.anyEvent, "")
-        if let name = event.name {
-            if isView {
-                count(.pageViews, name)
-                person(.pageViews, name)
-                time(.pageViews, name)
-            } else if event.type == .track {
-                count(.trackEvents, name)
-                person(.trackEvents, name)
-                time(.trackEvents, name)
-            }
-        }
-        if !isView, event.type != .track { count(.otherEvents, event.type.rawValue) }
-        if event.type == .track, event.name == "$element_click", let path = event.elementPath {
-            count(.elementClicks, path, detail: event.elementText)
-            count(.similarElementClicks, event.similarPath ?? path, detail: event.elementText)
-            person(.elementClicks, path)
-            person(.similarElementClicks, event.similarPath ?? path)
-            time(.elementClicks, path)
-            time(.similarElementClicks, event.similarPath ?? path)
-        }
-        if event.type == .track, let named = event.planEventName {
-            count(.planEvents, named)
-            person(.planEvents, named)
-        }
-        if event.type == .track, let item = event.itemId {
-            switch event.name {
-            case "$item_exposure": count(.itemExposures, item)
-            case "$item_skip": count(.itemSkips, item)
-            case "$element_click": count(.itemClicks, item)
-            default: break
-            }
-        }
         let sessionKey = SessionKey(
             project: project,
             key: SessionTimeline.sessionKey(
@@ -152,6 +126,61 @@ struct RollupDelta {
                     type: event.type, name: event.name, page: event.page,
                     durationMilliseconds: event.durationMilliseconds), isView
             ))
+    }
+
+    /// What one event adds to the rollups under one kind and key.
+    struct Contribution: Sendable, Hashable {
+        var kind: RollupKind
+        var key: String
+        /// Counted in the daily counts (``RollupCount``), with this element text.
+        var counted = false
+        var detail: String? = nil
+        /// Its person marked on its day (``RollupPersonDays``).
+        var perPerson = false
+        /// Its time kept per person (funnels).
+        var timed = false
+    }
+
+    /// Every kind and key an event counts under, in the order they are counted: the one
+    /// classification the SQLite rollups and the ClickHouse store's columns are made from.
+    static func contributions(of event: EventRecord) -> [Contribution] {
+        var result: [Contribution] = [Contribution(kind: .anyEvent, key: "", perPerson: true)]
+        let isView = event.type == .screen || event.type == .page
+        if let name = event.name {
+            if isView {
+                result.append(
+                    Contribution(kind: .pageViews, key: name, counted: true, perPerson: true, timed: true))
+            } else if event.type == .track {
+                result.append(
+                    Contribution(kind: .trackEvents, key: name, counted: true, perPerson: true, timed: true))
+            }
+        }
+        if !isView, event.type != .track {
+            result.append(Contribution(kind: .otherEvents, key: event.type.rawValue, counted: true))
+        }
+        if event.type == .track, event.name == "$element_click", let path = event.elementPath {
+            result.append(
+                Contribution(
+                    kind: .elementClicks, key: path, counted: true, detail: event.elementText,
+                    perPerson: true,
+                    timed: true))
+            result.append(
+                Contribution(
+                    kind: .similarElementClicks, key: event.similarPath ?? path, counted: true,
+                    detail: event.elementText, perPerson: true, timed: true))
+        }
+        if event.type == .track, let named = event.planEventName {
+            result.append(Contribution(kind: .planEvents, key: named, counted: true, perPerson: true))
+        }
+        if event.type == .track, let item = event.itemId {
+            switch event.name {
+            case "$item_exposure": result.append(Contribution(kind: .itemExposures, key: item, counted: true))
+            case "$item_skip": result.append(Contribution(kind: .itemSkips, key: item, counted: true))
+            case "$element_click": result.append(Contribution(kind: .itemClicks, key: item, counted: true))
+            default: break
+            }
+        }
+        return result
     }
 
     /// Replaces a stored session's contribution to the dwell and move rollups: `before` (the

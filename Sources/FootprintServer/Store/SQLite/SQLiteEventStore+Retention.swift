@@ -1,7 +1,21 @@
 import FootprintSQLite
 import FootprintWire
 
-extension SQLiteEventStore {
+extension SQLiteEventStore: RetentionStore {
+    /// Records a project's retention horizon (a store that deletes its events elsewhere, ClickHouse).
+    func recordRetentionHorizon(projectId: Int64, day: Int64) throws(ServerError) {
+        try requireWriter().recordHorizon(projectId: projectId, day: day)
+    }
+
+    /// Deletes a project's screen snapshots taken or received before `horizonDay` (UTC days since
+    /// 1970), with their images, in one transaction on the writer: retention's step for the
+    /// snapshots this file keeps (also when the events live elsewhere, ClickHouse).
+    /// - Returns: how many were deleted.
+    @discardableResult
+    func deleteSnapshots(projectId: Int64, beforeDay horizonDay: Int64) throws(ServerError) -> Int {
+        try requireWriter().deleteSnapshots(projectId: projectId, beforeDay: horizonDay)
+    }
+
     /// A project's own retention in days, or `nil` (the server's `--retention-days`, if any).
     public func retentionDays(projectId: Int64) throws(ServerError) -> Int? {
         try read { database in
@@ -72,7 +86,7 @@ extension SQLiteEventStore {
                 total += count
                 if count < chunk { break }
             }
-            _ = try writer.deleteSnapshots(projectId: project.id, beforeDay: horizonDay)
+            try deleteSnapshots(projectId: project.id, beforeDay: horizonDay)
             try writer.dropRollups(projectId: project.id, beforeDay: horizonDay)
             deleted[project.name] = total
         }

@@ -1,0 +1,181 @@
+import FootprintWire
+
+/// The report reads: ClickHouse aggregates that return the rows the SQLite rollups return.
+extension ClickHouseEventStore {
+    public func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount] {
+        try client.rows(sql.rollupCounts(projectId: projectId, filter: filter)).compactMap { row in
+            guard row.count == 4, let kind = RollupKind(rawValue: ClickHouseFormat.int64(row[1])) else {
+                return nil
+            }
+            return RollupCount(
+                day: ClickHouseFormat.int64(row[0]), kind: kind, key: ClickHouseFormat.text(row[2]) ?? "",
+                count: Int(ClickHouseFormat.int64(row[3])))
+        }
+    }
+
+    public func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+        throws(ServerError) -> [RollupPageCount]
+    {
+        guard !kinds.isEmpty else { return [] }
+        return try client.rows(sql.rollupPageCounts(projectId: projectId, filter: filter, kinds: kinds))
+            .compactMap {
+                row in
+                guard row.count == 6, let kind = RollupKind(rawValue: ClickHouseFormat.int64(row[0])) else {
+                    return nil
+                }
+                return RollupPageCount(
+                    kind: kind, key: ClickHouseFormat.text(row[1]) ?? "",
+                    page: ClickHouseFormat.text(row[2]) ?? "",
+                    day: ClickHouseFormat.int64(row[3]), count: Int(ClickHouseFormat.int64(row[4])),
+                    text: ClickHouseFormat.text(row[5]))
+            }
+    }
+
+    public func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        throws(ServerError) -> [RollupPersonDays]
+    {
+        if let keys, keys.isEmpty { return [] }
+        let links = try identityLinks(projectId: projectId)
+        return try client.rows(
+            sql.rollupPersonDays(projectId: projectId, filter: filter, kind: kind, keys: keys)
+        )
+        .compactMap { row in
+            guard row.count == 6 else { return nil }
+            let anonymousId = ClickHouseFormat.text(row[2]) ?? ""
+            let userId = ClickHouseFormat.text(row[3]) ?? ""
+            return RollupPersonDays(
+                key: ClickHouseFormat.text(row[0]) ?? "", firstDay: ClickHouseFormat.int64(row[1]) << 6,
+                person: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId,
+                page: ClickHouseFormat.text(row[4]) ?? "", days: UInt64(row[5]) ?? 0)
+        }
+    }
+
+    /// Each person's step times, read per source, kind and key in one query; each row completes
+    /// the steps its source completes on its page (as the SQLite store's event-time rows).
+    public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
+        -> [[FunnelHit]]
+    {
+        guard !sources.sources.isEmpty else { return [] }
+        let links = try identityLinks(projectId: projectId)
+        let rows = try client.rows(
+            sql.funnelTimes(projectId: projectId, filter: filter, sources: Array(sources.sources.keys)))
+        var people: [String: Int] = [:]
+        var timelines: [[FunnelHit]] = []
+        for row in rows where row.count == 6 {
+            guard let kind = RollupKind(rawValue: ClickHouseFormat.int64(row[0])),
+                let steps = sources.sources[
+                    FunnelSources.Source(kind: kind, key: ClickHouseFormat.text(row[1]) ?? "")]
+            else { continue }
+            let completed =
+                steps.onPage.isEmpty
+                ? steps.onAnyPage : steps.completed(onPage: ClickHouseFormat.text(row[4]) ?? "")
+            guard completed != 0 else { continue }
+            let anonymousId = ClickHouseFormat.text(row[2]) ?? ""
+            let userId = ClickHouseFormat.text(row[3]) ?? ""
+            let person = userId.isEmpty ? links[anonymousId] ?? anonymousId : userId
+            let index: Int
+            if let known = people[person] {
+                index = known
+            } else {
+                index = timelines.count
+                people[person] = index
+                timelines.append([])
+            }
+            for time in Self.integers(row[5]) {
+                timelines[index].append(FunnelHit(time: time, steps: completed))
+            }
+        }
+        for index in timelines.indices { timelines[index].sort(by: FunnelHit.precedes) }
+        return timelines
+    }
+
+    public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
+    {
+        if let page = filter.page, page.isEmpty { return [] }
+        return try client.rows(sql.storedSessions(projectId: projectId, filter: filter)).compactMap { row in
+            guard row.count == 2 else { return nil }
+            return StoredSession(
+                lengthMilliseconds: ClickHouseFormat.int64(row[0]),
+                pageViews: Int(ClickHouseFormat.int64(row[1])))
+        }
+    }
+
+    public func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String:
+        DwellHistogram]
+    {
+        var histograms: [String: DwellHistogram] = [:]
+        for row in try client.rows(sql.rollupDwell(projectId: projectId, filter: filter)) where row.count == 5
+        {
+            let count = ClickHouseFormat.int64(row[2])
+            guard count != 0 else { continue }
+            histograms[ClickHouseFormat.text(row[0]) ?? "", default: DwellHistogram()].add(
+                bucket: ClickHouseFormat.int64(row[1]), count: count,
+                total: Self.sum(exact: row[3], approximate: row[4]))
+        }
+        return histograms
+    }
+
+    public func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) throws(ServerError)
+        -> [RollupMove]
+    {
+        if let onPage = filter.page {
+            guard page == nil || page == onPage, !onPage.isEmpty else { return [] }
+            guard
+                let row = try client.rows(sql.pageMoves(projectId: projectId, filter: filter, page: onPage))
+                    .first,
+                row.count == 2
+            else { return [] }
+            return [
+                RollupMove(from: onPage, to: onPage, count: Int(max(0, ClickHouseFormat.int64(row[0])))),
+                RollupMove(from: onPage, to: nil, count: Int(ClickHouseFormat.int64(row[1]))),
+            ].filter { $0.count != 0 }
+        }
+        return try client.rows(sql.rollupMoves(projectId: projectId, filter: filter, from: page)).compactMap {
+            row in
+            guard row.count == 3 else { return nil }
+            let next = ClickHouseFormat.text(row[1]) ?? ""
+            let move = RollupMove(
+                from: ClickHouseFormat.text(row[0]) ?? "", to: next.isEmpty ? nil : next,
+                count: Int(ClickHouseFormat.int64(row[2])))
+            return move.count != 0 ? move : nil
+        }
+    }
+
+    public func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
+        -> [AnalyticsEvent]
+    {
+        let limit = configuration.maximumReportEvents
+        let rows = try client.rows(
+            sql.analyticsEvents(
+                projectId: projectId, filter: filter, properties: properties, limit: limit + 1))
+        guard rows.count <= limit else {
+            throw ServerError(
+                code: .invalidQuery,
+                message: "the range holds more than \(limit) events; choose fewer days or add a filter")
+        }
+        return rows.compactMap { row in
+            guard row.count == 15 else { return nil }
+            var event = AnalyticsEvent(
+                type: MessageType(rawValue: ClickHouseFormat.text(row[0]) ?? "") ?? .track,
+                name: ClickHouseFormat.text(row[1]),
+                time: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])),
+                anonymousId: ClickHouseFormat.text(row[3]), userId: ClickHouseFormat.text(row[4]),
+                sessionId: ClickHouseFormat.text(row[5]), page: ClickHouseFormat.text(row[6]),
+                elementPath: ClickHouseFormat.text(row[7]), similarPath: ClickHouseFormat.text(row[8]),
+                elementText: ClickHouseFormat.text(row[9]), itemId: ClickHouseFormat.text(row[10]),
+                durationMilliseconds: row[11] == "\\N" ? nil : ClickHouseFormat.int64(row[11]),
+                appVersion: ClickHouseFormat.text(row[12]), os: ClickHouseFormat.text(row[13]))
+            if properties, let payload = ClickHouseFormat.text(row[14]),
+                let object = try? JSONParser().parse(Array(payload.utf8))["properties"]?.objectValue
+            {
+                event.properties = object
+            }
+            return event
+        }
+    }
+
+    /// The numbers of a `TabSeparated` array of integers (`[1,2,3]`).
+    static func integers(_ field: Substring) -> [Int64] {
+        field.dropFirst().dropLast().split(separator: ",").compactMap { Int64($0) }
+    }
+}

@@ -1,0 +1,529 @@
+import Dispatch
+import FootprintWire
+import Foundation
+
+/// The scale-out store: events in ClickHouse, spread over its shards; projects, keys, remote
+/// config, definitions, tokens and dashboard sessions in a small SQLite file (a
+/// ``SQLiteEventStore`` this store forwards them to), which every collector on a host shares.
+///
+/// Writes are grouped like the SQLite store's (``GroupCommitQueue``): the batches queued while
+/// an INSERT runs go in the next one, one INSERT per group through the `Distributed` table with
+/// `insert_distributed_sync=1`, so a request is answered only once every shard holds its rows.
+/// Before inserting, the group's message ids are looked up, so a resent batch stores nothing
+/// again; a copy that still gets in (two collectors inserting the same batch at the same
+/// instant) is collapsed at read time (`FINAL`) and by the table's merges.
+///
+/// Every report is answered by aggregate SQL (``ClickHouseSQL``) that returns the same rows the
+/// SQLite rollups give, so the shared ``ReportService`` builds the same reports.
+public final class ClickHouseEventStore: EventStore, RetentionStore {
+    /// Store settings.
+    public struct Configuration: Sendable {
+        /// The longest a group of writes waits, in seconds, for batches being decoded at that
+        /// instant (see ``SQLiteEventStore/Configuration/commitLinger``). Default 0.003.
+        public var commitLinger = 0.003
+        /// Seconds one group's writes (the look-up of its message ids, then its INSERTs) may take
+        /// each before the group fails as `unavailable` and its requests are answered 503 with
+        /// `Retry-After`. Default 30.
+        public var writeTimeout: Double = 30
+        /// Seconds any other ClickHouse request (a report's query) may take. Default 60.
+        public var requestTimeout: Double = 60
+        /// The largest ClickHouse answer read, in bytes. Default 512 MiB.
+        public var maximumResponseBytes = 512 << 20
+        /// The most events one report reads into memory (reports over ranges that are not whole
+        /// days); a range holding more is refused with `invalidQuery`. Default 5,000,000.
+        public var maximumReportEvents = 5_000_000
+        /// The metadata store's settings.
+        public var metadata = SQLiteEventStore.Configuration()
+        /// Whether a group looks up its message ids before inserting, so that a resent batch
+        /// stores nothing again. Tests turn it off to store copies of events and check that every
+        /// report still counts each once.
+        var looksUpStoredEvents = true
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// Where the events are.
+    public let location: ClickHouseLocation
+    /// Where projects, keys, config, definitions and tokens are (SQLite).
+    public let metadata: SQLiteEventStore
+    let configuration: Configuration
+    let client: ClickHouseClient
+    let sql: ClickHouseSQL
+    private let groups: GroupCommitQueue<IngestBatch, WriteOutcome>
+    /// The last ``RecentEvent/sequence`` given out (microseconds since 1970, or one more than
+    /// the last).
+    private let lastSequence = LockedValue<UInt64>(0)
+
+    /// Opens the metadata file at `metadataPath` and the ClickHouse database at `location`,
+    /// creating its tables on every shard when missing.
+    public init(
+        location: ClickHouseLocation, metadataPath: String, configuration: Configuration = Configuration()
+    )
+        throws(ServerError)
+    {
+        self.location = location
+        self.configuration = configuration
+        var clientConfiguration = ClickHouseClient.Configuration()
+        clientConfiguration.requestTimeout = configuration.requestTimeout
+        clientConfiguration.maximumResponseBytes = configuration.maximumResponseBytes
+        self.client = ClickHouseClient(location: location, configuration: clientConfiguration)
+        self.sql = ClickHouseSQL(database: location.database, cluster: location.cluster)
+        self.groups = GroupCommitQueue(
+            label: "footprint.clickhouse.writer", linger: configuration.commitLinger)
+        self.metadata = try SQLiteEventStore(path: metadataPath, configuration: configuration.metadata)
+        do {
+            try createSchema()
+        } catch {
+            metadata.close()
+            throw ServerError(code: error.code, message: "cannot open \(location): \(error.message)")
+        }
+        groups.start { [weak self] batches in
+            guard let self else {
+                return .failure(ServerError(code: .closed, message: "the store is closed"))
+            }
+            return self.commit(batches)
+        }
+    }
+
+    deinit {
+        groups.close()
+    }
+
+    /// Creates the database and the local tables on every shard, then the `Distributed` tables
+    /// on every shard (18.16 has no `ON CLUSTER` without ZooKeeper). Safe to run again.
+    func createSchema() throws(ServerError) {
+        let statements = sql.schema
+        let local = statements.filter { !$0.contains("ENGINE = Distributed") }
+        let distributed = statements.filter { $0.contains("ENGINE = Distributed") }
+        for shard in location.shards {
+            for statement in local { _ = try client.execute(statement, on: shard) }
+        }
+        for shard in location.shards {
+            for statement in distributed { _ = try client.execute(statement, on: shard) }
+        }
+    }
+
+    /// Drops the database on every shard (tests clean up with it).
+    public func dropDatabase() throws(ServerError) {
+        for shard in location.shards { _ = try client.execute(sql.dropDatabase, on: shard) }
+    }
+
+    // MARK: Writes
+
+    public func preparingWrite<T>(_ body: () throws -> T) rethrows -> T {
+        try groups.preparingWrite(body)
+    }
+
+    public func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
+        try groups.write(batch)
+    }
+
+    public func write(
+        _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
+    ) {
+        groups.write(batch, completion: completion)
+    }
+
+    /// Batches waiting for the next INSERT.
+    public var queuedWrites: Int { groups.queuedWrites }
+
+    /// The next sequence number: the wall clock in microseconds, or one more than the last.
+    private func nextSequence() -> UInt64 {
+        let now = UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
+        return lastSequence.withLock { last in
+            last = max(last + 1, now)
+            return last
+        }
+    }
+
+    /// Inserts a group of batches: the events not stored yet (first copy in the group wins),
+    /// then the identity links, then the evicted counts. Any failure fails the whole group, and
+    /// its clients resend it; what got in then counts as duplicates.
+    private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
+        do {
+            // The ids of deleted people (kept in the metadata file, read again when it changed).
+            let deleted = try metadata.deletedIds()
+            var known: [Int64: Set<String>] = [:]
+            for (project, group) in Dictionary(grouping: batches, by: \.projectId)
+            where configuration.looksUpStoredEvents {
+                let events = group.flatMap(\.events)
+                guard !events.isEmpty else { continue }
+                let rows = try client.rows(
+                    sql.storedMessageIds(
+                        projectId: project, devices: Set(events.map { $0.anonymousId ?? "" }),
+                        messageIds: Set(events.map(\.messageId))),
+                    settings: ["max_query_size": "67108864"], timeout: configuration.writeTimeout)
+                known[project] = Set(rows.compactMap { $0.first.flatMap(ClickHouseFormat.text) })
+            }
+            var eventRows = ""
+            var linkRows = ""
+            var lostRows = ""
+            var outcomes: [WriteOutcome] = []
+            for batch in batches {
+                var stored = 0
+                let refused = deleted.refusedEvents(of: batch)
+                let refusedSet = Set(refused)
+                for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
+                    guard known[batch.projectId, default: []].insert(event.messageId).inserted else {
+                        continue
+                    }
+                    ClickHouseRows.append(
+                        event, project: batch.projectId, sequence: nextSequence(), to: &eventRows)
+                    stored += 1
+                }
+                for link in deleted.acceptedLinks(of: batch) {
+                    linkRows +=
+                        [
+                            String(batch.projectId), ClickHouseFormat.field(link.anonymousId),
+                            ClickHouseFormat.field(link.userId),
+                            String(batch.receivedAt.millisecondsSince1970),
+                        ].joined(separator: "\t") + "\n"
+                }
+                if batch.evictedCount > 0 {
+                    lostRows +=
+                        [
+                            String(batch.projectId), ClickHouseFormat.field(batch.batchKey),
+                            String(batch.evictedCount),
+                            String(batch.receivedAt.millisecondsSince1970),
+                            String(UInt64.max - nextSequence()),
+                        ].joined(separator: "\t") + "\n"
+                }
+                outcomes.append(
+                    WriteOutcome(
+                        stored: stored, duplicates: batch.events.count - stored - refused.count,
+                        refused: refused))
+            }
+            let settings = ["insert_distributed_sync": "1"]
+            if !eventRows.isEmpty {
+                _ = try client.execute(
+                    sql.insertEvents, data: Array(eventRows.utf8), settings: settings,
+                    timeout: configuration.writeTimeout)
+            }
+            if !linkRows.isEmpty {
+                _ = try client.execute(
+                    sql.insertIdentities, data: Array(linkRows.utf8), settings: settings,
+                    timeout: configuration.writeTimeout)
+            }
+            if !lostRows.isEmpty {
+                _ = try client.execute(
+                    sql.insertLostEvents, data: Array(lostRows.utf8), settings: settings,
+                    timeout: configuration.writeTimeout)
+            }
+            return .success(outcomes)
+        } catch {
+            return .failure(
+                ServerError(code: error.code, message: "the batch could not be stored: \(error.message)"))
+        }
+    }
+
+    // MARK: Counts and lists
+
+    public func eventCount(projectId: Int64) throws(ServerError) -> Int {
+        Int(
+            try client.rows(sql.eventCount(projectId: projectId)).first.map { ClickHouseFormat.int64($0[0]) }
+                ?? 0)
+    }
+
+    public func lostEventCount(projectId: Int64) throws(ServerError) -> Int {
+        guard let row = try client.rows(sql.lostEventCount(projectId: projectId)).first, row.count == 2 else {
+            return 0
+        }
+        return Int(max(0, Self.sum(exact: row[0], approximate: row[1])))
+    }
+
+    public func eventTimeSpan(projectId: Int64) throws(ServerError) -> ClosedRange<Timestamp>? {
+        guard let row = try client.rows(sql.eventTimeSpan(projectId: projectId)).first, row.count == 3,
+            ClickHouseFormat.int64(row[2]) > 0
+        else { return nil }
+        let first = ClickHouseFormat.int64(row[0])
+        let last = ClickHouseFormat.int64(row[1])
+        return Timestamp(millisecondsSince1970: first)...Timestamp(millisecondsSince1970: max(first, last))
+    }
+
+    public func identityLinks(projectId: Int64) throws(ServerError) -> [String: String] {
+        var links: [String: String] = [:]
+        for row in try client.rows(sql.identityLinks(projectId: projectId)) where row.count == 2 {
+            links[ClickHouseFormat.text(row[0]) ?? ""] = ClickHouseFormat.text(row[1]) ?? ""
+        }
+        return links
+    }
+
+    public func recentEvents(projectId: Int64, limit: Int, after: Int64?) throws(ServerError) -> [RecentEvent]
+    {
+        try client.rows(sql.recentEvents(projectId: projectId, limit: limit, after: after)).compactMap {
+            row in
+            guard row.count == 8 else { return nil }
+            return RecentEvent(
+                sequence: ClickHouseFormat.int64(row[0]),
+                type: MessageType(rawValue: ClickHouseFormat.text(row[1]) ?? "") ?? .track,
+                name: ClickHouseFormat.text(row[2]),
+                time: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[3])),
+                receivedAt: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[4])),
+                person: ClickHouseFormat.text(row[5]), page: ClickHouseFormat.text(row[6]),
+                payload: ClickHouseFormat.text(row[7]) ?? "{}")
+        }
+    }
+
+    /// A sum read both as an integer and as a double: the integer when the double says it did
+    /// not wrap, else the double held within `Int64`.
+    static func sum(exact: Substring, approximate: Substring) -> Int64 {
+        let double = Double(approximate) ?? 0
+        if abs(double) < 0x1p62 { return ClickHouseFormat.int64(exact) }
+        return Int64(Int(saturating: double))
+    }
+
+    // MARK: People and retention
+
+    /// Deletes a person (``PersonSelection``, the reports' rule): its ids are refused first,
+    /// then each shard deletes the person's events and identity links (`ALTER TABLE … DELETE`,
+    /// which ClickHouse runs in the background; this waits, at most
+    /// ``Configuration/requestTimeout``, until every shard has finished), then the deletion is
+    /// logged in the metadata file. `writerMilliseconds` is the whole deletion's time: ingest
+    /// does not wait for it.
+    public func deletePerson(id: String, projectId: Int64, request: PersonDeletion.Request)
+        throws(ServerError)
+        -> PersonDeletion
+    {
+        try SQLiteEventStore.checkPersonId(id)
+        let started = Date()
+        let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
+        let found = try exportPerson(id: id, projectId: projectId)
+        // Refused before the rows go, so that a resend meanwhile is not stored again.
+        _ = try metadata.logPersonDeletion(
+            selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
+            elapsedMilliseconds: 0, logged: false)
+        for shard in location.shards {
+            _ = try client.execute(
+                sql.deletePersonEvents(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                on: shard)
+            _ = try client.execute(
+                sql.deletePersonLinks(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                on: shard)
+        }
+        try waitForMutations(since: started)
+        return try metadata.logPersonDeletion(
+            selection, id: id, projectId: projectId, request: request, events: found.events.count,
+            identityLinks: found.identityLinks.count,
+            elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
+    }
+
+    /// Waits until every shard has finished this database's mutations (`ALTER TABLE … DELETE`),
+    /// at most ``Configuration/requestTimeout`` after `started`.
+    private func waitForMutations(since started: Date) throws(ServerError) {
+        let deadline = started.addingTimeInterval(configuration.requestTimeout)
+        for shard in location.shards {
+            while true {
+                let pending = try client.rows(sql.pendingMutations, on: shard).first.map {
+                    ClickHouseFormat.int64($0[0])
+                }
+                if pending ?? 0 == 0 { break }
+                guard Date() < deadline else {
+                    throw ServerError(
+                        code: .unavailable,
+                        message:
+                            "ClickHouse at \(shard) is still deleting rows; they will be gone when it finishes"
+                    )
+                }
+                usleep(50_000)
+            }
+        }
+    }
+
+    /// Whether some project has its own retention (kept in the metadata file).
+    public func anyProjectHasRetention() throws(ServerError) -> Bool {
+        try metadata.anyProjectHasRetention()
+    }
+
+    /// Deletes every project's events older than its retention (its own days, else
+    /// `defaultDays`) as of `now`: whole UTC days before the day `days` before `now`'s, by
+    /// `ALTER TABLE events_local DELETE` on every shard (waited for), then records the horizon.
+    /// `chunk` is not used: ClickHouse deletes in the background and ingest never waits.
+    /// - Returns: the events deleted per project name.
+    @discardableResult
+    public func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int = 0) throws(ServerError)
+        -> [String: Int]
+    {
+        var deleted: [String: Int] = [:]
+        for project in try projects() {
+            guard let days = try metadata.retentionDays(projectId: project.id) ?? defaultDays, days > 0 else {
+                continue
+            }
+            let started = Date()
+            let horizonDay = now.dayNumber - Int64(min(days, 36_500))
+            let horizon = horizonDay &* 86_400_000
+            let count =
+                try client.rows(sql.eventsBefore(projectId: project.id, time: horizon)).first.map {
+                    Int(ClickHouseFormat.int64($0[0]))
+                } ?? 0
+            if count > 0 {
+                for shard in location.shards {
+                    _ = try client.execute(
+                        sql.deleteEventsBefore(projectId: project.id, time: horizon), on: shard)
+                }
+                try waitForMutations(since: started)
+            }
+            try metadata.recordRetentionHorizon(projectId: project.id, day: horizonDay)
+            deleted[project.name] = count
+        }
+        return deleted
+    }
+
+    /// Everything stored about the person `id` names (``PersonSelection``, the reports' rule):
+    /// each event, in stored order, and each identity link of the person or its anonymous ids.
+    public func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport {
+        try SQLiteEventStore.checkPersonId(id)
+        let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
+        let events = try client.rows(
+            sql.personEvents(
+                projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
+        ).compactMap { row -> JSONValue? in
+            guard row.count == 4 else { return nil }
+            let payload = ClickHouseFormat.text(row[3]) ?? ""
+            return [
+                "messageId": .string(ClickHouseFormat.text(row[0]) ?? ""),
+                "time": .string(Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[1])).iso8601),
+                "receivedAt": .string(
+                    Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
+                "message": (try? JSONParser().parse(Array(payload.utf8))) ?? .string(payload),
+            ]
+        }
+        let links = try client.rows(sql.identityLinkTimes(projectId: projectId)).compactMap {
+            row -> JSONValue? in
+            guard row.count == 3 else { return nil }
+            let anonymousId = ClickHouseFormat.text(row[0]) ?? ""
+            let userId = ClickHouseFormat.text(row[1]) ?? ""
+            guard selection.owns(link: anonymousId, userId: userId) else { return nil }
+            return [
+                "anonymousId": .string(anonymousId), "userId": .string(userId),
+                "firstSeen": .string(
+                    Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
+            ]
+        }
+        return PersonExport(person: selection.person, events: events, identityLinks: links)
+    }
+
+    public func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp? {
+        try metadata.retentionHorizon(projectId: projectId)
+    }
+
+    public func close() {
+        groups.close()
+        metadata.close()
+    }
+}
+
+// MARK: Metadata (SQLite)
+
+extension ClickHouseEventStore {
+    public func project(writeKey: String) throws(ServerError) -> Project? {
+        try metadata.project(writeKey: writeKey)
+    }
+    public func project(named name: String) throws(ServerError) -> Project? {
+        try metadata.project(named: name)
+    }
+    public func createProject(named name: String) throws(ServerError) -> Project {
+        try metadata.createProject(named: name)
+    }
+    public func projects() throws(ServerError) -> [Project] { try metadata.projects() }
+    public func storeConfig(projectId: Int64, document: String, at time: Timestamp) throws(ServerError)
+        -> RemoteConfigVersion
+    {
+        try metadata.storeConfig(projectId: projectId, document: document, at: time)
+    }
+    public func latestConfig(projectId: Int64) throws(ServerError) -> RemoteConfigVersion? {
+        try metadata.latestConfig(projectId: projectId)
+    }
+    public func configVersions(projectId: Int64) throws(ServerError) -> [RemoteConfigVersion] {
+        try metadata.configVersions(projectId: projectId)
+    }
+    public func eventDefinitions(projectId: Int64) throws(ServerError) -> [EventDefinition] {
+        try metadata.eventDefinitions(projectId: projectId)
+    }
+    public func saveEventDefinition(_ definition: EventDefinition, projectId: Int64, at time: Timestamp)
+        throws(ServerError)
+    {
+        try metadata.saveEventDefinition(definition, projectId: projectId, at: time)
+    }
+    @discardableResult
+    public func deleteEventDefinition(id: String, projectId: Int64) throws(ServerError) -> Bool {
+        try metadata.deleteEventDefinition(id: id, projectId: projectId)
+    }
+    public func createReadToken(projectId: Int64, at time: Timestamp) throws(ServerError) -> (
+        ProjectToken, String
+    ) {
+        try metadata.createReadToken(projectId: projectId, at: time)
+    }
+    public func readTokens() throws(ServerError) -> [ProjectToken] { try metadata.readTokens() }
+    @discardableResult
+    public func revokeReadToken(id: Int64) throws(ServerError) -> Bool {
+        try metadata.revokeReadToken(id: id)
+    }
+    public func project(readTokenHash hash: SecretHash) throws(ServerError) -> Project? {
+        try metadata.project(readTokenHash: hash)
+    }
+    public func startDashboardSession(
+        _ hash: SecretHash, expires: Timestamp, now: Timestamp, maximumSessions: Int
+    )
+        throws(ServerError)
+    {
+        try metadata.startDashboardSession(hash, expires: expires, now: now, maximumSessions: maximumSessions)
+    }
+    public func dashboardSessionExpiry(_ hash: SecretHash, now: Timestamp) throws(ServerError) -> Timestamp? {
+        try metadata.dashboardSessionExpiry(hash, now: now)
+    }
+    public func endDashboardSession(_ hash: SecretHash) throws(ServerError) {
+        try metadata.endDashboardSession(hash)
+    }
+    @discardableResult
+    public func endEveryDashboardSession() throws(ServerError) -> Int {
+        try metadata.endEveryDashboardSession()
+    }
+}
+
+/// An ``EventRecord`` as a `TabSeparated` row of ``ClickHouseSQL/eventColumns``, with the
+/// columns the reports read computed by the SQLite rollups' own code.
+enum ClickHouseRows {
+    static func append(_ event: EventRecord, project: Int64, sequence: UInt64, to rows: inout String) {
+        let day = event.time.dayNumber
+        let contributions = RollupDelta.contributions(of: event)
+        let isView = event.type == .screen || event.type == .page
+        let mark = SessionTimeline.mark(
+            type: event.type, name: event.name, page: event.page,
+            durationMilliseconds: event.durationMilliseconds)
+        let markFields: (kind: UInt8, page: String, duration: Int64)
+        switch mark {
+        case .view(let page)?: markFields = (1, page, 0)
+        case .leave(let page, let duration)?: markFields = (2, page, duration)
+        case nil: markFields = (0, "", 0)
+        }
+        let sessionKey = SessionTimeline.sessionKey(
+            sessionId: event.sessionId, anonymousId: event.anonymousId, userId: event.userId, time: event.time
+        )
+        let fields: [String] = [
+            String(project), ClickHouseFormat.field(event.anonymousId ?? ""),
+            ClickHouseFormat.field(event.messageId),
+            String(sequence), String(UInt64.max - sequence), ClickHouseFormat.field(event.type.rawValue),
+            ClickHouseFormat.field(event.name), String(event.time.millisecondsSince1970), String(day),
+            String(day >> 6), String(UInt64(1) << UInt64(day & 63)),
+            String(event.clientTimestamp.millisecondsSince1970),
+            event.sentAt.map { String($0.millisecondsSince1970) } ?? "\\N",
+            String(event.receivedAt.millisecondsSince1970), ClickHouseFormat.field(event.anonymousId),
+            ClickHouseFormat.field(event.userId), ClickHouseFormat.field(event.sessionId),
+            ClickHouseFormat.field(event.page), ClickHouseFormat.field(event.elementPath),
+            ClickHouseFormat.field(event.similarPath), ClickHouseFormat.field(event.elementText),
+            ClickHouseFormat.field(event.itemId), event.durationMilliseconds.map { String($0) } ?? "\\N",
+            ClickHouseFormat.field(event.appVersion), ClickHouseFormat.field(event.os),
+            ClickHouseFormat.field(event.planEventName), ClickHouseFormat.field(event.payload),
+            ClickHouseFormat.array(contributions.map { UInt8($0.kind.rawValue) }),
+            ClickHouseFormat.array(contributions.map(\.key)),
+            ClickHouseFormat.array(
+                contributions.map { ($0.counted ? 1 : 0) | ($0.perPerson ? 2 : 0) | ($0.timed ? 4 : 0) }),
+            ClickHouseFormat.field(sessionKey), isView ? "1" : "0", String(markFields.kind),
+            ClickHouseFormat.field(markFields.page), String(markFields.duration),
+        ]
+        rows += fields.joined(separator: "\t")
+        rows += "\n"
+    }
+}

@@ -1,0 +1,84 @@
+/// ClickHouse's `TabSeparated` format and SQL string literals: the only two ways values travel
+/// between the store and ClickHouse (18.16 has no bound query parameters).
+enum ClickHouseFormat {
+    /// `text` as a quoted SQL string literal: backslash, quote and control characters escaped.
+    static func literal(_ text: String) -> String {
+        "'" + escaped(text, quote: true) + "'"
+    }
+
+    /// A field of a `TabSeparated` row: backslash, tab, newline, carriage return and NUL escaped.
+    static func field(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0 }) else {
+            return text
+        }
+        return escaped(text, quote: false)
+    }
+
+    /// `text` with backslash, tab, newline, carriage return, NUL (and with `quote`, `'`) escaped
+    /// by a backslash: how both the SQL literals and the `TabSeparated` fields escape.
+    private static func escaped(_ text: String, quote: Bool) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "'" where quote: out += "\\'"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            case "\0": out += "\\0"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// A `Nullable(String)` field: `\N` for `nil`.
+    static func field(_ text: String?) -> String {
+        text.map { field($0) } ?? "\\N"
+    }
+
+    /// An `Array(String)` field: `['a','b']`, each element a quoted literal (ClickHouse reads
+    /// an array in `TabSeparated` in its quoted form, with no second layer of escapes).
+    static func array(_ items: [String]) -> String {
+        "[" + items.map(literal).joined(separator: ",") + "]"
+    }
+
+    /// An `Array(UInt8)` field.
+    static func array(_ items: [UInt8]) -> String {
+        "[" + items.map(String.init).joined(separator: ",") + "]"
+    }
+
+    /// A `TabSeparated` output field as text: escapes undone; `nil` for `\N`.
+    static func text(_ field: Substring) -> String? {
+        if field == "\\N" { return nil }
+        guard field.utf8.contains(92) else { return String(field) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(field.utf8.count)
+        var escaped = false
+        for byte in field.utf8 {
+            if escaped {
+                switch byte {
+                case UInt8(ascii: "n"): bytes.append(10)
+                case UInt8(ascii: "t"): bytes.append(9)
+                case UInt8(ascii: "r"): bytes.append(13)
+                case UInt8(ascii: "0"): bytes.append(0)
+                case UInt8(ascii: "b"): bytes.append(8)
+                case UInt8(ascii: "f"): bytes.append(12)
+                default: bytes.append(byte)
+                }
+                escaped = false
+            } else if byte == 92 {
+                escaped = true
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A `TabSeparated` output field as a whole number (`0` when it is not one).
+    static func int64(_ field: Substring) -> Int64 {
+        Int64(field) ?? Int64(Int(saturating: Double(field) ?? 0))
+    }
+}

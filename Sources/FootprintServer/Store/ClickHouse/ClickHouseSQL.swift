@@ -1,0 +1,547 @@
+import FootprintWire
+
+/// Every statement the ClickHouse store sends, in one place, so that a test can list them and
+/// run each on another ClickHouse release.
+///
+/// The SQL is what ClickHouse 18.16 and current releases both accept: no `DateTime64`, no
+/// `JSONExtract*`, no `ON CLUSTER`, no window functions, no `LowCardinality`, no bound query
+/// parameters (values are literals made by ``ClickHouseFormat/literal(_:)``), and no
+/// `windowFunnel` (funnels get each person's step times, ``funnelTimes(projectId:filter:sources:)``).
+///
+/// Every report reads `events FINAL`: each shard collapses the copies of an event it holds (a
+/// resend lands on the same shard: the sharding key is the project and the anonymous id) to the
+/// first stored one before counting, so a duplicate not merged yet never counts.
+struct ClickHouseSQL: Sendable {
+    /// The database (an identifier, see ``ClickHouseLocation``).
+    let database: String
+    /// The cluster of the `Distributed` tables.
+    let cluster: String
+    /// The cap on a dwell measured as the gap to the next page view (as the SQLite rollups).
+    var dwellCap: Int64 = ReportEngine.Configuration().sessionTimeoutMilliseconds
+    /// The tables reads and inserts name: the `Distributed` ones, or (``local``) each shard's own.
+    var tables = Tables.distributed
+
+    /// The names of the tables statements read and write.
+    struct Tables: Sendable {
+        var events: String, identities: String, lostEvents: String
+        /// Through the `Distributed` tables: every shard.
+        static let distributed = Tables(events: "events", identities: "identities", lostEvents: "lost_events")
+        /// One node's own tables (a single-node check of the SQL).
+        static let local = Tables(
+            events: "events_local", identities: "identities_local", lostEvents: "lost_events_local")
+    }
+
+    // MARK: Schema
+
+    /// The columns of `events_local` and `events`, in the order ``ClickHouseRows`` writes them.
+    ///
+    /// Besides the message's columns, each row carries what the SQLite rollups derive from it,
+    /// computed at insert by the same Swift code (`RollupDelta.contributions(of:)`,
+    /// `SessionTimeline`): its kinds, keys and roles (bit 0 counted, bit 1 per person, bit 2
+    /// timed for funnels), its day and 64-day block, its session key and its mark on the
+    /// session's timeline (0 none, 1 view, 2 leave). `sequence` grows with each stored event
+    /// of a collector; `keep` is its complement, so a `ReplacingMergeTree` merge keeps the first
+    /// stored copy of a message.
+    static let eventColumns = """
+        project_id Int64,
+            device String,
+            message_id String,
+            sequence UInt64,
+            keep UInt64,
+            type String,
+            name Nullable(String),
+            time Int64,
+            day Int64,
+            day_block Int64,
+            day_bit UInt64,
+            client_timestamp Int64,
+            sent_at Nullable(Int64),
+            received_at Int64,
+            anonymous_id Nullable(String),
+            user_id Nullable(String),
+            session_id Nullable(String),
+            page Nullable(String),
+            element_path Nullable(String),
+            similar_path Nullable(String),
+            element_text Nullable(String),
+            item_id Nullable(String),
+            duration_ms Nullable(Int64),
+            app_version Nullable(String),
+            os Nullable(String),
+            plan_event Nullable(String),
+            payload String,
+            kinds Array(UInt8),
+            keys Array(String),
+            roles Array(UInt8),
+            session_key String,
+            is_page_view UInt8,
+            mark UInt8,
+            mark_page String,
+            mark_duration Int64
+        """
+
+    /// The statements that create the database and the tables on one shard, in order: the local
+    /// tables, then the `Distributed` tables over every shard's local tables.
+    var schema: [String] {
+        let db = database
+        return [
+            "CREATE DATABASE IF NOT EXISTS \(db)",
+            """
+            CREATE TABLE IF NOT EXISTS \(db).events_local (\(Self.eventColumns))
+            ENGINE = ReplacingMergeTree(keep) ORDER BY (project_id, device, message_id)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).identities_local (
+                project_id Int64, anonymous_id String, user_id String, first_seen Int64)
+            ENGINE = ReplacingMergeTree ORDER BY (project_id, anonymous_id, user_id)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).lost_events_local (
+                project_id Int64, batch_key String, count Int64, received_at Int64, keep UInt64)
+            ENGINE = ReplacingMergeTree(keep) ORDER BY (project_id, batch_key)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).events AS \(db).events_local
+            ENGINE = Distributed(\(cluster), \(db), events_local, cityHash64(project_id, device))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).identities AS \(db).identities_local
+            ENGINE = Distributed(\(cluster), \(db), identities_local, cityHash64(project_id, anonymous_id))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).lost_events AS \(db).lost_events_local
+            ENGINE = Distributed(\(cluster), \(db), lost_events_local, cityHash64(project_id, batch_key))
+            """,
+        ]
+    }
+
+    /// Drops the database on one shard (tests).
+    var dropDatabase: String { "DROP DATABASE IF EXISTS \(database)" }
+
+    // MARK: Writes
+
+    /// Inserts `TabSeparated` rows of ``eventColumns`` through the `Distributed` table.
+    var insertEvents: String { "INSERT INTO \(database).\(tables.events) FORMAT TabSeparated" }
+
+    /// Inserts identity links (`project_id, anonymous_id, user_id, first_seen`).
+    var insertIdentities: String { "INSERT INTO \(database).\(tables.identities) FORMAT TabSeparated" }
+
+    /// Inserts a batch's evicted-event count (`project_id, batch_key, count, received_at, keep`).
+    var insertLostEvents: String { "INSERT INTO \(database).\(tables.lostEvents) FORMAT TabSeparated" }
+
+    /// The message ids among `messageIds` of these devices a project already stores.
+    func storedMessageIds(projectId: Int64, devices: Set<String>, messageIds: Set<String>) -> String {
+        """
+        SELECT DISTINCT message_id FROM \(database).\(tables.events)
+        WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
+            AND message_id IN (\(Self.list(messageIds)))
+        """
+    }
+
+    // MARK: Counts
+
+    /// The number of stored events of a project.
+    func eventCount(projectId: Int64) -> String {
+        "SELECT count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId)"
+    }
+
+    /// The sum of a project's evicted-event counts, each batch once.
+    func lostEventCount(projectId: Int64) -> String {
+        "SELECT sum(count), sum(toFloat64(count)) FROM \(database).\(tables.lostEvents) FINAL WHERE project_id = \(projectId)"
+    }
+
+    /// The oldest and newest event time of a project, and its event count.
+    func eventTimeSpan(projectId: Int64) -> String {
+        "SELECT min(time), max(time), count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId)"
+    }
+
+    /// Each anonymous id's first linked user id.
+    func identityLinks(projectId: Int64) -> String {
+        """
+        SELECT anonymous_id, min(user_id) FROM \(database).\(tables.identities) WHERE project_id = \(projectId)
+        GROUP BY anonymous_id
+        """
+    }
+
+    /// The newest events after `after` (a ``RecentEvent/sequence``).
+    func recentEvents(projectId: Int64, limit: Int, after: Int64?) -> String {
+        """
+        SELECT sequence, type, name, time, received_at, ifNull(user_id, anonymous_id), page, payload
+        FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId) AND sequence > \(max(0, after ?? 0))
+        ORDER BY sequence DESC LIMIT \(max(0, limit))
+        """
+    }
+
+    // MARK: Rollup reports
+
+    /// The conditions on a project's rows for a rollup-style read of `filter`: whole days (when
+    /// `days`), app version, OS and page compared as the SQLite rollups store them (`''` for none).
+    func rollupConditions(projectId: Int64, filter: ReportFilter, days: Bool = true, page: Bool = true)
+        -> [String]
+    {
+        var conditions = ["project_id = \(projectId)"]
+        if days, let from = filter.from { conditions.append("day >= \(from.dayNumber)") }
+        if days, let to = filter.to {
+            conditions.append("day < \(to.adding(milliseconds: -1).dayNumber + 1)")
+        }
+        if let version = filter.appVersion {
+            conditions.append("ifNull(app_version, '') = \(ClickHouseFormat.literal(version))")
+        }
+        if let os = filter.os { conditions.append("ifNull(os, '') = \(ClickHouseFormat.literal(os))") }
+        if page, let name = filter.page {
+            conditions.append("ifNull(page, '') = \(ClickHouseFormat.literal(name))")
+        }
+        return conditions
+    }
+
+    /// The rows' contributions (``RollupDelta/Contribution``) with role `bit`.
+    private func contributions(where conditions: [String], role bit: Int) -> String {
+        """
+        FROM \(database).\(tables.events) FINAL ARRAY JOIN kinds AS kind, keys AS key, roles AS role
+        WHERE \((conditions + ["bitAnd(role, \(bit)) != 0"]).joined(separator: " AND "))
+        """
+    }
+
+    /// Daily counts per day, kind and key.
+    func rollupCounts(projectId: Int64, filter: ReportFilter) -> String {
+        """
+        SELECT day, kind, key, count() \(contributions(where: rollupConditions(projectId: projectId, filter: filter), role: 1))
+        GROUP BY day, kind, key
+        """
+    }
+
+    /// Daily counts per kind, key, page and day, with an element text: per app version and OS
+    /// the last one stored, then the greatest of those (as the SQLite rollup rows give it).
+    func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) -> String {
+        var conditions = rollupConditions(projectId: projectId, filter: filter)
+        conditions.append("kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))")
+        return """
+            SELECT kind, key, page, day, sum(counted), max(detail) FROM (
+                SELECT kind, key, ifNull(page, '') AS page, day, count() AS counted,
+                    if(countIf(kind IN (2, 3) AND isNotNull(element_text)) > 0,
+                        argMaxIf(assumeNotNull(element_text), sequence, kind IN (2, 3) AND isNotNull(element_text)),
+                        NULL) AS detail
+                \(contributions(where: conditions, role: 1))
+                GROUP BY kind, key, page, day, ifNull(app_version, ''), ifNull(os, '')
+            ) GROUP BY kind, key, page, day
+            """
+    }
+
+    /// Who did what in which 64-day blocks: the day bits per key, block, anonymous id, user id
+    /// and page.
+    func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        -> String
+    {
+        var conditions = rollupConditions(projectId: projectId, filter: filter, days: false)
+        conditions.append("kind = \(kind.rawValue)")
+        if let from = filter.from { conditions.append("day_block >= \(from.dayNumber >> 6)") }
+        if let to = filter.to {
+            conditions.append("day_block <= \(to.adding(milliseconds: -1).dayNumber >> 6)")
+        }
+        if let keys { conditions.append("key IN (\(Self.list(keys)))") }
+        return """
+            SELECT key, day_block, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupBitOr(day_bit)
+            \(contributions(where: conditions, role: 2))
+            GROUP BY key, day_block, anonymous_id, user_id, page
+            """
+    }
+
+    /// The event times of funnel sources (their kind and key) in `filter`'s exact range, per
+    /// kind, key, anonymous id, user id and page.
+    func funnelTimes(projectId: Int64, filter: ReportFilter, sources: [FunnelSources.Source]) -> String {
+        var conditions = rollupConditions(projectId: projectId, filter: filter, days: false)
+        if let from = filter.from { conditions.append("time >= \(from.millisecondsSince1970)") }
+        if let to = filter.to { conditions.append("time < \(to.millisecondsSince1970)") }
+        let matches = sources.map {
+            "(kind = \($0.kind.rawValue) AND key = \(ClickHouseFormat.literal($0.key)))"
+        }
+        conditions.append("(\(matches.joined(separator: " OR ")))")
+        return """
+            SELECT kind, key, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupArray(time)
+            \(contributions(where: conditions, role: 4))
+            GROUP BY kind, key, anonymous_id, user_id, page
+            """
+    }
+
+    // MARK: Sessions, dwell and moves
+
+    /// `project_id = …` and, with days in `filter`, only sessions with an event matching
+    /// `extra` on those days (every event of such a session is read, as its timeline needs).
+    private func sessionScope(projectId: Int64, filter: ReportFilter, extra: [String] = []) -> String {
+        var conditions = ["project_id = \(projectId)"]
+        var inRange = ["project_id = \(projectId)"] + extra
+        if let from = filter.from { inRange.append("day >= \(from.dayNumber)") }
+        if let to = filter.to { inRange.append("day < \(to.adding(milliseconds: -1).dayNumber + 1)") }
+        if filter.from != nil || filter.to != nil {
+            conditions.append(
+                "session_key GLOBAL IN (SELECT session_key FROM \(database).\(tables.events) WHERE \(inRange.joined(separator: " AND ")))"
+            )
+        }
+        return conditions.joined(separator: " AND ")
+    }
+
+    /// The conditions on a session (or session page) row of `day`, `app` and `os`.
+    private func sessionConditions(filter: ReportFilter) -> [String] {
+        var conditions: [String] = []
+        if let from = filter.from { conditions.append("day >= \(from.dayNumber)") }
+        if let to = filter.to { conditions.append("day < \(to.adding(milliseconds: -1).dayNumber + 1)") }
+        if let version = filter.appVersion { conditions.append("app = \(ClickHouseFormat.literal(version))") }
+        if let os = filter.os { conditions.append("os = \(ClickHouseFormat.literal(os))") }
+        return conditions.isEmpty ? ["1"] : conditions
+    }
+
+    /// Each session's (or with `page`, each session's events on that page) start day, length,
+    /// page views, and the app version and OS of its first stored event.
+    private func sessionRows(projectId: Int64, filter: ReportFilter, page: String?) -> String {
+        let pageCondition = page.map { " AND ifNull(page, '') = \(ClickHouseFormat.literal($0))" } ?? ""
+        let pageExtra = page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? []
+        return """
+            SELECT argMin(day, time) AS day, max(time) - min(time) AS length, countIf(is_page_view = 1) AS views,
+                argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
+            FROM \(database).\(tables.events) FINAL
+            WHERE \(sessionScope(projectId: projectId, filter: filter, extra: pageExtra))\(pageCondition)
+            GROUP BY session_key
+            """
+    }
+
+    /// The sessions that started on `filter`'s days (with its page: each session's events on
+    /// that page): length and page views.
+    func storedSessions(projectId: Int64, filter: ReportFilter) -> String {
+        """
+        SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page)))
+        WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
+        """
+    }
+
+    /// With a page in `filter`: the repeat views of the page and the sessions' ends there.
+    func pageMoves(projectId: Int64, filter: ReportFilter, page: String) -> String {
+        """
+        SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page)))
+        WHERE \(sessionConditions(filter: filter).joined(separator: " AND ")) AND views > 0
+        """
+    }
+
+    /// Each session's marks (page views and leaves) in time order, stored order at equal
+    /// times, the first ``SessionTimeline/maximumMarks``: `(time, sequence, mark, page,
+    /// duration, day)`; and the app version and OS of its first stored event.
+    private func sessionMarks(projectId: Int64, filter: ReportFilter) -> String {
+        """
+        SELECT arraySlice(arraySort(x -> (x.1, x.2),
+                groupArrayIf((time, sequence, mark, mark_page, mark_duration, day), mark > 0)),
+                1, \(SessionTimeline.maximumMarks)) AS marks,
+            argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
+        FROM \(database).\(tables.events) FINAL
+        WHERE \(sessionScope(projectId: projectId, filter: filter, extra: ["mark = 1"]))
+        GROUP BY session_key
+        """
+    }
+
+    /// Dwell histograms per page and bucket (``DwellHistogram``): each view's dwell is the
+    /// duration of the leave of its page that follows it, else the gap to the next view capped
+    /// (``SessionTimeline/dwells(cap:)``), whichever comes first; a last view has none.
+    func rollupDwell(projectId: Int64, filter: ReportFilter) -> String {
+        // For the view at `i`: the first later mark that is a view or a leave of its page.
+        let rest = "arraySlice(marks, i + 1)"
+        let next = "arrayFirstIndex(x -> x.3 = 1 OR (x.3 = 2 AND x.4 = marks[i].4), \(rest))"
+        let dwell = """
+            if(marks[i].3 != 1 OR \(next) = 0, -1,
+                if(\(rest)[\(next)].3 = 1, least(greatest(0, \(rest)[\(next)].1 - marks[i].1), \(dwellCap)),
+                    \(rest)[\(next)].5))
+            """
+        var conditions = sessionConditions(filter: filter)
+        conditions.append("milliseconds >= 0")
+        if let page = filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
+        return """
+            SELECT page, \(Self.bucket("milliseconds")) AS bucket, count(), sum(milliseconds), sum(toFloat64(milliseconds))
+            FROM (
+                SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds, app, os FROM (
+                    SELECT arrayMap(i -> (marks[i].4, marks[i].6, \(dwell)), arrayEnumerate(marks)) AS dwells, app, os
+                    FROM (\(sessionMarks(projectId: projectId, filter: filter)))
+                ) ARRAY JOIN dwells AS dwell
+            ) WHERE \(conditions.joined(separator: " AND "))
+            GROUP BY page, bucket
+            """
+    }
+
+    /// Page-to-page moves from views on `filter`'s days (``SessionTimeline/moves()``): each
+    /// view to the next view of its session, the last to `''` (the session's end).
+    func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) -> String {
+        var conditions = sessionConditions(filter: filter)
+        if let page { conditions.append("from_page = \(ClickHouseFormat.literal(page))") }
+        return """
+            SELECT from_page, to_page, count() FROM (
+                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day, app, os FROM (
+                    SELECT arrayMap(i -> (views[i].4, if(i < length(views), views[i + 1].4, ''), views[i].6),
+                        arrayEnumerate(views)) AS moves, app, os
+                    FROM (
+                        SELECT arrayFilter(x -> x.3 = 1, marks) AS views, app, os
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter)))
+                    )
+                ) ARRAY JOIN moves AS move
+            ) WHERE \(conditions.joined(separator: " AND "))
+            GROUP BY from_page, to_page
+            """
+    }
+
+    /// ``DwellHistogram/bucket(of:)`` in SQL: the value below 16, else 16 buckets per power of
+    /// two (the power counted exactly, without floating point).
+    static func bucket(_ value: String) -> String {
+        let exponent = "(arraySum(arrayMap(k -> \(value) >= bitShiftLeft(toInt64(1), k), range(63))) - 1)"
+        return """
+            if(\(value) < 16, greatest(0, \(value)),
+                16 + (\(exponent) - 4) * 16 + bitAnd(bitShiftRight(\(value), \(exponent) - 4), 15))
+            """
+    }
+
+    // MARK: Events
+
+    /// A project's events passing `filter` exactly (as the SQLite store's events), at most
+    /// `limit`; the payload only when `properties`.
+    func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool, limit: Int) -> String {
+        var conditions = ["project_id = \(projectId)"]
+        if let from = filter.from { conditions.append("time >= \(from.millisecondsSince1970)") }
+        if let to = filter.to { conditions.append("time < \(to.millisecondsSince1970)") }
+        if let version = filter.appVersion {
+            conditions.append("app_version = \(ClickHouseFormat.literal(version))")
+        }
+        if let os = filter.os { conditions.append("os = \(ClickHouseFormat.literal(os))") }
+        if let page = filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
+        return """
+            SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
+                element_text, item_id, duration_ms, app_version, os, \(properties ? "payload" : "''")
+            FROM \(database).\(tables.events) FINAL WHERE \(conditions.joined(separator: " AND ")) LIMIT \(max(0, limit))
+            """
+    }
+
+    /// The condition on events that selects a person's (``PersonSelection``: its user id, or
+    /// one of its anonymous ids on events without a user id).
+    static func personCondition(person: String, anonymousIds: Set<String>) -> String {
+        """
+        (user_id = \(ClickHouseFormat.literal(person)) OR (ifNull(user_id, '') = '' AND device IN (\(list(anonymousIds)))))
+        """
+    }
+
+    /// A person's events, in stored order.
+    func personEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        SELECT message_id, time, received_at, payload FROM \(database).\(tables.events) FINAL
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        ORDER BY sequence
+        """
+    }
+
+    /// Deletes a person's events from one shard's local table (a mutation ClickHouse runs in the
+    /// background; see ``pendingMutations``).
+    func deletePersonEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).events_local DELETE
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        """
+    }
+
+    /// Deletes the identity links of a person or its anonymous ids from one shard's local table.
+    func deletePersonLinks(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).identities_local DELETE
+        WHERE project_id = \(projectId)
+            AND (user_id = \(ClickHouseFormat.literal(person)) OR anonymous_id IN (\(Self.list(anonymousIds))))
+        """
+    }
+
+    /// The stored events of a project before `time` (ms since 1970).
+    func eventsBefore(projectId: Int64, time: Int64) -> String {
+        "SELECT count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// Deletes a project's events before `time` from one shard's local table (retention).
+    func deleteEventsBefore(projectId: Int64, time: Int64) -> String {
+        "ALTER TABLE \(database).events_local DELETE WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// The mutations of this database a shard has not finished.
+    var pendingMutations: String {
+        "SELECT count() FROM system.mutations WHERE database = \(ClickHouseFormat.literal(database)) AND is_done = 0"
+    }
+
+    /// Every identity link of a project with when it was first seen, oldest first.
+    func identityLinkTimes(projectId: Int64) -> String {
+        """
+        SELECT anonymous_id, user_id, min(first_seen) AS seen FROM \(database).\(tables.identities)
+        WHERE project_id = \(projectId) GROUP BY anonymous_id, user_id ORDER BY seen, anonymous_id, user_id
+        """
+    }
+
+    /// `items` as a list of literals (`''` for none, which matches nothing useful).
+    static func list(_ items: Set<String>) -> String {
+        items.isEmpty ? "''" : items.sorted().map(ClickHouseFormat.literal).joined(separator: ", ")
+    }
+
+    // MARK: Every statement
+
+    /// Every statement the store sends, labelled, for a project and a filter: the schema of one
+    /// shard (with ``Tables/local``, only the local tables: a single node has no cluster), the
+    /// inserts' look-up, and every read. Tests run them on each ClickHouse release.
+    func everyStatement(projectId: Int64, filter: ReportFilter) -> [(label: String, sql: String)] {
+        var statements: [(label: String, sql: String)] = []
+        for (index, statement) in schema.enumerated()
+        where tables.events != Tables.local.events || !statement.contains("ENGINE = Distributed") {
+            statements.append(("schema \(index + 1)", statement))
+        }
+        let sources = [
+            FunnelSources.Source(kind: .pageViews, key: "Home"),
+            FunnelSources.Source(kind: .trackEvents, key: "Product Viewed"),
+            FunnelSources.Source(kind: .elementClicks, key: "#buy"),
+        ]
+        var onPage = filter
+        onPage.page = onPage.page ?? "Home"
+        statements += [
+            (
+                "stored message ids",
+                storedMessageIds(projectId: projectId, devices: ["a1", ""], messageIds: ["m1"])
+            ),
+            ("event count", eventCount(projectId: projectId)),
+            ("lost event count", lostEventCount(projectId: projectId)),
+            ("event time span", eventTimeSpan(projectId: projectId)),
+            ("identity links", identityLinks(projectId: projectId)),
+            ("recent events", recentEvents(projectId: projectId, limit: 50, after: 1)),
+            ("rollup counts", rollupCounts(projectId: projectId, filter: filter)),
+            (
+                "rollup page counts",
+                rollupPageCounts(projectId: projectId, filter: filter, kinds: Set(RollupKind.allCases))
+            ),
+            (
+                "person days",
+                rollupPersonDays(projectId: projectId, filter: filter, kind: .pageViews, keys: nil)
+            ),
+            (
+                "person days of keys",
+                rollupPersonDays(projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"])
+            ),
+            ("funnel times", funnelTimes(projectId: projectId, filter: filter, sources: sources)),
+            ("sessions", storedSessions(projectId: projectId, filter: filter)),
+            ("sessions on a page", storedSessions(projectId: projectId, filter: onPage)),
+            ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "")),
+            ("dwell", rollupDwell(projectId: projectId, filter: filter)),
+            ("dwell on a page", rollupDwell(projectId: projectId, filter: onPage)),
+            ("moves", rollupMoves(projectId: projectId, filter: filter, from: nil)),
+            ("moves from a page", rollupMoves(projectId: projectId, filter: filter, from: "Home")),
+            ("events", analyticsEvents(projectId: projectId, filter: filter, properties: false, limit: 1000)),
+            (
+                "events with properties",
+                analyticsEvents(projectId: projectId, filter: onPage, properties: true, limit: 1000)
+            ),
+            (
+                "delete person events",
+                deletePersonEvents(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            (
+                "delete person links",
+                deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            ("events before", eventsBefore(projectId: projectId, time: 1_000)),
+            ("delete events before", deleteEventsBefore(projectId: projectId, time: 1_000)),
+            ("pending mutations", pendingMutations),
+        ]
+        return statements
+    }
+}

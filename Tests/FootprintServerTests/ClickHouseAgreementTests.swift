@@ -1,0 +1,167 @@
+import Dispatch
+import FootprintWire
+import Foundation
+import Testing
+
+@testable import FootprintServer
+
+/// The same data set written to the SQLite store and to the ClickHouse store gives the same
+/// answer for every report (``EveryReport``) over every filter, however often and through how
+/// many collectors (stores) it is sent.
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseAgreementTests {
+    /// Every report over the filters the data set's days, pages, app versions and OS give:
+    /// whole days, a page, an app version, an OS, a few days, and a range not on day boundaries.
+    static func everyReport(_ store: any EventStore, _ project: Project, data: PeopleTests.DataSet) throws
+        -> [String]
+    {
+        let day: Int64 = 86_400_000
+        let end = data.end
+        let everything = ReportFilter(
+            from: end.adding(milliseconds: -11 * day), to: end.adding(milliseconds: day))
+        let events = data.batches.flatMap(\.events)
+        var filters = [
+            everything,
+            ReportFilter(from: everything.from, to: everything.to, page: "ProductList"),
+            ReportFilter(
+                from: everything.from, to: everything.to, appVersion: events.compactMap(\.appVersion).max()),
+            ReportFilter(from: everything.from, to: everything.to, os: events.compactMap(\.os).min()),
+            ReportFilter(from: end.adding(milliseconds: -4 * day), to: end.adding(milliseconds: -2 * day)),
+            ReportFilter(from: end.adding(milliseconds: -3 * day - 3_600_000), to: end),
+        ]
+        filters.append(
+            ReportFilter(from: everything.from, to: everything.to, os: filters[3].os, page: "Checkout"))
+        var answers: [String] = []
+        for filter in filters {
+            var parameters = try ReportParameters(query: [:], now: end)
+            parameters.filter = filter
+            let reports = try EveryReport.run(
+                ReportService(store: store), project: project, parameters: parameters,
+                pages: ["Home", "ProductList"], events: ["Product Viewed"])
+            answers += reports.map { "\(filter) \($0.0): \(JSONWriter.string($0.1))" }
+        }
+        return answers
+    }
+
+    /// Records each answer of ClickHouse that differs from SQLite's.
+    static func expectSame(
+        _ answers: [String], _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(answers.count == expected.count, sourceLocation: sourceLocation)
+        for (got, want) in zip(answers, expected) where got != want {
+            Issue.record("ClickHouse: \(got)\nSQLite:     \(want)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Writes `data` to SQLite once and to ClickHouse by `writeClickHouse`, and compares every
+    /// report and count.
+    static func expectSameReports(
+        _ data: PeopleTests.DataSet, url: String? = nil,
+        writeClickHouse: (ClickHouseEventStore, Project) throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try withTemporaryStore("footprint-agreement") { sqlite, sqliteProject in
+            try data.write(into: sqlite, project: sqliteProject)
+            let expected = try everyReport(sqlite, sqliteProject, data: data)
+            try ClickHouseTesting.withStore(url: url) { store, project throws in
+                try writeClickHouse(store, project)
+                expectSame(
+                    try everyReport(store, project, data: data), expected, sourceLocation: sourceLocation)
+                #expect(
+                    try store.eventCount(projectId: project.id)
+                        == sqlite.eventCount(projectId: sqliteProject.id),
+                    sourceLocation: sourceLocation)
+                #expect(
+                    try store.eventTimeSpan(projectId: project.id)
+                        == sqlite.eventTimeSpan(projectId: sqliteProject.id), sourceLocation: sourceLocation)
+                #expect(
+                    try store.identityLinks(projectId: project.id)
+                        == sqlite.identityLinks(projectId: sqliteProject.id), sourceLocation: sourceLocation)
+                for id in [data.linkedUser(), data.unlinkedDevice()].compactMap({ $0 }) {
+                    let export = try store.exportPerson(id: id, projectId: project.id)
+                    #expect(!export.events.isEmpty, sourceLocation: sourceLocation)
+                    #expect(
+                        export == (try sqlite.exportPerson(id: id, projectId: sqliteProject.id)),
+                        "the export of \(id)", sourceLocation: sourceLocation)
+                }
+                let filter = ReportFilter(from: data.end.adding(milliseconds: -86_400_000 * 2), to: data.end)
+                #expect(
+                    Set(try store.analyticsEvents(projectId: project.id, filter: filter, properties: true))
+                        == Set(
+                            try sqlite.analyticsEvents(
+                                projectId: sqliteProject.id, filter: filter, properties: true)),
+                    sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test(arguments: [UInt64(1), 2])
+    func everyReportEqualsSQLites(seed: UInt64) throws {
+        let data = PeopleTests.DataSet(seed: seed)
+        try Self.expectSameReports(data) { store, project in
+            try data.write(into: store, project: project)
+        }
+    }
+
+    /// Copies of every event stored (the look-up before inserting turned off), as two collectors
+    /// inserting the same batch at the same instant would: every report counts each event once.
+    @Test func storedCopiesOfEveryEventCountOnce() throws {
+        let data = PeopleTests.DataSet(seed: 4)
+        try Self.expectSameReports(data) { store, project in
+            try withTemporaryDatabase("footprint-copying-collector") { path in
+                var configuration = ClickHouseEventStore.Configuration()
+                configuration.looksUpStoredEvents = false
+                let copying = try ClickHouseEventStore(
+                    location: store.location, metadataPath: path, configuration: configuration)
+                defer { copying.close() }
+                // Each batch twice, every event inserted both times.
+                for batch in data.batches {
+                    let ingest = IngestBatch(
+                        projectId: project.id, events: batch.events, identityLinks: batch.links,
+                        receivedAt: data.end)
+                    for _ in 0..<2 {
+                        #expect(
+                            try copying.write(ingest)
+                                == WriteOutcome(stored: batch.events.count, duplicates: 0))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every batch sent twice in a row, then the whole data set again through a second store
+    /// (another collector) while the first sends it a third time, at the same time.
+    @Test func batchesSentAgainAndConcurrentlyThroughTwoCollectorsAreStoredOnce() throws {
+        let data = PeopleTests.DataSet(seed: 3)
+        try Self.expectSameReports(data) { store, project in
+            let time = data.end
+            for batch in data.batches {
+                let ingest = IngestBatch(
+                    projectId: project.id, events: batch.events, identityLinks: batch.links, receivedAt: time)
+                let first = try store.write(ingest)
+                #expect(first.stored + first.duplicates == batch.events.count)
+                #expect(try store.write(ingest) == WriteOutcome(stored: 0, duplicates: batch.events.count))
+            }
+            let stored = try store.eventCount(projectId: project.id)
+            try withTemporaryDatabase("footprint-second-collector") { path in
+                let second = try ClickHouseEventStore(location: store.location, metadataPath: path)
+                defer { second.close() }
+                let failures = LockedValue<[String]>([])
+                DispatchQueue.concurrentPerform(iterations: 2) { collector in
+                    for batch in data.batches {
+                        let ingest = IngestBatch(
+                            projectId: project.id, events: batch.events, identityLinks: batch.links,
+                            receivedAt: time)
+                        do {
+                            _ = try (collector == 0 ? store : second).write(ingest)
+                        } catch {
+                            failures.withLock { $0.append("\(error)") }
+                        }
+                    }
+                }
+                #expect(failures.withLock { $0 }.isEmpty)
+            }
+            #expect(try store.eventCount(projectId: project.id) == stored)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import FootprintServer
+import FootprintWire
+import Foundation
+import Testing
+
+/// The store's SQL runs on a current ClickHouse release too: every statement the ClickHouse
+/// store sent to the 18.16 shards while answering every report (read back from the shards'
+/// `system.query_log`) runs without error on chDB (the current engine in-process,
+/// Tests/ClickHouse/chdb_check.py), over the same rows. chDB is one node, so the schema is the
+/// local tables and every statement reads them instead of the `Distributed` tables.
+@Suite(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+struct ClickHouseCompatibilityTests {
+    /// The Python that has chDB: `FOOTPRINT_CHDB_PYTHON` (set by make test), else the virtual
+    /// environment make test-deps installs.
+    static let python: String? = {
+        let candidates = [
+            ProcessInfo.processInfo.environment["FOOTPRINT_CHDB_PYTHON"] ?? "",
+            ClickHouseTestEnvironment.root.appendingPathComponent(".build/chdb/bin/python").path,
+        ]
+        return candidates.first { !$0.isEmpty && FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+
+    static let localTables = ["events", "identities", "lost_events"]
+
+    /// `sql` reading the local tables of `database` instead of its `Distributed` ones.
+    static func local(_ sql: String, database: String) -> String {
+        var text = sql
+        for table in localTables {
+            text = text.replacingOccurrences(
+                of: "\(database)\\.\(table)\\b(?!_local)", with: "\(database).\(table)_local",
+                options: .regularExpression)
+        }
+        return text
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func everyStatementTheStoreSentRunsOnAcurrentRelease() throws {
+        let python = try #require(Self.python, "no chDB: make test-deps installs it into .build/chdb")
+        let shardPorts = try ClickHouseTestEnvironment.shardPorts(ClickHouseTestEnvironment.requireURL())
+        var statements: [(label: String, sql: String)] = []
+        try ClickHouseTesting.withStore { store, project in
+            let database = store.location.database
+            let data = PeopleTests.DataSet(seed: 21)
+            for batch in data.batches {
+                _ = try store.write(
+                    IngestBatch(
+                        projectId: project.id, events: batch.events, identityLinks: batch.links,
+                        evictedCount: 3,
+                        batchKey: "batch-\(batch.events.count)", receivedAt: data.end))
+            }
+            for definition in ClickHouseClusterTests.definitions {
+                try store.saveEventDefinition(definition, projectId: project.id, at: data.end)
+            }
+            let reports = try PeopleTests.everyReport(store, project, end: data.end)
+            #expect(reports.count > 50)
+            _ = try store.eventTimeSpan(projectId: project.id)
+            _ = try store.lostEventCount(projectId: project.id)
+            _ = try store.recentEvents(projectId: project.id, limit: 20, after: nil)
+            // Logged when the store has it (its statements then run on chDB too).
+            _ = try? store.exportPerson(id: try #require(data.linkedUser()), projectId: project.id)
+            _ = try store.analyticsEvents(
+                projectId: project.id, filter: ReportFilter(from: nil, to: nil), properties: true)
+
+            // The statements as the shards logged them, and the rows they hold.
+            var logged: Set<String> = []
+            var rows: [String: String] = [:]
+            for port in shardPorts {
+                try ClickHouseTestEnvironment.query("SYSTEM FLUSH LOGS", port: port)
+                let answer = try ClickHouseTestEnvironment.query(
+                    """
+                    SELECT DISTINCT replaceAll(replaceAll(query, '\\\\', '\\\\\\\\'), '\\n', '\\\\n')
+                    FROM system.query_log
+                    WHERE type = 1 AND is_initial_query = 1 AND position(query, '\(database).') > 0
+                    FORMAT TSVRaw
+                    """, port: port)
+                for line in answer.split(separator: "\n") {
+                    logged.insert(
+                        line.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(
+                            of: "\\\\", with: "\\"))
+                }
+                for table in Self.localTables {
+                    rows[table, default: ""] += try ClickHouseTestEnvironment.query(
+                        "SELECT * FROM \(database).\(table)_local FORMAT TabSeparated", port: port)
+                }
+            }
+            let creates = logged.filter {
+                $0.hasPrefix("CREATE TABLE") && !$0.contains("ENGINE = Distributed")
+            }
+            let queries = logged.filter {
+                !$0.hasPrefix("CREATE") && !$0.hasPrefix("INSERT") && !$0.hasPrefix("DROP")
+            }
+            #expect(creates.count == Self.localTables.count, "\(creates)")
+            #expect(queries.count > 20, "every kind of report query: \(queries.count)")
+            statements.append(("create database", "CREATE DATABASE \(database)"))
+            statements += creates.sorted().map { ("schema: \($0.prefix(60))", $0) }
+            for table in Self.localTables where !(rows[table] ?? "").isEmpty {
+                statements.append(
+                    (
+                        "rows of \(table)",
+                        "INSERT INTO \(database).\(table)_local FORMAT TabSeparated\n" + rows[table]!
+                    ))
+            }
+            statements += queries.sorted().map { sql in
+                let local = Self.local(sql, database: database)
+                return (String(local.split(separator: "\n").joined(separator: " ").prefix(100)), local)
+            }
+        }
+
+        let file = NSTemporaryDirectory() + "footprint-chdb-\(UInt32.random(in: 0..<UInt32.max)).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let json = JSONValue.array(
+            statements.map { .object(["label": .string($0.label), "sql": .string($0.sql)]) })
+        try JSONWriter.string(json).write(toFile: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [
+            ClickHouseTestEnvironment.root.appendingPathComponent("Tests/ClickHouse/chdb_check.py").path,
+            file,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(
+            process.terminationStatus == 0,
+            "\(output.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.hasPrefix("chdb") }.joined(separator: "\n"))"
+        )
+        #expect(output.contains("all \(statements.count) statements ran"))
+    }
+
+    /// `make test` sets `FOOTPRINT_REQUIRE_CLICKHOUSE=1`: there, chDB must be installed, so the
+    /// current-release check cannot be skipped.
+    @Test func chDBIsInstalledWhenRequired() {
+        let required = ProcessInfo.processInfo.environment["FOOTPRINT_REQUIRE_CLICKHOUSE"] == "1"
+        #expect(!required || Self.python != nil, "no chDB: make test-deps installs it into .build/chdb")
+    }
+}

@@ -1,0 +1,159 @@
+import FootprintWire
+import Foundation
+import Testing
+
+@testable import FootprintServer
+
+/// The ClickHouse store over a real cluster: its tables on every shard, writes stored once
+/// however often they are sent, and failures that never claim a write was stored.
+@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseStoreTests {
+    static func event(_ id: String, anonymousId: String, name: String = "Opened", at time: Timestamp)
+        -> EventRecord
+    {
+        EventRecord(
+            messageId: id, type: .track, name: name, time: time, clientTimestamp: time, sentAt: nil,
+            receivedAt: time, anonymousId: anonymousId, userId: nil, sessionId: "s-\(anonymousId)",
+            page: "Home",
+            elementPath: nil, appVersion: "1.0", os: "iOS 17.2", payload: #"{"type":"track"}"#)
+    }
+
+    @Test func theSchemaIsOnEveryShardAndEventsSpreadOverThem() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            let time = Timestamp(millisecondsSince1970: 1_796_083_200_000)
+            let events = (0..<200).map { Self.event("m\($0)", anonymousId: "device-\($0 % 40)", at: time) }
+            let outcome = try store.write(
+                IngestBatch(projectId: project.id, events: events, receivedAt: time))
+            #expect(outcome == WriteOutcome(stored: 200, duplicates: 0))
+            #expect(try store.eventCount(projectId: project.id) == 200)
+            var perShard: [Int] = []
+            for shard in store.location.shards {
+                let body = try store.client.execute(
+                    "SELECT count() FROM \(store.location.database).events_local", on: shard)
+                perShard.append(Int(String(decoding: body, as: UTF8.self).trimmingSpaces) ?? -1)
+                let tables = try store.client.execute(
+                    "SELECT name FROM system.tables WHERE database = '\(store.location.database)' ORDER BY name FORMAT TabSeparated",
+                    on: shard)
+                #expect(
+                    String(decoding: tables, as: UTF8.self).split(separator: "\n")
+                        == [
+                            "events", "events_local", "identities", "identities_local", "lost_events",
+                            "lost_events_local",
+                        ])
+            }
+            #expect(perShard.reduce(0, +) == 200)
+            if store.location.shards.count > 1 { #expect(perShard.allSatisfy { $0 > 0 }, "\(perShard)") }
+            // Opening it again finds the tables and keeps the events.
+            try store.createSchema()
+            #expect(try store.eventCount(projectId: project.id) == 200)
+        }
+    }
+
+    @Test func aBatchSentTwiceIsStoredOnce() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            let time = Timestamp(millisecondsSince1970: 1_796_083_200_000)
+            let events = (0..<50).map { Self.event("m\($0)", anonymousId: "device-\($0 % 7)", at: time) }
+            let batch = IngestBatch(
+                projectId: project.id, events: events + [events[3]],
+                identityLinks: [IdentityLink(anonymousId: "device-1", userId: "u1")], evictedCount: 4,
+                batchKey: "batch-1", receivedAt: time)
+            #expect(try store.write(batch) == WriteOutcome(stored: 50, duplicates: 1))
+            #expect(try store.write(batch) == WriteOutcome(stored: 0, duplicates: 51))
+            #expect(try store.eventCount(projectId: project.id) == 50)
+            #expect(try store.lostEventCount(projectId: project.id) == 4)
+            #expect(try store.identityLinks(projectId: project.id) == ["device-1": "u1"])
+        }
+    }
+}
+
+/// A shard stopped while the store writes: the write fails as `unavailable` (the collector
+/// answers 503 with Retry-After), and once the shard is back the resent batches are stored
+/// exactly once.
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseShardFaultTests {
+    @Test(.timeLimit(.minutes(5))) func aStoppedShardFailsTheWriteAndTheResendStoresEachEventOnce() throws {
+        let shards = try PrivateShards()
+        defer { shards.stop() }
+        let data = PeopleTests.DataSet(seed: 5)
+        try ClickHouseAgreementTests.expectSameReports(data, url: shards.url) { store, project in
+            let time = data.end
+            let batches = data.batches.map {
+                IngestBatch(
+                    projectId: project.id, events: $0.events, identityLinks: $0.links, receivedAt: time)
+            }
+            _ = try store.write(batches[0])
+            try shards.stopShard(2)
+            var failure: ServerError?
+            do {
+                _ = try store.write(batches[1])
+            } catch let error as ServerError {
+                failure = error
+            }
+            #expect(failure?.code == .unavailable, "\(String(describing: failure))")
+            #expect(throws: ServerError.self) { try store.eventCount(projectId: project.id) }
+            try shards.startShard(2)
+            for batch in batches.dropFirst() { _ = try store.write(batch) }
+            // The first batch again: nothing of it is stored twice.
+            #expect(
+                try store.write(batches[0]) == WriteOutcome(stored: 0, duplicates: batches[0].events.count))
+        }
+    }
+}
+
+/// The HTTP client's failures: each carries ClickHouse's message and the code the HTTP layer
+/// turns into 503 with `Retry-After`.
+@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseClientTests {
+    static func client(port: UInt16? = nil, maximumResponseBytes: Int = 1 << 20) throws -> ClickHouseClient {
+        var location = try ClickHouseTesting.newLocation()
+        if let port { location.node.port = port }
+        var configuration = ClickHouseClient.Configuration()
+        configuration.maximumResponseBytes = maximumResponseBytes
+        return ClickHouseClient(location: location, configuration: configuration)
+    }
+
+    @Test func aRefusedStatementCarriesClickHousesMessage() throws {
+        let client = try Self.client()
+        #expect(String(decoding: try client.execute("SELECT 1 + 1"), as: UTF8.self) == "2\n")
+        do {
+            _ = try client.execute("SELEC nothing")
+            Issue.record("a syntax error was accepted")
+        } catch {
+            #expect(error.code == .storage)
+            #expect(error.message.contains("Code: 62"), "\(error.message)")
+        }
+    }
+
+    @Test func aNodeThatIsNotThereIsUnavailable() throws {
+        let client = try Self.client(port: try freeLoopbackPort())
+        do {
+            _ = try client.execute("SELECT 1")
+            Issue.record("a node that is not there answered")
+        } catch {
+            #expect(error.code == .unavailable, "\(error)")
+            #expect(error.message.contains("cannot be reached"), "\(error)")
+        }
+    }
+
+    @Test func anAnswerPastTheLimitIsCutOffAndFails() throws {
+        let client = try Self.client(maximumResponseBytes: 10_000)
+        #expect(try client.execute("SELECT arrayStringConcat(arrayMap(i -> 'x', range(9000)))").count == 9001)
+        do {
+            _ = try client.execute("SELECT number FROM system.numbers LIMIT 100000")
+            Issue.record("an answer past the limit was read")
+        } catch {
+            #expect(error.code == .storage)
+            #expect(error.message.contains("larger than 10000 bytes"), "\(error.message)")
+        }
+    }
+
+    @Test func aQueryPastItsTimeOutIsUnavailable() throws {
+        let client = try Self.client()
+        do {
+            _ = try client.execute("SELECT sleep(3)", timeout: 1)
+            Issue.record("a query past its time-out was answered")
+        } catch {
+            #expect(error.code == .unavailable, "\(error)")
+        }
+    }
+}
