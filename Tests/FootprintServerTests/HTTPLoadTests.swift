@@ -143,8 +143,11 @@ import Testing
         #expect(trickling.bytesSent > Self.slowSenders, "the slow senders kept sending")
         let stillOpen = sockets.prefix(Self.idleConnections).filter { !LoopbackClient.wasClosed($0) }.count
         #expect(stillOpen == Self.idleConnections, "the idle connections stay open")
+        // A batch that had to wait for a connection slot or a deadline would wait for the 300 s
+        // time-outs above; 30 s separates that from a busy machine's scheduling (each batch takes
+        // 3–10 ms alone; the figure is printed below and kept in docs/BENCHMARKS.md).
         let slowest = latencies.max() ?? 0
-        #expect(slowest < 1.0, "each batch answered in under 1 s; the slowest took \(slowest) s")
+        #expect(slowest < 30, "no batch waited for the idle connections; the slowest took \(slowest) s")
         #expect(
             threadsAfter - threadsBefore < 8, "no thread per connection: \(threadsBefore) → \(threadsAfter)")
         // What the server keeps per open connection: about 5 KB measured (docs/ARCHITECTURE.md);

@@ -364,6 +364,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                 }
                 try waitForMutations(since: started)
             }
+            _ = try metadata.deleteSnapshots(projectId: project.id, beforeDay: horizonDay)
             try metadata.recordRetentionHorizon(projectId: project.id, day: horizonDay)
             deleted[project.name] = count
         }
@@ -401,7 +402,9 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                     Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
             ]
         }
-        return PersonExport(person: selection.person, events: events, identityLinks: links)
+        return PersonExport(
+            person: selection.person, events: events, identityLinks: links,
+            snapshots: try metadata.exportSnapshots(of: selection, projectId: projectId))
     }
 
     public func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp? {
