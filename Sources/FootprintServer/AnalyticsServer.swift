@@ -83,32 +83,22 @@ public final class AnalyticsServer: Sendable {
     private let workers: WorkerPool
     /// Where ingest bodies are decoded.
     private let decoders: WorkerPool
-    /// Deletes events past their retention (the SQLite store only).
-    private let retention: RetentionSchedule?
+    /// Deletes events past their retention.
+    private let retention: RetentionSchedule
     /// The requests' clock: today, for reports of a project without events.
     private let clock: any Clock
 
     /// Opens the database and starts listening.
     public init(configuration: Configuration) throws(ServerError) {
-        let store: any EventStore
-        let sqliteStore: SQLiteEventStore?
+        let store: any EventStore & RetentionStore
         if let location = configuration.clickHouse {
-            guard configuration.retentionDays == nil else {
-                throw ServerError(
-                    code: .unsupported,
-                    message: "retention (--retention-days) is not available on the ClickHouse store")
-            }
             var clickHouse = configuration.clickHouseStore
             clickHouse.metadata = configuration.store
             clickHouse.maximumReportEvents = configuration.store.maximumReportEvents
             store = try ClickHouseEventStore(
                 location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
-            sqliteStore = nil
         } else {
-            let sqlite = try SQLiteEventStore(
-                path: configuration.databasePath, configuration: configuration.store)
-            store = sqlite
-            sqliteStore = sqlite
+            store = try SQLiteEventStore(path: configuration.databasePath, configuration: configuration.store)
         }
         var created = false
         var project = try store.projects().first
@@ -170,11 +160,9 @@ public final class AnalyticsServer: Sendable {
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
         metrics.setConnectionsOpen { [http] in http.connectionsOpen }
         self.clock = configuration.http.clock
-        self.retention = sqliteStore.map { sqlite in
-            RetentionSchedule(
-                store: sqlite, clock: configuration.http.clock,
-                configuration: RetentionSchedule.Configuration(defaultDays: configuration.retentionDays))
-        }
+        self.retention = RetentionSchedule(
+            store: store, clock: configuration.http.clock,
+            configuration: RetentionSchedule.Configuration(defaultDays: configuration.retentionDays))
         self.access = configuration.access
         self.defaultProject = project
         self.createdDefaultProject = created
@@ -183,7 +171,7 @@ public final class AnalyticsServer: Sendable {
     /// Stops accepting connections, answers the requests in flight, commits and closes the
     /// database. Safe to call twice.
     public func stop() {
-        retention?.stop()
+        retention.stop()
         http.stop()
         workers.stop()
         decoders.stop()

@@ -8,7 +8,7 @@ import Testing
 /// The same data set written to the SQLite store and to the ClickHouse store gives the same
 /// answer for every report (``EveryReport``) over every filter, however often and through how
 /// many collectors (stores) it is sent.
-@Suite(.serialized, .enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseAgreementTests {
     /// Every report over the filters the data set's days, pages, app versions and OS give:
     /// whole days, a page, an app version, an OS, a few days, and a range not on day boundaries.
@@ -43,6 +43,16 @@ struct ClickHouseAgreementTests {
         return answers
     }
 
+    /// Records each answer of ClickHouse that differs from SQLite's.
+    static func expectSame(
+        _ answers: [String], _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(answers.count == expected.count, sourceLocation: sourceLocation)
+        for (got, want) in zip(answers, expected) where got != want {
+            Issue.record("ClickHouse: \(got)\nSQLite:     \(want)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Writes `data` to SQLite once and to ClickHouse by `writeClickHouse`, and compares every
     /// report and count.
     static func expectSameReports(
@@ -55,11 +65,8 @@ struct ClickHouseAgreementTests {
             let expected = try everyReport(sqlite, sqliteProject, data: data)
             try ClickHouseTesting.withStore(url: url) { store, project throws in
                 try writeClickHouse(store, project)
-                let answers = try everyReport(store, project, data: data)
-                #expect(answers.count == expected.count, sourceLocation: sourceLocation)
-                for (got, want) in zip(answers, expected) where got != want {
-                    Issue.record("ClickHouse: \(got)\nSQLite:     \(want)", sourceLocation: sourceLocation)
-                }
+                expectSame(
+                    try everyReport(store, project, data: data), expected, sourceLocation: sourceLocation)
                 #expect(
                     try store.eventCount(projectId: project.id)
                         == sqlite.eventCount(projectId: sqliteProject.id),
@@ -70,6 +77,13 @@ struct ClickHouseAgreementTests {
                 #expect(
                     try store.identityLinks(projectId: project.id)
                         == sqlite.identityLinks(projectId: sqliteProject.id), sourceLocation: sourceLocation)
+                for id in [data.linkedUser(), data.unlinkedDevice()].compactMap({ $0 }) {
+                    let export = try store.exportPerson(id: id, projectId: project.id)
+                    #expect(!export.events.isEmpty, sourceLocation: sourceLocation)
+                    #expect(
+                        export == (try sqlite.exportPerson(id: id, projectId: sqliteProject.id)),
+                        "the export of \(id)", sourceLocation: sourceLocation)
+                }
                 let filter = ReportFilter(from: data.end.adding(milliseconds: -86_400_000 * 2), to: data.end)
                 #expect(
                     Set(try store.analyticsEvents(projectId: project.id, filter: filter, properties: true))

@@ -6,7 +6,7 @@ import Testing
 
 /// The ClickHouse store over a real cluster: its tables on every shard, writes stored once
 /// however often they are sent, and failures that never claim a write was stored.
-@Suite(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseStoreTests {
     static func event(_ id: String, anonymousId: String, name: String = "Opened", at time: Timestamp)
         -> EventRecord
@@ -69,7 +69,7 @@ struct ClickHouseStoreTests {
 /// A shard stopped while the store writes: the write fails as `unavailable` (the collector
 /// answers 503 with Retry-After), and once the shard is back the resent batches are stored
 /// exactly once.
-@Suite(.serialized, .enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseShardFaultTests {
     @Test(.timeLimit(.minutes(5))) func aStoppedShardFailsTheWriteAndTheResendStoresEachEventOnce() throws {
         let shards = try PrivateShards()

@@ -32,6 +32,8 @@ extension CommandLineTests {
     @Test(arguments: [
         ["--trusted-proxy", "proxy.example.com"], ["--trusted-proxy", "10.0.0.0/40"],
         ["--connections-per-address", "-1"], ["--threads", "0"], ["--header-timeout", "0"],
+        ["--store", "http://127.0.0.1:8123/footprint"], ["--store", "clickhouse://127.0.0.1:8123/db;DROP"],
+        ["--store", "clickhouse://127.0.0.1:8123/footprint?cluster=x')"],
     ])
     func badConnectionOptionsAreUsageErrors(_ arguments: [String]) throws {
         let result = try run(["serve", "--db", directory + "/serve.sqlite", "--port", "0"] + arguments)

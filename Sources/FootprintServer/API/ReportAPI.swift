@@ -237,13 +237,16 @@ public final class ReportAPI: Sendable {
         .error(405, code: "method_not_allowed", message: "use \(allowed)", headers: ["Allow": allowed])
     }
 
-    /// The status for a failure: the caller's fault (400/404) or the server's (503).
+    /// The status for a failure: the caller's fault (400/404), something the store cannot do
+    /// (501), or the server's (503).
     static func response(for error: ServerError) -> ServerResponse {
         switch error.code {
         case .invalidQuery, .invalidDefinition, .invalidConfig:
             return .error(400, code: error.code.name, message: error.message)
         case .project:
             return .error(404, code: error.code.name, message: error.message)
+        case .unsupported:
+            return .error(501, code: error.code.name, message: error.message)
         default:
             return .error(503, code: error.code.name, message: error.message, headers: ["Retry-After": "5"])
         }

@@ -36,6 +36,26 @@ struct DeletedIds {
         return false
     }
 
+    /// The indexes of a batch's events that carry a refused id, in order.
+    func refusedEvents(of batch: IngestBatch) -> [Int] {
+        guard !isEmpty else { return [] }
+        return batch.events.indices.filter { index in
+            refuses(
+                anonymousId: batch.events[index].anonymousId, userId: batch.events[index].userId,
+                project: batch.projectId, at: batch.receivedAt)
+        }
+    }
+
+    /// A batch's identity links that carry no refused id.
+    func acceptedLinks(of batch: IngestBatch) -> [IdentityLink] {
+        guard !isEmpty else { return batch.identityLinks }
+        return batch.identityLinks.filter { link in
+            !refuses(
+                anonymousId: link.anonymousId, userId: link.userId, project: batch.projectId,
+                at: batch.receivedAt)
+        }
+    }
+
     /// Refuses `ids` of a project until `until`, here and in the database.
     mutating func refuse(
         _ ids: Set<String>, project: Int64, until: Timestamp, database: SQLiteDatabase

@@ -33,6 +33,12 @@ public struct PersonDeletion: Sendable, Hashable {
         /// How long events carrying a deleted id are refused, in days. Default 30.
         public var refuseForDays: Int = 30
 
+        /// Until when the deleted person's ids are refused: ``refuseForDays`` (held within 0 to
+        /// 3,650) after ``at``.
+        public var refusedUntil: Timestamp {
+            at.adding(milliseconds: Int64(max(0, min(refuseForDays, 3_650))) * 86_400_000)
+        }
+
         /// Creates a request.
         public init(requestedBy: String, at: Timestamp, refuseForDays: Int = 30) {
             self.requestedBy = requestedBy

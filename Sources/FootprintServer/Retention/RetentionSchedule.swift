@@ -1,6 +1,16 @@
 import Dispatch
 import FootprintWire
 
+/// A store that deletes events past their retention (SQLite, ClickHouse).
+protocol RetentionStore: Sendable {
+    /// Whether some project has its own retention.
+    func anyProjectHasRetention() throws(ServerError) -> Bool
+    /// Deletes every project's events older than its retention as of `now` (see
+    /// ``SQLiteEventStore/applyRetention(defaultDays:now:chunk:)``).
+    @discardableResult
+    func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int) throws(ServerError) -> [String: Int]
+}
+
 /// Runs retention (``SQLiteEventStore/applyRetention(defaultDays:now:chunk:)``) on its own
 /// queue at start and then every ``Configuration/intervalSeconds``, so old days go at least
 /// daily while ingest goes on (the deletion runs in short chunks on the writer).
@@ -19,7 +29,7 @@ final class RetentionSchedule: @unchecked Sendable {
     private let queue = DispatchQueue(label: "footprint.retention")
     private let timer: any DispatchSourceTimer
 
-    init(store: SQLiteEventStore, clock: any Clock, configuration: Configuration) {
+    init(store: any RetentionStore, clock: any Clock, configuration: Configuration) {
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now(), repeating: max(1, configuration.intervalSeconds))
         timer.setEventHandler {

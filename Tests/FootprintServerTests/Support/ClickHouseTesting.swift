@@ -3,14 +3,34 @@ import FootprintWire
 import Foundation
 import Testing
 
-/// A ClickHouse store in a database of its own on the test cluster
-/// (``ClickHouseTestEnvironment``), dropped afterwards, so suites run side by side.
+/// The ClickHouse cluster the ClickHouse suites run against, and stores on it.
+///
+/// The cluster is `FOOTPRINT_CLICKHOUSE_URL` (`clickhouse://…` listing every shard; written by
+/// `scripts/cluster.sh start`, and `make test` starts two shards and sets it). Without it the
+/// suites are skipped, unless `FOOTPRINT_REQUIRE_CLICKHOUSE=1` (set by `make test`): then they
+/// run and fail, so a run can never pass by skipping them. Each test makes its own database on
+/// the cluster and drops it afterwards, so suites run side by side.
 enum ClickHouseTesting {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// The cluster's URL, `nil` when the environment names none.
+    static let url = environment["FOOTPRINT_CLICKHOUSE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// `FOOTPRINT_REQUIRE_CLICKHOUSE=1` (make test): the cluster and chDB must be there.
+    static let required = environment["FOOTPRINT_REQUIRE_CLICKHOUSE"] == "1"
+
+    /// Whether the ClickHouse suites run: with a cluster, or when required (and then fail).
+    static let isAvailable = url != nil || required
+
+    /// Why they do not run.
+    static let reason: Comment =
+        "needs FOOTPRINT_CLICKHOUSE_URL: run make test, or scripts/cluster.sh start and load its cluster.env"
+
     /// The cluster at `url` (default: the test cluster's) with a new database.
     static func newLocation(url: String? = nil) throws -> ClickHouseLocation {
         var location = try ClickHouseLocation(
             url: try url ?? ClickHouseTestEnvironment.requireURL(),
-            environment: ClickHouseTestEnvironment.environment)
+            environment: environment)
         location.database = ClickHouseTestEnvironment.newDatabaseName("fp_store")
         return location
     }

@@ -111,8 +111,10 @@ final class ClickHouseClient: Sendable {
     }
 
     /// Runs `sql` and returns its rows in ClickHouse's `TabSeparated` format, each as its fields.
-    func rows(_ sql: String, settings: [String: String] = [:]) throws(ServerError) -> [[Substring]] {
-        let body = try execute(sql + " FORMAT TabSeparated", settings: settings)
+    func rows(_ sql: String, settings: [String: String] = [:], on node: ClickHouseLocation.Node? = nil)
+        throws(ServerError) -> [[Substring]]
+    {
+        let body = try execute(sql + " FORMAT TabSeparated", settings: settings, on: node)
         let text = String(decoding: body, as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: true).map {
             $0.split(separator: "\t", omittingEmptySubsequences: false)

@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Every report is answered by aggregate SQL (``ClickHouseSQL``) that returns the same rows the
 /// SQLite rollups give, so the shared ``ReportService`` builds the same reports.
-public final class ClickHouseEventStore: EventStore {
+public final class ClickHouseEventStore: EventStore, RetentionStore {
     /// Store settings.
     public struct Configuration: Sendable {
         /// The longest a group of writes waits, in seconds, for batches being decoded at that
@@ -141,6 +141,8 @@ public final class ClickHouseEventStore: EventStore {
     /// its clients resend it; what got in then counts as duplicates.
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
         do {
+            // The ids of deleted people (kept in the metadata file, read again when it changed).
+            let deleted = try metadata.deletedIds()
             var known: [Int64: Set<String>] = [:]
             for (project, group) in Dictionary(grouping: batches, by: \.projectId)
             where configuration.looksUpStoredEvents {
@@ -159,13 +161,17 @@ public final class ClickHouseEventStore: EventStore {
             var outcomes: [WriteOutcome] = []
             for batch in batches {
                 var stored = 0
-                for event in batch.events
-                where known[batch.projectId, default: []].insert(event.messageId).inserted {
+                let refused = deleted.refusedEvents(of: batch)
+                let refusedSet = Set(refused)
+                for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
+                    guard known[batch.projectId, default: []].insert(event.messageId).inserted else {
+                        continue
+                    }
                     ClickHouseRows.append(
                         event, project: batch.projectId, sequence: nextSequence(), to: &eventRows)
                     stored += 1
                 }
-                for link in batch.identityLinks {
+                for link in deleted.acceptedLinks(of: batch) {
                     linkRows +=
                         [
                             String(batch.projectId), ClickHouseFormat.field(link.anonymousId),
@@ -182,7 +188,10 @@ public final class ClickHouseEventStore: EventStore {
                             String(UInt64.max - nextSequence()),
                         ].joined(separator: "\t") + "\n"
                 }
-                outcomes.append(WriteOutcome(stored: stored, duplicates: batch.events.count - stored))
+                outcomes.append(
+                    WriteOutcome(
+                        stored: stored, duplicates: batch.events.count - stored - refused.count,
+                        refused: refused))
             }
             let settings = ["insert_distributed_sync": "1"]
             if !eventRows.isEmpty {
@@ -259,20 +268,134 @@ public final class ClickHouseEventStore: EventStore {
 
     // MARK: People and retention
 
+    /// Deletes a person (``PersonSelection``, the reports' rule): its ids are refused first,
+    /// then each shard deletes the person's events and identity links (`ALTER TABLE … DELETE`,
+    /// which ClickHouse runs in the background; this waits, at most
+    /// ``Configuration/requestTimeout``, until every shard has finished), then the deletion is
+    /// logged in the metadata file. `writerMilliseconds` is the whole deletion's time: ingest
+    /// does not wait for it.
     public func deletePerson(id: String, projectId: Int64, request: PersonDeletion.Request)
         throws(ServerError)
         -> PersonDeletion
     {
-        throw ServerError(
-            code: .unsupported,
-            message:
-                "deleting a person is not available on the ClickHouse store yet; delete the person's rows with ALTER TABLE \(location.database).events_local DELETE on each shard"
-        )
+        try SQLiteEventStore.checkPersonId(id)
+        let started = Date()
+        let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
+        let found = try exportPerson(id: id, projectId: projectId)
+        // Refused before the rows go, so that a resend meanwhile is not stored again.
+        _ = try metadata.logPersonDeletion(
+            selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
+            elapsedMilliseconds: 0, logged: false)
+        for shard in location.shards {
+            _ = try client.execute(
+                sql.deletePersonEvents(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                on: shard)
+            _ = try client.execute(
+                sql.deletePersonLinks(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                on: shard)
+        }
+        try waitForMutations(since: started)
+        return try metadata.logPersonDeletion(
+            selection, id: id, projectId: projectId, request: request, events: found.events.count,
+            identityLinks: found.identityLinks.count,
+            elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
     }
 
+    /// Waits until every shard has finished this database's mutations (`ALTER TABLE … DELETE`),
+    /// at most ``Configuration/requestTimeout`` after `started`.
+    private func waitForMutations(since started: Date) throws(ServerError) {
+        let deadline = started.addingTimeInterval(configuration.requestTimeout)
+        for shard in location.shards {
+            while true {
+                let pending = try client.rows(sql.pendingMutations, on: shard).first.map {
+                    ClickHouseFormat.int64($0[0])
+                }
+                if pending ?? 0 == 0 { break }
+                guard Date() < deadline else {
+                    throw ServerError(
+                        code: .unavailable,
+                        message:
+                            "ClickHouse at \(shard) is still deleting rows; they will be gone when it finishes"
+                    )
+                }
+                usleep(50_000)
+            }
+        }
+    }
+
+    /// Whether some project has its own retention (kept in the metadata file).
+    public func anyProjectHasRetention() throws(ServerError) -> Bool {
+        try metadata.anyProjectHasRetention()
+    }
+
+    /// Deletes every project's events older than its retention (its own days, else
+    /// `defaultDays`) as of `now`: whole UTC days before the day `days` before `now`'s, by
+    /// `ALTER TABLE events_local DELETE` on every shard (waited for), then records the horizon.
+    /// `chunk` is not used: ClickHouse deletes in the background and ingest never waits.
+    /// - Returns: the events deleted per project name.
+    @discardableResult
+    public func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int = 0) throws(ServerError)
+        -> [String: Int]
+    {
+        var deleted: [String: Int] = [:]
+        for project in try projects() {
+            guard let days = try metadata.retentionDays(projectId: project.id) ?? defaultDays, days > 0 else {
+                continue
+            }
+            let started = Date()
+            let horizonDay = now.dayNumber - Int64(min(days, 36_500))
+            let horizon = horizonDay &* 86_400_000
+            let count =
+                try client.rows(sql.eventsBefore(projectId: project.id, time: horizon)).first.map {
+                    Int(ClickHouseFormat.int64($0[0]))
+                } ?? 0
+            if count > 0 {
+                for shard in location.shards {
+                    _ = try client.execute(
+                        sql.deleteEventsBefore(projectId: project.id, time: horizon), on: shard)
+                }
+                try waitForMutations(since: started)
+            }
+            try metadata.recordRetentionHorizon(projectId: project.id, day: horizonDay)
+            deleted[project.name] = count
+        }
+        return deleted
+    }
+
+    /// Everything stored about the person `id` names (``PersonSelection``, the reports' rule):
+    /// each event, in stored order, and each identity link of the person or its anonymous ids.
     public func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport {
-        throw ServerError(
-            code: .unsupported, message: "exporting a person is not available on the ClickHouse store yet")
+        try SQLiteEventStore.checkPersonId(id)
+        let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
+        let events = try client.rows(
+            sql.personEvents(
+                projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
+        ).compactMap { row -> JSONValue? in
+            guard row.count == 4 else { return nil }
+            let payload = ClickHouseFormat.text(row[3]) ?? ""
+            return [
+                "messageId": .string(ClickHouseFormat.text(row[0]) ?? ""),
+                "time": .string(Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[1])).iso8601),
+                "receivedAt": .string(
+                    Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
+                "message": (try? JSONParser().parse(Array(payload.utf8))) ?? .string(payload),
+            ]
+        }
+        let links = try client.rows(sql.identityLinkTimes(projectId: projectId)).compactMap {
+            row -> JSONValue? in
+            guard row.count == 3 else { return nil }
+            let anonymousId = ClickHouseFormat.text(row[0]) ?? ""
+            let userId = ClickHouseFormat.text(row[1]) ?? ""
+            guard selection.owns(link: anonymousId, userId: userId) else { return nil }
+            return [
+                "anonymousId": .string(anonymousId), "userId": .string(userId),
+                "firstSeen": .string(
+                    Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
+            ]
+        }
+        return PersonExport(person: selection.person, events: events, identityLinks: links)
     }
 
     public func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp? {

@@ -18,6 +18,18 @@ struct ClickHouseSQL: Sendable {
     let cluster: String
     /// The cap on a dwell measured as the gap to the next page view (as the SQLite rollups).
     var dwellCap: Int64 = ReportEngine.Configuration().sessionTimeoutMilliseconds
+    /// The tables reads and inserts name: the `Distributed` ones, or (``local``) each shard's own.
+    var tables = Tables.distributed
+
+    /// The names of the tables statements read and write.
+    struct Tables: Sendable {
+        var events: String, identities: String, lostEvents: String
+        /// Through the `Distributed` tables: every shard.
+        static let distributed = Tables(events: "events", identities: "identities", lostEvents: "lost_events")
+        /// One node's own tables (a single-node check of the SQL).
+        static let local = Tables(
+            events: "events_local", identities: "identities_local", lostEvents: "lost_events_local")
+    }
 
     // MARK: Schema
 
@@ -109,18 +121,18 @@ struct ClickHouseSQL: Sendable {
     // MARK: Writes
 
     /// Inserts `TabSeparated` rows of ``eventColumns`` through the `Distributed` table.
-    var insertEvents: String { "INSERT INTO \(database).events FORMAT TabSeparated" }
+    var insertEvents: String { "INSERT INTO \(database).\(tables.events) FORMAT TabSeparated" }
 
     /// Inserts identity links (`project_id, anonymous_id, user_id, first_seen`).
-    var insertIdentities: String { "INSERT INTO \(database).identities FORMAT TabSeparated" }
+    var insertIdentities: String { "INSERT INTO \(database).\(tables.identities) FORMAT TabSeparated" }
 
     /// Inserts a batch's evicted-event count (`project_id, batch_key, count, received_at, keep`).
-    var insertLostEvents: String { "INSERT INTO \(database).lost_events FORMAT TabSeparated" }
+    var insertLostEvents: String { "INSERT INTO \(database).\(tables.lostEvents) FORMAT TabSeparated" }
 
     /// The message ids among `messageIds` of these devices a project already stores.
     func storedMessageIds(projectId: Int64, devices: Set<String>, messageIds: Set<String>) -> String {
         """
-        SELECT DISTINCT message_id FROM \(database).events
+        SELECT DISTINCT message_id FROM \(database).\(tables.events)
         WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
             AND message_id IN (\(Self.list(messageIds)))
         """
@@ -130,23 +142,23 @@ struct ClickHouseSQL: Sendable {
 
     /// The number of stored events of a project.
     func eventCount(projectId: Int64) -> String {
-        "SELECT count() FROM \(database).events FINAL WHERE project_id = \(projectId)"
+        "SELECT count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId)"
     }
 
     /// The sum of a project's evicted-event counts, each batch once.
     func lostEventCount(projectId: Int64) -> String {
-        "SELECT sum(count), sum(toFloat64(count)) FROM \(database).lost_events FINAL WHERE project_id = \(projectId)"
+        "SELECT sum(count), sum(toFloat64(count)) FROM \(database).\(tables.lostEvents) FINAL WHERE project_id = \(projectId)"
     }
 
     /// The oldest and newest event time of a project, and its event count.
     func eventTimeSpan(projectId: Int64) -> String {
-        "SELECT min(time), max(time), count() FROM \(database).events FINAL WHERE project_id = \(projectId)"
+        "SELECT min(time), max(time), count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId)"
     }
 
     /// Each anonymous id's first linked user id.
     func identityLinks(projectId: Int64) -> String {
         """
-        SELECT anonymous_id, min(user_id) FROM \(database).identities WHERE project_id = \(projectId)
+        SELECT anonymous_id, min(user_id) FROM \(database).\(tables.identities) WHERE project_id = \(projectId)
         GROUP BY anonymous_id
         """
     }
@@ -155,7 +167,7 @@ struct ClickHouseSQL: Sendable {
     func recentEvents(projectId: Int64, limit: Int, after: Int64?) -> String {
         """
         SELECT sequence, type, name, time, received_at, ifNull(user_id, anonymous_id), page, payload
-        FROM \(database).events FINAL WHERE project_id = \(projectId) AND sequence > \(max(0, after ?? 0))
+        FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId) AND sequence > \(max(0, after ?? 0))
         ORDER BY sequence DESC LIMIT \(max(0, limit))
         """
     }
@@ -185,7 +197,7 @@ struct ClickHouseSQL: Sendable {
     /// The rows' contributions (``RollupDelta/Contribution``) with role `bit`.
     private func contributions(where conditions: [String], role bit: Int) -> String {
         """
-        FROM \(database).events FINAL ARRAY JOIN kinds AS kind, keys AS key, roles AS role
+        FROM \(database).\(tables.events) FINAL ARRAY JOIN kinds AS kind, keys AS key, roles AS role
         WHERE \((conditions + ["bitAnd(role, \(bit)) != 0"]).joined(separator: " AND "))
         """
     }
@@ -262,7 +274,7 @@ struct ClickHouseSQL: Sendable {
         if let to = filter.to { inRange.append("day < \(to.adding(milliseconds: -1).dayNumber + 1)") }
         if filter.from != nil || filter.to != nil {
             conditions.append(
-                "session_key GLOBAL IN (SELECT session_key FROM \(database).events WHERE \(inRange.joined(separator: " AND ")))"
+                "session_key GLOBAL IN (SELECT session_key FROM \(database).\(tables.events) WHERE \(inRange.joined(separator: " AND ")))"
             )
         }
         return conditions.joined(separator: " AND ")
@@ -286,7 +298,7 @@ struct ClickHouseSQL: Sendable {
         return """
             SELECT argMin(day, time) AS day, max(time) - min(time) AS length, countIf(is_page_view = 1) AS views,
                 argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
-            FROM \(database).events FINAL
+            FROM \(database).\(tables.events) FINAL
             WHERE \(sessionScope(projectId: projectId, filter: filter, extra: pageExtra))\(pageCondition)
             GROUP BY session_key
             """
@@ -318,7 +330,7 @@ struct ClickHouseSQL: Sendable {
                 groupArrayIf((time, sequence, mark, mark_page, mark_duration, day), mark > 0)),
                 1, \(SessionTimeline.maximumMarks)) AS marks,
             argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
-        FROM \(database).events FINAL
+        FROM \(database).\(tables.events) FINAL
         WHERE \(sessionScope(projectId: projectId, filter: filter, extra: ["mark = 1"]))
         GROUP BY session_key
         """
@@ -397,12 +409,139 @@ struct ClickHouseSQL: Sendable {
         return """
             SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
                 element_text, item_id, duration_ms, app_version, os, \(properties ? "payload" : "''")
-            FROM \(database).events FINAL WHERE \(conditions.joined(separator: " AND ")) LIMIT \(max(0, limit))
+            FROM \(database).\(tables.events) FINAL WHERE \(conditions.joined(separator: " AND ")) LIMIT \(max(0, limit))
             """
+    }
+
+    /// The condition on events that selects a person's (``PersonSelection``: its user id, or
+    /// one of its anonymous ids on events without a user id).
+    static func personCondition(person: String, anonymousIds: Set<String>) -> String {
+        """
+        (user_id = \(ClickHouseFormat.literal(person)) OR (ifNull(user_id, '') = '' AND device IN (\(list(anonymousIds)))))
+        """
+    }
+
+    /// A person's events, in stored order.
+    func personEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        SELECT message_id, time, received_at, payload FROM \(database).\(tables.events) FINAL
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        ORDER BY sequence
+        """
+    }
+
+    /// Deletes a person's events from one shard's local table (a mutation ClickHouse runs in the
+    /// background; see ``pendingMutations``).
+    func deletePersonEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).events_local DELETE
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        """
+    }
+
+    /// Deletes the identity links of a person or its anonymous ids from one shard's local table.
+    func deletePersonLinks(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).identities_local DELETE
+        WHERE project_id = \(projectId)
+            AND (user_id = \(ClickHouseFormat.literal(person)) OR anonymous_id IN (\(Self.list(anonymousIds))))
+        """
+    }
+
+    /// The stored events of a project before `time` (ms since 1970).
+    func eventsBefore(projectId: Int64, time: Int64) -> String {
+        "SELECT count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// Deletes a project's events before `time` from one shard's local table (retention).
+    func deleteEventsBefore(projectId: Int64, time: Int64) -> String {
+        "ALTER TABLE \(database).events_local DELETE WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// The mutations of this database a shard has not finished.
+    var pendingMutations: String {
+        "SELECT count() FROM system.mutations WHERE database = \(ClickHouseFormat.literal(database)) AND is_done = 0"
+    }
+
+    /// Every identity link of a project with when it was first seen, oldest first.
+    func identityLinkTimes(projectId: Int64) -> String {
+        """
+        SELECT anonymous_id, user_id, min(first_seen) AS seen FROM \(database).\(tables.identities)
+        WHERE project_id = \(projectId) GROUP BY anonymous_id, user_id ORDER BY seen, anonymous_id, user_id
+        """
     }
 
     /// `items` as a list of literals (`''` for none, which matches nothing useful).
     static func list(_ items: Set<String>) -> String {
         items.isEmpty ? "''" : items.sorted().map(ClickHouseFormat.literal).joined(separator: ", ")
+    }
+
+    // MARK: Every statement
+
+    /// Every statement the store sends, labelled, for a project and a filter: the schema of one
+    /// shard (with ``Tables/local``, only the local tables: a single node has no cluster), the
+    /// inserts' look-up, and every read. Tests run them on each ClickHouse release.
+    func everyStatement(projectId: Int64, filter: ReportFilter) -> [(label: String, sql: String)] {
+        var statements: [(label: String, sql: String)] = []
+        for (index, statement) in schema.enumerated()
+        where tables.events != Tables.local.events || !statement.contains("ENGINE = Distributed") {
+            statements.append(("schema \(index + 1)", statement))
+        }
+        let sources = [
+            FunnelSources.Source(kind: .pageViews, key: "Home"),
+            FunnelSources.Source(kind: .trackEvents, key: "Product Viewed"),
+            FunnelSources.Source(kind: .elementClicks, key: "#buy"),
+        ]
+        var onPage = filter
+        onPage.page = onPage.page ?? "Home"
+        statements += [
+            (
+                "stored message ids",
+                storedMessageIds(projectId: projectId, devices: ["a1", ""], messageIds: ["m1"])
+            ),
+            ("event count", eventCount(projectId: projectId)),
+            ("lost event count", lostEventCount(projectId: projectId)),
+            ("event time span", eventTimeSpan(projectId: projectId)),
+            ("identity links", identityLinks(projectId: projectId)),
+            ("recent events", recentEvents(projectId: projectId, limit: 50, after: 1)),
+            ("rollup counts", rollupCounts(projectId: projectId, filter: filter)),
+            (
+                "rollup page counts",
+                rollupPageCounts(projectId: projectId, filter: filter, kinds: Set(RollupKind.allCases))
+            ),
+            (
+                "person days",
+                rollupPersonDays(projectId: projectId, filter: filter, kind: .pageViews, keys: nil)
+            ),
+            (
+                "person days of keys",
+                rollupPersonDays(projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"])
+            ),
+            ("funnel times", funnelTimes(projectId: projectId, filter: filter, sources: sources)),
+            ("sessions", storedSessions(projectId: projectId, filter: filter)),
+            ("sessions on a page", storedSessions(projectId: projectId, filter: onPage)),
+            ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "")),
+            ("dwell", rollupDwell(projectId: projectId, filter: filter)),
+            ("dwell on a page", rollupDwell(projectId: projectId, filter: onPage)),
+            ("moves", rollupMoves(projectId: projectId, filter: filter, from: nil)),
+            ("moves from a page", rollupMoves(projectId: projectId, filter: filter, from: "Home")),
+            ("events", analyticsEvents(projectId: projectId, filter: filter, properties: false, limit: 1000)),
+            (
+                "events with properties",
+                analyticsEvents(projectId: projectId, filter: onPage, properties: true, limit: 1000)
+            ),
+            (
+                "delete person events",
+                deletePersonEvents(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            (
+                "delete person links",
+                deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            ("events before", eventsBefore(projectId: projectId, time: 1_000)),
+            ("delete events before", deleteEventsBefore(projectId: projectId, time: 1_000)),
+            ("pending mutations", pendingMutations),
+        ]
+        return statements
     }
 }

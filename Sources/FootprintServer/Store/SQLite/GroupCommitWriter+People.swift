@@ -36,8 +36,7 @@ extension GroupCommitWriter {
             }
             let started = DispatchTime.now().uptimeNanoseconds
             let project = SQLiteValue.integer(projectId)
-            let until = request.at.adding(
-                milliseconds: Int64(max(0, min(request.refuseForDays, 3_650))) * 86_400_000)
+            let until = request.refusedUntil
             var result = try database.transaction { () throws -> PersonDeletion in
                 let links = Dictionary(
                     try database.prepare(
@@ -86,20 +85,9 @@ extension GroupCommitWriter {
                     try deleteLink.run([project, .text(anonymousId), .text(userId)])
                     removedLinks += 1
                 }
-                var refused = selection.allIds
-                refused.insert(id)
-                try self.deletedIds.refuse(refused, project: projectId, until: until, database: database)
-                try database.prepare(
-                    """
-                    INSERT INTO person_deletions(project_id, person_digest, requested_by, deleted_at, events,
-                        identity_links)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                    """
-                ).run([
-                    project, .blob(PersonIdDigest(of: selection.person, salt: self.deletedIds.salt).bytes),
-                    .text(request.requestedBy), .integer(request.at.millisecondsSince1970),
-                    .integer(Int64(rows.count)), .integer(Int64(removedLinks)),
-                ])
+                let refused = try self.logDeletion(
+                    of: selection, id: id, projectId: projectId, request: request, until: until,
+                    events: rows.count, identityLinks: removedLinks, database: database)
                 return PersonDeletion(
                     events: rows.count, identityLinks: removedLinks, refusedIds: refused.count,
                     refusedUntil: until,
@@ -109,6 +97,31 @@ extension GroupCommitWriter {
             result.writerMilliseconds = Int64((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
             return result
         }
+    }
+
+    /// Refuses the person's ids (and `id`) until `until` and (when `logged`) logs the deletion
+    /// (the person as a salted digest), inside the caller's transaction on the writer.
+    /// - Returns: the ids refused.
+    func logDeletion(
+        of selection: PersonSelection, id: String, projectId: Int64, request: PersonDeletion.Request,
+        until: Timestamp, events: Int, identityLinks: Int, logged: Bool = true, database: SQLiteDatabase
+    ) throws -> Set<String> {
+        var refused = selection.allIds
+        refused.insert(id)
+        try deletedIds.refuse(refused, project: projectId, until: until, database: database)
+        guard logged else { return refused }
+        try database.prepare(
+            """
+            INSERT INTO person_deletions(project_id, person_digest, requested_by, deleted_at, events,
+                identity_links)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            """
+        ).run([
+            .integer(projectId), .blob(PersonIdDigest(of: selection.person, salt: deletedIds.salt).bytes),
+            .text(request.requestedBy), .integer(request.at.millisecondsSince1970),
+            .integer(Int64(events)), .integer(Int64(identityLinks)),
+        ])
+        return refused
     }
 
     /// Takes the removed events' counts off the daily counts, removes the rows left at 0, and

@@ -116,13 +116,19 @@ extension GroupCommitWriter {
                 }
             }
         }
+        try recordHorizon(projectId: projectId, day: horizonDay)
+    }
+
+    /// Records that a project holds every event from `day` on (never moving the horizon back),
+    /// for the reports' note.
+    func recordHorizon(projectId: Int64, day: Int64) throws(ServerError) {
         try step { database, _ in
             try database.prepare(
                 """
                 INSERT INTO project_retention(project_id, horizon_day) VALUES (?1, ?2)
                 ON CONFLICT DO UPDATE SET horizon_day = max(coalesce(horizon_day, excluded.horizon_day), excluded.horizon_day)
                 """
-            ).run([project, day])
+            ).run([.integer(projectId), .integer(day)])
         }
     }
 

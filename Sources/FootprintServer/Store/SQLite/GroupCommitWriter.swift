@@ -153,16 +153,30 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// Reads ``deletedIds`` again when another connection changed the database since.
+    private func refreshDeletedIds(_ database: SQLiteDatabase) throws {
+        let version = try database.prepare("PRAGMA data_version").rows([]) { $0.int64(at: 0) }.first ?? 0
+        if version != dataVersion {
+            deletedIds = try DeletedIds(database: database)
+            dataVersion = version
+        }
+    }
+
+    /// The ids refused now (read again when another process deleted a person meanwhile): for a
+    /// store whose events are elsewhere (ClickHouse) and whose metadata this writer keeps.
+    func currentDeletedIds() throws(ServerError) -> DeletedIds {
+        try perform { database in
+            try self.refreshDeletedIds(database)
+            return self.deletedIds
+        }
+    }
+
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
         guard let database, let statements else {
             return .failure(ServerError(code: .closed, message: "the store is closed"))
         }
         do {
-            let version = try database.prepare("PRAGMA data_version").rows([]) { $0.int64(at: 0) }.first ?? 0
-            if version != dataVersion {
-                deletedIds = try DeletedIds(database: database)
-                dataVersion = version
-            }
+            try refreshDeletedIds(database)
             let outcomes = try database.transaction {
                 var rollups = RollupDelta()
                 let outcomes = try batches.map { batch throws(SQLiteError) in
@@ -243,17 +257,10 @@ final class GroupCommitWriter: @unchecked Sendable {
         throws(SQLiteError) -> WriteOutcome
     {
         var stored = 0
-        var refused: [Int] = []
+        let refused = deletedIds.refusedEvents(of: batch)
+        let refusedSet = Set(refused)
         let project = SQLiteValue.integer(batch.projectId)
-        for (index, event) in batch.events.enumerated() {
-            if !deletedIds.isEmpty,
-                deletedIds.refuses(
-                    anonymousId: event.anonymousId, userId: event.userId, project: batch.projectId,
-                    at: batch.receivedAt)
-            {
-                refused.append(index)
-                continue
-            }
+        for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
             try statements.insertEvent.run([
                 project, .text(event.messageId), .text(event.type.rawValue), .text(event.name),
                 .integer(event.time.millisecondsSince1970),
@@ -272,12 +279,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             }
         }
         let now = SQLiteValue.integer(batch.receivedAt.millisecondsSince1970)
-        for link in batch.identityLinks
-        where deletedIds.isEmpty
-            || !deletedIds.refuses(
-                anonymousId: link.anonymousId, userId: link.userId, project: batch.projectId,
-                at: batch.receivedAt)
-        {
+        for link in deletedIds.acceptedLinks(of: batch) {
             try statements.insertIdentity.run([project, .text(link.anonymousId), .text(link.userId), now])
         }
         if batch.evictedCount > 0 {

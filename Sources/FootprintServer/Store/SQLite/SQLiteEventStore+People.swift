@@ -82,6 +82,34 @@ extension SQLiteEventStore {
         }
     }
 
+    /// The ids of deleted people refused now, for a store that keeps its events elsewhere and
+    /// its metadata here (ClickHouse).
+    func deletedIds() throws(ServerError) -> DeletedIds {
+        try requireWriter().currentDeletedIds()
+    }
+
+    /// Refuses a deleted person's ids and (when `logged`) logs the deletion, for a store that
+    /// deletes the events and links elsewhere (ClickHouse); `events`, `identityLinks` and
+    /// `elapsedMilliseconds` are what that deletion removed and took.
+    func logPersonDeletion(
+        _ selection: PersonSelection, id: String, projectId: Int64, request: PersonDeletion.Request,
+        events: Int, identityLinks: Int, elapsedMilliseconds: Int64, logged: Bool
+    ) throws(ServerError) -> PersonDeletion {
+        let writer = try requireWriter()
+        let until = request.refusedUntil
+        return try writer.perform { database in
+            let refused = try database.transaction {
+                try writer.logDeletion(
+                    of: selection, id: id, projectId: projectId, request: request, until: until,
+                    events: events,
+                    identityLinks: identityLinks, logged: logged, database: database)
+            }
+            return PersonDeletion(
+                events: events, identityLinks: identityLinks, refusedIds: refused.count, refusedUntil: until,
+                writerMilliseconds: elapsedMilliseconds)
+        }
+    }
+
     /// The deletions logged for a project, newest first: who asked, when, and how much went.
     public func personDeletions(projectId: Int64) throws(ServerError) -> [JSONValue] {
         try read { database in

@@ -1,7 +1,12 @@
 import FootprintSQLite
 import FootprintWire
 
-extension SQLiteEventStore {
+extension SQLiteEventStore: RetentionStore {
+    /// Records a project's retention horizon (a store that deletes its events elsewhere, ClickHouse).
+    func recordRetentionHorizon(projectId: Int64, day: Int64) throws(ServerError) {
+        try requireWriter().recordHorizon(projectId: projectId, day: day)
+    }
+
     /// A project's own retention in days, or `nil` (the server's `--retention-days`, if any).
     public func retentionDays(projectId: Int64) throws(ServerError) -> Int? {
         try read { database in

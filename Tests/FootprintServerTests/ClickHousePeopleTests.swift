@@ -1,0 +1,82 @@
+import FootprintWire
+import Foundation
+import Testing
+
+@testable import FootprintServer
+
+/// Deleting a person on the ClickHouse store: every report then equals the SQLite store's after
+/// the same deletion, the deletion removes and logs what SQLite's does, and the person's later
+/// events are refused.
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHousePeopleTests {
+    @Test(arguments: [UInt64(7)])
+    func deletingAPersonGivesTheReportsOfSQLiteAfterTheSameDeletion(seed: UInt64) throws {
+        let data = PeopleTests.DataSet(seed: seed)
+        let id = try #require(data.linkedUser())
+        let request = PersonDeletion.Request(requestedBy: "test", at: data.end)
+        try withTemporaryStore("footprint-people-sqlite") { sqlite, sqliteProject in
+            try data.write(into: sqlite, project: sqliteProject)
+            let expected = try sqlite.deletePerson(id: id, projectId: sqliteProject.id, request: request)
+            let reports = try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data)
+            try ClickHouseTesting.withStore { store, project throws in
+                try data.write(into: store, project: project)
+                let deletion = try store.deletePerson(id: id, projectId: project.id, request: request)
+                #expect(deletion.events == expected.events)
+                #expect(deletion.events > 0)
+                #expect(deletion.identityLinks == expected.identityLinks)
+                #expect(deletion.refusedIds == expected.refusedIds)
+                #expect(deletion.refusedUntil == expected.refusedUntil)
+                #expect(try store.exportPerson(id: id, projectId: project.id).events.isEmpty)
+                #expect(
+                    try store.eventCount(projectId: project.id)
+                        == sqlite.eventCount(projectId: sqliteProject.id))
+                ClickHouseAgreementTests.expectSame(
+                    try ClickHouseAgreementTests.everyReport(store, project, data: data), reports)
+                #expect(
+                    try store.metadata.personDeletions(projectId: project.id).count
+                        == sqlite.personDeletions(projectId: sqliteProject.id).count)
+                // The person's batches sent again: refused, as on SQLite.
+                let batch = IngestBatch(
+                    projectId: project.id, events: data.batches[0].events,
+                    identityLinks: data.batches[0].links,
+                    receivedAt: data.end)
+                var sqliteBatch = batch
+                sqliteBatch.projectId = sqliteProject.id
+                let again = try store.write(batch)
+                #expect(again == (try sqlite.write(sqliteBatch)))
+                #expect(!again.refused.isEmpty)
+            }
+        }
+    }
+}
+
+/// Retention on the ClickHouse store: the days before the horizon go, and every report then
+/// equals the SQLite store's after the same retention.
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseRetentionTests {
+    @Test func retentionGivesTheReportsOfSQLiteAfterTheSameRetention() throws {
+        let data = PeopleTests.DataSet(seed: 8)
+        let days = 4
+        try withTemporaryStore("footprint-retention-sqlite") { sqlite, sqliteProject in
+            try data.write(into: sqlite, project: sqliteProject)
+            let expected = try sqlite.applyRetention(defaultDays: days, now: data.end)
+            let reports = try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data)
+            try ClickHouseTesting.withStore { store, project throws in
+                try data.write(into: store, project: project)
+                let deleted = try store.applyRetention(defaultDays: days, now: data.end)
+                #expect(deleted[project.name] == expected[sqliteProject.name])
+                #expect((deleted[project.name] ?? 0) > 0)
+                #expect(
+                    try store.retentionHorizon(projectId: project.id)
+                        == sqlite.retentionHorizon(projectId: sqliteProject.id))
+                #expect(
+                    try store.eventCount(projectId: project.id)
+                        == sqlite.eventCount(projectId: sqliteProject.id))
+                ClickHouseAgreementTests.expectSame(
+                    try ClickHouseAgreementTests.everyReport(store, project, data: data), reports)
+                // A second run the same day finds nothing more.
+                #expect(try store.applyRetention(defaultDays: days, now: data.end)[project.name] == 0)
+            }
+        }
+    }
+}
