@@ -133,6 +133,16 @@ wait_until() {
     done
 }
 
+# Closes every descriptor above 2 this (sub)shell inherited, so a long-lived server started from it
+# does not keep open a pipe its caller reads to the end (a test harness's, say).
+close_inherited() {
+    local fd
+    for fd in $(ls "/proc/$BASHPID/fd"); do
+        [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+    done 2>/dev/null
+    return 0
+}
+
 shard_answers() { [ "$(http_get "$(http_port "$1")" '/?query=SELECT%201')" = 1 ]; }
 
 start_shard() {
@@ -157,7 +167,7 @@ PY
         echo "shard $i already runs"
         return 0
     fi
-    (cd "$dir" && exec clickhouse-server --config-file="$dir/config.xml" >>"$dir/log/stdout.log" 2>&1) &
+    (close_inherited && cd "$dir" && exec clickhouse-server --config-file="$dir/config.xml" >>"$dir/log/stdout.log" 2>&1) &
     echo $! >"$dir/pid"
     wait_until "shard $i (port $(http_port "$i"))" 120 shard_answers "$i" || {
         tail -n 20 "$dir/log/clickhouse-server.err.log" >&2 2>/dev/null || true
@@ -183,7 +193,7 @@ start_collector() {
         echo "cluster.sh: no footprint executable at $footprint (swift build --product footprint)" >&2
         return 1
     }
-    (exec "$footprint" serve --store "$(clickhouse_url)" --db "$state/metadata.sqlite" \
+    (close_inherited && exec "$footprint" serve --store "$(clickhouse_url)" --db "$state/metadata.sqlite" \
         --port "$port" --trusted-proxy 127.0.0.1 --admin-token "$admin_token" \
         >"$dir/output.log" 2>&1) &
     echo $! >"$dir/pid"
@@ -209,7 +219,7 @@ for word, key in [("PORT", "HAPROXY_PORT"), ("PIDFILE", "HAPROXY_PIDFILE"), ("SE
 open(sys.argv[2], "w").write(text)
 PY
     # -D: HAProxy forks into the background and writes its own pid file.
-    haproxy -D -f "$dir/haproxy.cfg" >"$dir/output.log" 2>&1 || {
+    (close_inherited && exec haproxy -D -f "$dir/haproxy.cfg" >"$dir/output.log" 2>&1) || {
         cat "$dir/output.log" >&2
         return 1
     }

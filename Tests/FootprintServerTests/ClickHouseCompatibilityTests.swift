@@ -8,18 +8,8 @@ import Testing
 /// `system.query_log`) runs without error on chDB (the current engine in-process,
 /// Tests/ClickHouse/chdb_check.py), over the same rows. chDB is one node, so the schema is the
 /// local tables and every statement reads them instead of the `Distributed` tables.
-@Suite(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseCompatibilityTests {
-    /// The Python that has chDB: `FOOTPRINT_CHDB_PYTHON` (set by make test), else the virtual
-    /// environment make test-deps installs.
-    static let python: String? = {
-        let candidates = [
-            ProcessInfo.processInfo.environment["FOOTPRINT_CHDB_PYTHON"] ?? "",
-            ClickHouseTestEnvironment.root.appendingPathComponent(".build/chdb/bin/python").path,
-        ]
-        return candidates.first { !$0.isEmpty && FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
     static let localTables = ["events", "identities", "lost_events"]
 
     /// `sql` reading the local tables of `database` instead of its `Distributed` ones.
@@ -33,9 +23,10 @@ struct ClickHouseCompatibilityTests {
         return text
     }
 
-    @Test(.timeLimit(.minutes(10)))
-    func everyStatementTheStoreSentRunsOnAcurrentRelease() throws {
-        let python = try #require(Self.python, "no chDB: make test-deps installs it into .build/chdb")
+    @Test(
+        .timeLimit(.minutes(10)),
+        .enabled(if: ChDBCheck.python != nil || ClickHouseTesting.required, ChDBCheck.missing))
+    func everyStatementTheStoreSentRunsOnACurrentRelease() throws {
         let shardPorts = try ClickHouseTestEnvironment.shardPorts(ClickHouseTestEnvironment.requireURL())
         var statements: [(label: String, sql: String)] = []
         try ClickHouseTesting.withStore { store, project in
@@ -106,34 +97,7 @@ struct ClickHouseCompatibilityTests {
             }
         }
 
-        let file = NSTemporaryDirectory() + "footprint-chdb-\(UInt32.random(in: 0..<UInt32.max)).json"
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let json = JSONValue.array(
-            statements.map { .object(["label": .string($0.label), "sql": .string($0.sql)]) })
-        try JSONWriter.string(json).write(toFile: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            ClickHouseTestEnvironment.root.appendingPathComponent("Tests/ClickHouse/chdb_check.py").path,
-            file,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(
-            process.terminationStatus == 0,
-            "\(output.split(separator: "\n").filter { $0.hasPrefix("FAIL") || $0.hasPrefix("chdb") }.joined(separator: "\n"))"
-        )
-        #expect(output.contains("all \(statements.count) statements ran"))
+        try ChDBCheck.expectEveryStatementRuns(statements)
     }
 
-    /// `make test` sets `FOOTPRINT_REQUIRE_CLICKHOUSE=1`: there, chDB must be installed, so the
-    /// current-release check cannot be skipped.
-    @Test func chDBIsInstalledWhenRequired() {
-        let required = ProcessInfo.processInfo.environment["FOOTPRINT_REQUIRE_CLICKHOUSE"] == "1"
-        #expect(!required || Self.python != nil, "no chDB: make test-deps installs it into .build/chdb")
-    }
 }

@@ -7,7 +7,7 @@ import Testing
 /// Faults of the scale-out deployment, with real processes: a ClickHouse shard stopped while
 /// the real SDK delivers through HAProxy, and a collector SIGKILLed under load. Nothing is lost,
 /// nothing counts twice.
-@Suite(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+@Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseFaultTests {
     /// The message ids stored in the cluster's database (each once, however often stored).
     static func storedMessageIds(_ cluster: CollectorCluster) throws -> Set<String> {

@@ -32,12 +32,7 @@ struct ClickHouseSQLTests {
         }
     }
 
-    /// chDB's Python, from `FOOTPRINT_CHDB_PYTHON` (`make test` installs chDB and sets it).
-    static let chdbPython = ProcessInfo.processInfo.environment["FOOTPRINT_CHDB_PYTHON"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
-
-    @Test(.enabled(if: chdbPython != nil, "needs FOOTPRINT_CHDB_PYTHON (make test-deps installs chDB)"))
+    @Test(.enabled(if: ChDBCheck.python != nil || ClickHouseTesting.required, ChDBCheck.missing))
     func everyStatementRunsOnACurrentRelease() throws {
         var sql = ClickHouseSQL(database: "footprint_check", cluster: "footprint")
         sql.tables = .local
@@ -59,25 +54,7 @@ struct ClickHouseSQLTests {
                 ("insert identities", sql.insertIdentities + "\n" + links),
                 ("insert lost events", sql.insertLostEvents + "\n1\tbatch-1\t3\t0\t1\n"),
             ], at: schema)
-        let file = NSTemporaryDirectory() + "footprint-chdb-\(UInt32.random(in: 0..<UInt32.max)).json"
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let json = JSONValue.array(
-            statements.map { .object(["label": .string($0.label), "sql": .string($0.sql)]) })
-        try JSONWriter.string(json).write(toFile: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.chdbPython))
-        process.arguments = [
-            ClickHouseTestEnvironment.root.appendingPathComponent("Tests/ClickHouse/chdb_check.py").path,
-            file,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
-        #expect(output.contains("all \(statements.count) statements ran"), "\(output)")
+        try ChDBCheck.expectEveryStatementRuns(statements)
     }
 
     /// The SQL dwell bucket is ``DwellHistogram/bucket(of:)`` at every power of two and beside it.

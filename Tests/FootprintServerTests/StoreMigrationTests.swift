@@ -87,7 +87,7 @@ struct StoreMigrationTests {
     }
 
     /// Into the ClickHouse cluster, the source file staying the metadata file.
-    @Test(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+    @Test(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
     func aCopyIntoClickHouseResumesAndStoresNothingTwice() throws {
         try withTemporaryDatabase("footprint-migrate-clickhouse") { path in
             var configuration = SQLiteEventStore.Configuration()
@@ -110,7 +110,7 @@ struct StoreMigrationTests {
 
     /// `footprint migrate` prints a progress line per chunk and a summary; run again, it copies
     /// nothing.
-    @Test(.enabled(if: ClickHouseTestEnvironment.enabled, ClickHouseTestEnvironment.reason))
+    @Test(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
     func theCommandCopiesOnceWithProgressLines() throws {
         let cli = try CommandLineTests()
         defer { try? FileManager.default.removeItem(atPath: cli.directory) }

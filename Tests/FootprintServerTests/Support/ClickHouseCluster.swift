@@ -2,21 +2,9 @@ import FootprintWire
 import Foundation
 import Testing
 
-/// Where the ClickHouse tests find the shards: `FOOTPRINT_CLICKHOUSE_URL`
-/// (`clickhouse://127.0.0.1:PORT/footprint?cluster=footprint&shards=…`, written by
-/// `scripts/cluster.sh start`; `make test` starts two shards and sets it). Without it the suites
-/// are skipped, unless `FOOTPRINT_REQUIRE_CLICKHOUSE=1` (set by `make test`): then they run and
-/// fail, so a run can never pass by skipping them.
+/// What the cluster tests need beyond ``ClickHouseTesting``: the repository's scripts and
+/// configs, the `footprint` executable, and plain SQL on a shard.
 enum ClickHouseTestEnvironment {
-    static let environment = ProcessInfo.processInfo.environment
-    static let url = environment["FOOTPRINT_CLICKHOUSE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    static let required = environment["FOOTPRINT_REQUIRE_CLICKHOUSE"] == "1"
-
-    /// Whether the ClickHouse suites run.
-    static var enabled: Bool { url != nil || required }
-    static let reason: Comment =
-        "needs FOOTPRINT_CLICKHOUSE_URL: run make test, or scripts/cluster.sh start and load its cluster.env"
-
     /// The repository's root (for scripts/ and deploy/).
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -28,7 +16,7 @@ enum ClickHouseTestEnvironment {
     /// The cluster's URL; records an issue (and throws) when there is none.
     static func requireURL(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try #require(
-            url, "FOOTPRINT_REQUIRE_CLICKHOUSE=1 but FOOTPRINT_CLICKHOUSE_URL is not set",
+            ClickHouseTesting.url, "FOOTPRINT_REQUIRE_CLICKHOUSE=1 but FOOTPRINT_CLICKHOUSE_URL is not set",
             sourceLocation: sourceLocation)
     }
 
@@ -262,18 +250,23 @@ final class PrivateShards {
         throw LoopbackClient.Failure(description: "scripts/cluster.sh start failed: \(lastOutput)")
     }
 
-    /// Runs scripts/cluster.sh; returns its status and output.
+    /// Runs scripts/cluster.sh; returns its status and output. The output goes through a file,
+    /// not a pipe read to its end: the servers it starts outlive it.
     static func script(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let log = NSTemporaryDirectory() + "footprint-cluster-\(UInt32.random(in: 0..<UInt32.max)).log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        defer { try? output.close() }
         let process = Process()
         process.executableURL = ClickHouseTestEnvironment.root.appendingPathComponent("scripts/cluster.sh")
         process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        return (process.terminationStatus, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
     }
 
     /// Stops shard `number` (1 or 2).

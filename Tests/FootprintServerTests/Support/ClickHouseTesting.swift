@@ -16,8 +16,11 @@ enum ClickHouseTesting {
     /// The cluster's URL, `nil` when the environment names none.
     static let url = environment["FOOTPRINT_CLICKHOUSE_URL"].flatMap { $0.isEmpty ? nil : $0 }
 
+    /// `FOOTPRINT_REQUIRE_CLICKHOUSE=1` (make test): the cluster and chDB must be there.
+    static let required = environment["FOOTPRINT_REQUIRE_CLICKHOUSE"] == "1"
+
     /// Whether the ClickHouse suites run: with a cluster, or when required (and then fail).
-    static let isAvailable = url != nil || environment["FOOTPRINT_REQUIRE_CLICKHOUSE"] == "1"
+    static let isAvailable = url != nil || required
 
     /// Why they do not run.
     static let reason: Comment =
