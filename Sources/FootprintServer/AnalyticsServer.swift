@@ -105,9 +105,10 @@ public final class AnalyticsServer: Sendable {
             let events = try ClickHouseEventStore(
                 location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
             store = events
-            screens = events.metadata
+            screens = events
         } else {
-            let file = try SQLiteEventStore(path: configuration.databasePath, configuration: configuration.store)
+            let file = try SQLiteEventStore(
+                path: configuration.databasePath, configuration: configuration.store)
             store = file
             screens = file
         }
@@ -125,7 +126,8 @@ public final class AnalyticsServer: Sendable {
         let screenAPI = ScreenAPI(
             store: store, screens: screens, access: configuration.access, signIns: signIns,
             limits: configuration.connectSessions)
-        let uploads = SnapshotUploadAPI(store: store, screens: screens, configuration: configuration.snapshots)
+        let uploads = SnapshotUploadAPI(
+            store: store, screens: screens, configuration: configuration.snapshots)
         let dashboard = Dashboard(
             store: store, access: configuration.access, signIns: signIns, screens: screens,
             connectSessions: configuration.connectSessions)
