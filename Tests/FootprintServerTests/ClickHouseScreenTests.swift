@@ -201,4 +201,54 @@ struct ClickHouseScreenTests {
             #expect(page.cursor == session.firstEventSequence)
         }
     }
+
+    @Test func aServerOnClickHouseShowsTheSessionsTapsAndPlanHealth() throws {
+        let server = try TestServer { configuration in
+            configuration.clickHouse = try? ClickHouseTesting.newLocation()
+            configuration.clickHouseStore.liveClickSettle = 0
+            configuration.http.clock = FixedClock(time: Self.start)
+        }
+        let store = try #require(server.server.store as? ClickHouseEventStore)
+        defer {
+            try? store.dropDatabase()
+            server.shutDown()
+        }
+        let admin = ["Authorization": "Bearer \(server.server.access.adminToken)"]
+        let read = ["Authorization": "Bearer \(server.server.access.readToken)"]
+        func send(_ messages: [String]) throws {
+            let response = try server.client.post(
+                "/v1/batch", json: Payloads.batch(messages, sentAt: "2026-11-03T12:00:00.000Z"),
+                writeKey: server.writeKey)
+            try #require(response.status == 200, "\(response.text)")
+        }
+        try send([
+            ScreenQueriesTests.click("before", anon: "device-1", at: "2026-11-03T11:58:00.000Z", row: 1)
+        ])
+        let started = try server.client.send("POST", "/v1/connect-sessions", headers: admin)
+        try #require(started.status == 201, "\(started.text)")
+        let json = try JSONParser().parse(started.body)
+        let id = try #require(json["session"]?["id"]?.int64Value)
+        let token = try #require(json["token"]?.stringValue)
+        let upload = try server.client.send(
+            "POST", "/v1/snapshots", headers: ["Authorization": LoopbackClient.basic(server.writeKey)],
+            body: SnapshotSamples.snapshot(token: token, anonymousId: "device-1").jsonBytes)
+        try #require(upload.status == 201, "\(upload.text)")
+        try send([
+            ScreenQueriesTests.click("tap", anon: "device-1", at: "2026-11-03T11:59:20.000Z", row: 3),
+            ScreenQueriesTests.event(
+                "health", anon: "device-1", at: "2026-11-03T11:59:21.000Z",
+                extra:
+                    #""event":"$plan_health","properties":{"plan_version":1,"entries":[{"id":"buy","status":"missing_class"}]}"#
+            ),
+        ])
+
+        let live = try server.client.send("GET", "/v1/connect-sessions/\(id)/live", headers: read)
+        #expect(live.status == 200, "\(live.text)")
+        let clicks = try JSONParser().parse(live.body)["clicks"]?.arrayValue ?? []
+        #expect(clicks.map { $0["path"]?.stringValue ?? "" } == ["#didSelectRow#Cell[0:3]#List"])
+        let health = try server.client.send(
+            "GET", "/v1/plan-health?from=2026-11-01&to=2026-11-04", headers: read)
+        #expect(health.status == 200, "\(health.text)")
+        #expect(health.text.contains("missing_class"), "\(health.text)")
+    }
 }
