@@ -503,11 +503,12 @@ struct ClickHouseSQL: Sendable {
         """
     }
 
-    /// The newest day of a project's counted events (the SQLite rollups' newest day) and the
-    /// number of those events: `(day, count)`, `(0, 0)` when there is none.
+    /// The newest day of a project's counted events (the SQLite rollups' newest day) and whether
+    /// there is any: `(day, count)`, `(0, 0)` when there is none. No `FINAL`: copies of an event
+    /// change neither.
     func newestCountedDay(projectId: Int64) -> String {
         """
-        SELECT max(day), count() FROM \(database).\(tables.events) FINAL
+        SELECT max(day), count() FROM \(database).\(tables.events)
         WHERE project_id = \(projectId) AND arrayExists(role -> bitAnd(role, 1) = 1, roles)
         """
     }
