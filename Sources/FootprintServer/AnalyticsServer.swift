@@ -105,7 +105,7 @@ public final class AnalyticsServer: Sendable {
             let events = try ClickHouseEventStore(
                 location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
             store = events
-            screens = events.metadata
+            screens = events
         } else {
             let file = try SQLiteEventStore(
                 path: configuration.databasePath, configuration: configuration.store)

@@ -29,9 +29,17 @@ struct ClickHouseCompatibilityTests {
     func everyStatementTheStoreSentRunsOnACurrentRelease() throws {
         let shardPorts = try ClickHouseTestEnvironment.shardPorts(ClickHouseTestEnvironment.requireURL())
         var statements: [(label: String, sql: String)] = []
-        try ClickHouseTesting.withStore { store, project in
+        try ClickHouseTesting.withStore(configure: { $0.liveClickSettle = 0 }) { store, project in
             let database = store.location.database
             let data = PeopleTests.DataSet(seed: 21)
+            // A connect session of one of the data's devices, for the live view's reads.
+            let session = try store.startConnectSession(
+                projectId: project.id, tokenHash: SecretHash(of: "compatibility"), hint: "comp",
+                now: data.end,
+                lifetimeSeconds: 600, limits: ConnectSession.Limits())
+            var record = SnapshotSamples.record(projectId: project.id, sessionId: session.id, at: data.end)
+            record.anonymousId = try #require(data.batches.first?.events.first?.anonymousId)
+            _ = try store.storeSnapshot(record, retention: SnapshotRetention())
             for batch in data.batches {
                 _ = try store.write(
                     IngestBatch(
@@ -51,6 +59,9 @@ struct ClickHouseCompatibilityTests {
             _ = try? store.exportPerson(id: try #require(data.linkedUser()), projectId: project.id)
             _ = try store.analyticsEvents(
                 projectId: project.id, filter: ReportFilter(from: nil, to: nil), properties: true)
+            _ = try store.deviceClicks(
+                projectId: project.id, connectSessionId: session.id, after: 0, limit: 50)
+            _ = try store.planHealthReports(projectId: project.id, limit: 20)
 
             // The statements as the shards logged them, and the rows they hold.
             var logged: Set<String> = []
@@ -82,6 +93,8 @@ struct ClickHouseCompatibilityTests {
             }
             #expect(creates.count == Self.localTables.count, "\(creates)")
             #expect(queries.count > 20, "every kind of report query: \(queries.count)")
+            #expect(queries.contains { $0.contains("'$element_click'") }, "the live view's clicks")
+            #expect(queries.contains { $0.contains("'$plan_health'") }, "plan health")
             statements.append(("create database", "CREATE DATABASE \(database)"))
             statements += creates.sorted().map { ("schema: \($0.prefix(60))", $0) }
             for table in Self.localTables where !(rows[table] ?? "").isEmpty {

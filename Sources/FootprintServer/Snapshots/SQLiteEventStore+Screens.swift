@@ -8,6 +8,19 @@ extension SQLiteEventStore: ScreenStore {
         projectId: Int64, tokenHash: SecretHash, hint: String, now: Timestamp, lifetimeSeconds: Int64,
         limits: ConnectSession.Limits
     ) throws(ServerError) -> ConnectSession {
+        try startConnectSession(
+            projectId: projectId, tokenHash: tokenHash, hint: hint, now: now,
+            lifetimeSeconds: lifetimeSeconds,
+            limits: limits, firstEventSequence: nil)
+    }
+
+    /// ``startConnectSession(projectId:tokenHash:hint:now:lifetimeSeconds:limits:)``, with the
+    /// event sequence its clicks start after given by the caller (a store whose events live
+    /// elsewhere), or `nil` for the newest event of this file.
+    func startConnectSession(
+        projectId: Int64, tokenHash: SecretHash, hint: String, now: Timestamp, lifetimeSeconds: Int64,
+        limits: ConnectSession.Limits, firstEventSequence: Int64?
+    ) throws(ServerError) -> ConnectSession {
         let lifetime = max(1, min(lifetimeSeconds, 366 * 86_400))
         let expires = now.adding(milliseconds: lifetime * 1000)
         return try requireWriter().perform { database in
@@ -35,7 +48,8 @@ extension SQLiteEventStore: ScreenStore {
                     )
                 }
                 let firstEvent =
-                    try database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }
+                    try firstEventSequence
+                    ?? database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }
                     .first ?? 0
                 try database.prepare(
                     """
@@ -350,9 +364,7 @@ extension SQLiteEventStore: ScreenStore {
         }
         let start = max(after, session.firstEventSequence)
         return try read { database in
-            let devices = try database.prepare(
-                "SELECT DISTINCT anonymous_id FROM snapshots WHERE connect_session = ?1"
-            ).rows([.integer(connectSessionId)]) { $0.text(at: 0) ?? "" }
+            let devices = try Self.devices(of: connectSessionId, in: database)
             // Until the device's first snapshot names it, nothing is looked at (nor skipped).
             guard !devices.isEmpty else { return DeviceClicks(clicks: [], cursor: start) }
             // Read first, so that an event committed during the scan is left for the next call.
@@ -382,6 +394,17 @@ extension SQLiteEventStore: ScreenStore {
             let cursor = clicks.count == wanted ? clicks[clicks.count - 1].sequence : end
             return DeviceClicks(clicks: clicks, cursor: cursor)
         }
+    }
+
+    /// The anonymous ids of the devices that uploaded snapshots in a connect session.
+    func connectSessionDevices(connectSessionId: Int64) throws(ServerError) -> Set<String> {
+        try read { database in Set(try Self.devices(of: connectSessionId, in: database)) }
+    }
+
+    private static func devices(of connectSessionId: Int64, in database: SQLiteDatabase) throws -> [String] {
+        try database.prepare("SELECT DISTINCT anonymous_id FROM snapshots WHERE connect_session = ?1").rows([
+            .integer(connectSessionId)
+        ]) { $0.text(at: 0) ?? "" }
     }
 
     /// Days before the project's newest counted day that ``planHealthReports(projectId:limit:)``

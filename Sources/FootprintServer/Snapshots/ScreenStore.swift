@@ -1,9 +1,10 @@
 import FootprintWire
 
 /// Where the server keeps connect sessions and screen snapshots, and the reads the Screens page
-/// and the live connect view make. ``SQLiteEventStore`` implements it; a token is kept only as
-/// its ``SecretHash``, and nothing is cached, so every process on one database sees an ended
-/// session at once.
+/// and the live connect view make. ``SQLiteEventStore`` implements it, and so does
+/// ``ClickHouseEventStore`` (sessions and snapshots in its metadata file, clicks and plan health
+/// from its events); a token is kept only as its ``SecretHash``, and nothing is cached, so every
+/// process on one database sees an ended session at once.
 public protocol ScreenStore: Sendable {
     // MARK: Connect sessions
 

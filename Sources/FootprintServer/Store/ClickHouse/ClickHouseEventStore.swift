@@ -34,6 +34,11 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         public var maximumReportEvents = 5_000_000
         /// The metadata store's settings.
         public var metadata = SQLiteEventStore.Configuration()
+        /// Seconds the live connect view stays behind the wall clock when it reads a device's
+        /// clicks, so that another collector's INSERT still under way (its events numbered a
+        /// moment earlier than ones already visible) is not passed over. At most 86,400; a
+        /// negative or non-finite value counts as 0. Default 2.
+        public var liveClickSettle: Double = 2
         /// Whether a group looks up its message ids before inserting, so that a resent batch
         /// stores nothing again. Tests turn it off to store copies of events and check that every
         /// report still counts each once.
