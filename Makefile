@@ -49,15 +49,19 @@ cluster-deps:
 build: deps
 	$(SWIFT) build
 
-## Run every test (Swift Testing) with the two ClickHouse shards running (stopped afterwards, also
-## when a test fails), then the headless-browser test of the dashboard.
+## Run every test (Swift Testing): first all but the ClickHouse suites, then those with the two
+## ClickHouse shards running (stopped afterwards, also when a test fails) in a run of their own, so
+## their long blocking cluster tests never hold the threads the other suites' tests wait on; then
+## the headless-browser test of the dashboard.
+CLICKHOUSE_SUITES := ClickHouse|StoreMigrationTests
 test: test-deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip '$(CLICKHOUSE_SUITES)'
 	@trap 'scripts/cluster.sh stop --state $(TEST_CLUSTER_STATE)' EXIT; trap 'exit 1' INT TERM; \
 	scripts/cluster.sh start --base $(TEST_CLUSTER_PORT_BASE) --state $(TEST_CLUSTER_STATE) && \
 	set -a && . $(TEST_CLUSTER_STATE)/cluster.env && set +a && \
 	FOOTPRINT_REQUIRE_CLICKHOUSE=1 FOOTPRINT_CHDB_PYTHON="$(CURDIR)/$(CHDB_VENV)/bin/python" \
-		$(SWIFT) test --skip-build
+		$(SWIFT) test --skip-build --filter '$(CLICKHOUSE_SUITES)'
 	$(MAKE) browser-test
 
 ## The local scale-out cluster: two ClickHouse shards, two collectors and HAProxy in front of them.

@@ -19,6 +19,10 @@ public struct DemoConfiguration: Sendable {
     /// ``directory``; a location to keep them in a ClickHouse cluster (projects and keys stay in
     /// that file). Use a database of its own for each run.
     public var clickHouse: ClickHouseLocation?
+    /// How long one user's delivery (or one snapshot's upload) may take before the demo gives
+    /// up with a `delivery` error: a guard against a server that never answers, not a speed
+    /// target (a loaded machine or a cluster can take seconds). Default 300.
+    public var deliveryTimeoutSeconds: Double = 300
 
     /// Creates the default configuration.
     public init() {}

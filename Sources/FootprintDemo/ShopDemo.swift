@@ -90,7 +90,8 @@ public struct ShopDemo: Sendable {
                 trackerConfiguration.transport = transport
                 let visitTally = try Self.visit(
                     user: users[index], day: day, configuration: trackerConfiguration, clock: clock,
-                    generator: SeededRandom(seed: generator.next()))
+                    generator: SeededRandom(seed: generator.next()),
+                    timeoutSeconds: configuration.deliveryTimeoutSeconds)
                 if visitTally.signIns > 0 { users[index].isSignedIn = true }
                 users[index].lastVersion = users[index].appVersion(onDay: day)
                 tally.add(visitTally)
@@ -105,7 +106,7 @@ public struct ShopDemo: Sendable {
         // A phone in a connect session shows two pages: the Screens page's snapshots.
         let snapshots = try ConnectVisit(
             server: server, project: project, directory: directory, clock: clock, plan: plan,
-            transport: transport
+            transport: transport, timeoutSeconds: configuration.deliveryTimeoutSeconds
         ).play()
         let report = try server.report(project: project.name)
         var comparison = DemoComparison(tally: tally, report: report)
@@ -125,13 +126,14 @@ public struct ShopDemo: Sendable {
     /// everything before the next user.
     private static func visit(
         user: VirtualUser, day: Int, configuration: Tracker.Configuration, clock: SimulatedClock,
-        generator: SeededRandom
+        generator: SeededRandom, timeoutSeconds: Double
     ) throws(DemoError) -> DemoTally {
         let tracker = Tracker(configuration: configuration)
         tracker.applicationDidFinishLaunching()
         let counter = CountingSink(passingTo: tracker)
         let capture = AutoCapture(
-            plans: tracker.plans, deviceID: tracker.identity(timeoutSeconds: 5)?.anonymousId ?? "",
+            plans: tracker.plans,
+            deviceID: tracker.identity(timeoutSeconds: timeoutSeconds)?.anonymousId ?? "",
             sink: counter, clock: clock)
         let visit = ShopVisit(
             user: user, day: day, capture: capture, sink: counter, clock: clock, generator: generator,
@@ -139,9 +141,10 @@ public struct ShopDemo: Sendable {
         visit.play()
         let flushed = DispatchSemaphore(value: 0)
         tracker.applicationDidEnterBackground { flushed.signal() }
-        guard flushed.wait(timeout: .now() + 60) == .success else {
+        guard flushed.wait(timeout: .now() + timeoutSeconds) == .success else {
             throw DemoError(
-                code: .delivery, message: "user \(user.index + 1)'s events were not delivered within 60 s")
+                code: .delivery,
+                message: "user \(user.index + 1)'s events were not delivered within \(Int(timeoutSeconds)) s")
         }
         var tally = visit.tally
         tally.merge(counter.counts)

@@ -19,13 +19,13 @@ struct ConnectVisit {
     let clock: SimulatedClock
     let plan: TrackingPlan
     let transport: any HTTPTransport
+    /// How long an upload may take before the demo gives up (``DemoConfiguration/deliveryTimeoutSeconds``).
+    let timeoutSeconds: Double
 
     /// Plays the session and ends it.
     /// - Returns: the snapshots the server stored from it.
     func play() throws(DemoError) -> Int {
-        guard let screenStore = server.store as? any ScreenStore else {
-            throw DemoError(code: .server, message: "the server's store keeps no snapshots")
-        }
+        let screenStore = server.screens
         let sessions = ConnectSessions(store: screenStore)
         let started: ConnectSessions.Started
         do {
@@ -52,7 +52,8 @@ struct ConnectVisit {
                 code: .delivery, message: "the phone did not take the connect link \(started.link)")
         }
         let capture = AutoCapture(
-            plans: tracker.plans, deviceID: tracker.identity(timeoutSeconds: 5)?.anonymousId ?? "",
+            plans: tracker.plans,
+            deviceID: tracker.identity(timeoutSeconds: timeoutSeconds)?.anonymousId ?? "",
             sink: tracker,
             clock: clock)
         var stored = 0
@@ -79,7 +80,7 @@ struct ConnectVisit {
     private func waitForSnapshots(_ count: Int, session: Int64, _ store: any ScreenStore)
         throws(DemoError) -> Int
     {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
         while true {
             let stored =
                 (try? store.snapshots(
@@ -88,7 +89,8 @@ struct ConnectVisit {
             if stored >= count { return stored }
             guard Date() < deadline else {
                 throw DemoError(
-                    code: .delivery, message: "the phone's snapshot \(count) was not stored within 60 s")
+                    code: .delivery,
+                    message: "the phone's snapshot \(count) was not stored within \(Int(timeoutSeconds)) s")
             }
             Thread.sleep(forTimeInterval: 0.01)
         }
