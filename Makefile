@@ -15,6 +15,13 @@ TEST_CLUSTER_PORT_BASE ?= 36000
 TEST_CLUSTER_STATE ?= .build/test-cluster
 CLUSTER_PORT_BASE ?= 38000
 CLUSTER_STATE ?= .build/cluster
+# The suites that drive the cluster block their threads on child processes and HTTP for long
+# stretches; make test runs them after the others, so they never starve the SDK's async tests
+# of the few cooperative threads a 2-core machine has.
+CLUSTER_SUITES := ClickHouse|StoreMigration
+# The SDK's end-to-end run against the cluster (the demo on ClickHouse), on its own: it needs the
+# cooperative threads the blocking suites hold, and its ClickHouse load slows the other suites'.
+CLUSTER_SDK_SUITES := ClusterDemoTests
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps test-deps cluster-deps build test browser-test lint format bench demo fuzz ios-typecheck \
@@ -49,19 +56,19 @@ cluster-deps:
 build: deps
 	$(SWIFT) build
 
-## Run every test (Swift Testing): first all but the ClickHouse suites, then those with the two
-## ClickHouse shards running (stopped afterwards, also when a test fails) in a run of their own, so
-## their long blocking cluster tests never hold the threads the other suites' tests wait on; then
-## the headless-browser test of the dashboard.
-CLICKHOUSE_SUITES := ClickHouse|StoreMigrationTests
+## Run every test (Swift Testing): first all but the cluster suites; then, with the two ClickHouse
+## shards running (stopped afterwards, also when a test fails), the cluster suites in a run of
+## their own and the demo on the cluster in another, so their long blocking tests never hold the
+## threads the other suites' tests wait on; then the headless-browser test of the dashboard.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(CLICKHOUSE_SUITES)'
+	$(SWIFT) test --skip-build --skip '$(CLUSTER_SUITES)|$(CLUSTER_SDK_SUITES)'
 	@trap 'scripts/cluster.sh stop --state $(TEST_CLUSTER_STATE)' EXIT; trap 'exit 1' INT TERM; \
 	scripts/cluster.sh start --base $(TEST_CLUSTER_PORT_BASE) --state $(TEST_CLUSTER_STATE) && \
 	set -a && . $(TEST_CLUSTER_STATE)/cluster.env && set +a && \
-	FOOTPRINT_REQUIRE_CLICKHOUSE=1 FOOTPRINT_CHDB_PYTHON="$(CURDIR)/$(CHDB_VENV)/bin/python" \
-		$(SWIFT) test --skip-build --filter '$(CLICKHOUSE_SUITES)'
+	export FOOTPRINT_REQUIRE_CLICKHOUSE=1 FOOTPRINT_CHDB_PYTHON="$(CURDIR)/$(CHDB_VENV)/bin/python" && \
+	$(SWIFT) test --skip-build --filter '$(CLUSTER_SUITES)' && \
+	$(SWIFT) test --skip-build --filter '$(CLUSTER_SDK_SUITES)'
 	$(MAKE) browser-test
 
 ## The local scale-out cluster: two ClickHouse shards, two collectors and HAProxy in front of them.
