@@ -1,3 +1,4 @@
+import FootprintLoopback
 import FootprintServer
 import FootprintWire
 import Foundation
@@ -33,7 +34,8 @@ let clickHouseSuite = BenchmarkSuite(name: "clickhouse") {
             port: cluster.haproxyPort, writeKey: cluster.writeKey, connections: connections,
             batches: batchesPerConnection, processes: cluster.processes)
         if clusterRun.rate > bestCluster?.rate ?? 0 { bestCluster = clusterRun }
-        let sqlite = try ServedSQLite(executable: footprint, path: directory + "/ingest-\(round).sqlite")
+        let sqlite = try ServeProcess(
+            executable: URL(fileURLWithPath: footprint), database: directory + "/ingest-\(round).sqlite")
         defer { sqlite.stop() }
         let sqliteRun = try ingest(
             port: sqlite.port, writeKey: sqlite.writeKey, connections: connections,
@@ -281,45 +283,4 @@ private func processCPUSeconds(_ pid: Int32) -> Double {
     let fields = text[text.index(after: close)...].split(separator: " ")
     guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
     return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-}
-
-/// `footprint serve` on a SQLite file, on a free port.
-private final class ServedSQLite {
-    let process = Process()
-    let port: UInt16
-    let writeKey: String
-    var pid: Int32 { process.processIdentifier }
-
-    init(executable: String, path: String) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--db", path, "--port", "0"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("Press Ctrl-C") {
-            let data = output.fileHandleForReading.availableData
-            guard !data.isEmpty else { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        func value(after marker: String) -> String? {
-            guard let range = text.range(of: marker) else { return nil }
-            return String(text[range.upperBound...].prefix { !$0.isWhitespace })
-        }
-        guard let port = value(after: "listening on http://127.0.0.1:").flatMap(UInt16.init),
-            let writeKey = value(after: "write key: ")
-        else {
-            process.terminate()
-            throw BenchmarkFailure(description: "footprint serve did not start: \(text)")
-        }
-        self.port = port
-        self.writeKey = writeKey
-    }
-
-    func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-    }
 }

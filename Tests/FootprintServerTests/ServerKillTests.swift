@@ -1,3 +1,4 @@
+import FootprintLoopback
 import FootprintSQLite
 import FootprintWire
 import Foundation

@@ -1,3 +1,4 @@
+import FootprintLoopback
 import FootprintWire
 import Foundation
 import Testing
