@@ -11,9 +11,9 @@ CHDB_PACKAGE := chdb-core==26.9.0
 CHDB_VENV := .build/chdb
 # Port bases and state folders (data, logs, pid files, cluster.env) of the cluster `make test`
 # starts and of the one `make cluster` starts; see scripts/cluster.sh for the ports.
-TEST_CLUSTER_PORT_BASE ?= 36000
+TEST_CLUSTER_PORT_BASE ?= 21000
 TEST_CLUSTER_STATE ?= .build/test-cluster
-CLUSTER_PORT_BASE ?= 38000
+CLUSTER_PORT_BASE ?= 23000
 CLUSTER_STATE ?= .build/cluster
 # The suites that drive the cluster block their threads on child processes and HTTP for long
 # stretches; make test runs them after the others, so they never starve the SDK's async tests
@@ -104,7 +104,7 @@ format:
 ## Release-build benchmarks; prints one table per suite. BENCH=clickhouse (only when named)
 ## starts two ClickHouse shards, two collectors and HAProxy (kept in BENCH_CLUSTER_STATE with
 ## their data between runs, stopped afterwards) and compares them with one SQLite server.
-BENCH_CLUSTER_PORT_BASE ?= 34000
+BENCH_CLUSTER_PORT_BASE ?= 25000
 BENCH_CLUSTER_STATE ?= .build/bench-cluster
 bench: deps
 ifneq ($(filter clickhouse,$(BENCH)),)

@@ -11,7 +11,7 @@
 #                                                    (stop-shard kills it: SIGKILL, as a crash)
 #   scripts/cluster.sh clean  [--state DIR]          kill everything, then delete the state folder
 #
-# Ports from the base B (default $CLUSTER_PORT_BASE, else 38000): HAProxy B+80, collectors B+81…,
+# Ports from the base B (default $CLUSTER_PORT_BASE, else 23000): HAProxy B+80, collectors B+81…,
 # shard i's HTTP B+122+i, TCP B+1100+i, interserver B+1200+i. Everything — configs, data, logs,
 # pid files — lives in the state folder (default $CLUSTER_STATE, else .build/cluster), and `start`
 # writes DIR/cluster.env:
@@ -25,7 +25,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 command="${1:-}"
 [ $# -gt 0 ] && shift
-base="${CLUSTER_PORT_BASE:-38000}"
+base="${CLUSTER_PORT_BASE:-23000}"
 state="${CLUSTER_STATE:-$root/.build/cluster}"
 shards=2
 collectors=0
