@@ -31,16 +31,7 @@ struct ClickHouseAgreementTests {
         ]
         filters.append(
             ReportFilter(from: everything.from, to: everything.to, os: filters[3].os, page: "Checkout"))
-        var answers: [String] = []
-        for filter in filters {
-            var parameters = try ReportParameters(query: [:], now: end)
-            parameters.filter = filter
-            let reports = try EveryReport.run(
-                ReportService(store: store), project: project, parameters: parameters,
-                pages: ["Home", "ProductList"], events: ["Product Viewed"])
-            answers += reports.map { "\(filter) \($0.0): \(JSONWriter.string($0.1))" }
-        }
-        return answers
+        return try EveryReport.answers(store, project, filters: filters, now: end)
     }
 
     /// Records each answer of ClickHouse that differs from SQLite's.

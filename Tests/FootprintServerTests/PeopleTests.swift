@@ -70,16 +70,7 @@ import Testing
         filters.append(ReportFilter(from: everything.from, to: everything.to, page: "ProductList"))
         // Not on day boundaries: answered from the events.
         filters.append(ReportFilter(from: end.adding(milliseconds: -3 * day - 3_600_000), to: end))
-        var answers: [String] = []
-        for filter in filters {
-            var parameters = try ReportParameters(query: [:], now: end)
-            parameters.filter = filter
-            let reports = try EveryReport.run(
-                ReportService(store: store), project: project, parameters: parameters,
-                pages: ["Home", "ProductList"], events: ["Product Viewed"])
-            answers += reports.map { "\(filter) \($0.0): \(JSONWriter.string($0.1))" }
-        }
-        return answers
+        return try EveryReport.answers(store, project, filters: filters, now: end)
     }
 
     /// Deletes the person `pick` chooses from a store of the data set, and compares every

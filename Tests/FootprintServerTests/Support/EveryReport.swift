@@ -18,6 +18,23 @@ enum EveryReport {
             ]),
     ]
 
+    /// Every report of the shop's data sets (pages Home and ProductList, event Product Viewed)
+    /// over each filter, as lines of text to compare between two stores.
+    static func answers(_ store: any EventStore, _ project: Project, filters: [ReportFilter], now: Timestamp)
+        throws -> [String]
+    {
+        var answers: [String] = []
+        for filter in filters {
+            var parameters = try ReportParameters(query: [:], now: now)
+            parameters.filter = filter
+            let reports = try run(
+                ReportService(store: store), project: project, parameters: parameters,
+                pages: ["Home", "ProductList"], events: ["Product Viewed"])
+            answers += reports.map { "\(filter) \($0.0): \(JSONWriter.string($0.1))" }
+        }
+        return answers
+    }
+
     /// Each report's name and answer, as the JSON API encodes it.
     /// - Parameters:
     ///   - pages: pages to ask paths and funnels about.
