@@ -247,29 +247,12 @@ private func ingest(
     throws -> ClusterIngest
 {
     let before = processes.mapValues(processCPUSeconds)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = ["loadgen", String(port), writeKey, String(connections), String(batches)]
-    let output = Pipe()
-    let input = Pipe()
-    process.standardOutput = output
-    process.standardInput = input
-    try process.run()
-    var data = Data()
-    while !data.contains(UInt8(ascii: "\n")) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        data += chunk
-    }
-    let after = processes.mapValues(processCPUSeconds)
-    try input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    let summary = try JSONParser().parse(Array(data.prefix { $0 != UInt8(ascii: "\n") }))
-    let events = Int(summary["events"]?.int64Value ?? 0)
+    let (summary, after) = try LoadGenerator.drive(
+        port: port, writeKey: writeKey, connections: connections, batchesPerConnection: batches
+    ) { processes.mapValues(processCPUSeconds) }
     return ClusterIngest(
-        rate: Double(events) / (summary["seconds"]?.doubleValue ?? 1), events: events,
-        failures: Int(summary["failures"]?.int64Value ?? -1), p50: summary["p50"]?.doubleValue ?? 0,
-        p99: summary["p99"]?.doubleValue ?? 0,
+        rate: summary.rate, events: summary.events, failures: summary.failures, p50: summary.p50,
+        p99: summary.p99,
         cpuSeconds: Dictionary(
             uniqueKeysWithValues: processes.keys.map { ($0, (after[$0] ?? 0) - (before[$0] ?? 0)) }))
 }

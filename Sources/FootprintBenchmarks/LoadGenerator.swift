@@ -84,6 +84,52 @@ enum LoadGenerator {
         for socket in idle { close(socket) }
     }
 
+    /// What a run printed: events sent, seconds, failed requests and latency quantiles.
+    struct Summary {
+        var events: Int
+        var seconds: Double
+        var failures: Int
+        var p50: Double
+        var p99: Double
+        /// Events per second.
+        var rate: Double { Double(events) / seconds }
+    }
+
+    /// Runs the load generator (this executable, `loadgen`) against `port` and waits for its
+    /// summary; `whileOpen` runs when the summary has come, while the generator still holds its
+    /// connections open (readings of the server under that load), before it is let go.
+    static func drive<T>(
+        port: UInt16, writeKey: String, connections: Int, batchesPerConnection: Int, idle: Int = 0,
+        whileOpen: () throws -> T
+    ) throws -> (summary: Summary, whileOpen: T) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = [
+            "loadgen", String(port), writeKey, String(connections), String(batchesPerConnection),
+            String(idle),
+        ]
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        var data = Data()
+        while !data.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            data += chunk
+        }
+        let held = try whileOpen()
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let line = try JSONParser().parse(Array(data.prefix { $0 != UInt8(ascii: "\n") }))
+        let summary = Summary(
+            events: Int(line["events"]?.int64Value ?? 0), seconds: line["seconds"]?.doubleValue ?? 1,
+            failures: Int(line["failures"]?.int64Value ?? -1), p50: line["p50"]?.doubleValue ?? 0,
+            p99: line["p99"]?.doubleValue ?? 0)
+        return (summary, held)
+    }
+
     /// One `/v1/batch` body of 100 events shaped like the SDK's.
     static func makeBody(connection: Int, batch: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()

@@ -148,42 +148,27 @@ private func httpIngestRun(path: String, shape: LoadShape) throws -> IngestRun {
     let residentBefore = processStatus("VmRSS")
     let server = try AnalyticsServer(configuration: configuration)
     defer { server.stop() }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-    process.arguments = [
-        "loadgen", String(server.port), server.defaultProject!.writeKey, String(shape.active),
-        String(shape.batchesPerConnection), String(shape.open - shape.active),
-    ]
-    let output = Pipe()
-    let input = Pipe()
-    process.standardOutput = output
-    process.standardInput = input
     let serverCPUBefore = cpuSeconds(RUSAGE_SELF.rawValue)
     let loadCPUBefore = cpuSeconds(RUSAGE_CHILDREN.rawValue)
-    try process.run()
-    // The summary line comes while the load generator still holds every connection open.
-    var data = Data()
-    while !data.contains(UInt8(ascii: "\n")) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        data += chunk
+    // Read while the load generator still holds every connection open.
+    let (summary, held) = try LoadGenerator.drive(
+        port: server.port, writeKey: server.defaultProject!.writeKey, connections: shape.active,
+        batchesPerConnection: shape.batchesPerConnection, idle: shape.open - shape.active
+    ) {
+        (
+            resident: processStatus("VmRSS"), threads: processStatus("Threads"),
+            open: server.http.connectionsOpen
+        )
     }
-    let resident = processStatus("VmRSS")
-    let threads = processStatus("Threads")
-    let connectionsOpen = server.http.connectionsOpen
-    try input.fileHandleForWriting.close()
-    process.waitUntilExit()
     let serverCPU = cpuSeconds(RUSAGE_SELF.rawValue) - serverCPUBefore
     let loadCPU = cpuSeconds(RUSAGE_CHILDREN.rawValue) - loadCPUBefore
-    let summary = try JSONParser().parse(Array(data.prefix { $0 != UInt8(ascii: "\n") }))
-    let events = Int(summary["events"]?.int64Value ?? 0)
     return IngestRun(
-        rate: Double(events) / (summary["seconds"]?.doubleValue ?? 1), events: events,
+        rate: summary.rate, events: summary.events,
         stored: try server.store.eventCount(projectId: server.defaultProject!.id),
-        failures: Int(summary["failures"]?.int64Value ?? -1), p50: summary["p50"]?.doubleValue ?? 0,
-        p99: summary["p99"]?.doubleValue ?? 0, serverCPU: serverCPU, loadCPU: loadCPU,
-        residentKilobytes: resident, residentGrowthKilobytes: resident - residentBefore, threads: threads,
-        connectionsOpen: connectionsOpen)
+        failures: summary.failures, p50: summary.p50, p99: summary.p99, serverCPU: serverCPU,
+        loadCPU: loadCPU,
+        residentKilobytes: held.resident, residentGrowthKilobytes: held.resident - residentBefore,
+        threads: held.threads, connectionsOpen: held.open)
 }
 
 /// A number from this process's `/proc/self/status` (`VmRSS` in kB, `Threads`); -1 elsewhere.
