@@ -40,12 +40,8 @@ struct ConnectVisit {
         configuration.plan = plan
         configuration.remoteConfigRefreshSeconds = nil
         configuration.transport = transport
-        configuration.context.appName = "Footprint Shop"
-        configuration.context.appVersion = appVersion
-        configuration.context.appBuild = appVersion.replacingOccurrences(of: ".", with: "") + "0"
-        configuration.context.osName = "iOS"
-        configuration.context.osVersion = "17.4"
-        configuration.context.deviceModel = "iPhone15,4"
+        configuration.context = VirtualUser.deviceContext(
+            appVersion: appVersion, osVersion: "17.4", deviceModel: "iPhone15,4")
         let tracker = Tracker(configuration: configuration)
         guard let link = URL(string: started.link), tracker.handle(url: link) else {
             throw DemoError(

@@ -53,8 +53,14 @@ struct VirtualUser: Sendable {
 
     /// The device facts their tracker sends as `context`.
     func deviceContext(onDay day: Int) -> DeviceContext {
+        Self.deviceContext(appVersion: appVersion(onDay: day), osVersion: osVersion, deviceModel: deviceModel)
+    }
+
+    /// The device facts of a phone running the shop's `version`.
+    static func deviceContext(appVersion version: String, osVersion: String, deviceModel: String)
+        -> DeviceContext
+    {
         var context = DeviceContext()
-        let version = appVersion(onDay: day)
         context.appName = "Footprint Shop"
         context.appVersion = version
         context.appBuild = version.replacingOccurrences(of: ".", with: "") + "0"
