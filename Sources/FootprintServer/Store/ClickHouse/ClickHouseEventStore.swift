@@ -351,12 +351,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         -> [String: Int]
     {
         var deleted: [String: Int] = [:]
-        for project in try projects() {
-            guard let days = try metadata.retentionDays(projectId: project.id) ?? defaultDays, days > 0 else {
-                continue
-            }
+        for (project, horizonDay) in try metadata.retentionHorizons(defaultDays: defaultDays, now: now) {
             let started = Date()
-            let horizonDay = now.dayNumber - Int64(min(days, 36_500))
             let horizon = horizonDay &* 86_400_000
             let count =
                 try client.rows(sql.eventsBefore(projectId: project.id, time: horizon)).first.map {
