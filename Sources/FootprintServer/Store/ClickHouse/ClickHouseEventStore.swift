@@ -292,7 +292,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         try SQLiteEventStore.checkPersonId(id)
         let started = Date()
         let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
-        let found = try exportPerson(id: id, projectId: projectId)
+        let found = try exportPerson(selection, projectId: projectId)
         // Refused before the rows go, so that a resend meanwhile is not stored again.
         _ = try metadata.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
@@ -351,12 +351,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         -> [String: Int]
     {
         var deleted: [String: Int] = [:]
-        for project in try projects() {
-            guard let days = try metadata.retentionDays(projectId: project.id) ?? defaultDays, days > 0 else {
-                continue
-            }
+        for (project, horizonDay) in try metadata.retentionHorizons(defaultDays: defaultDays, now: now) {
             let started = Date()
-            let horizonDay = now.dayNumber - Int64(min(days, 36_500))
             let horizon = horizonDay &* 86_400_000
             let count =
                 try client.rows(sql.eventsBefore(projectId: project.id, time: horizon)).first.map {
@@ -380,7 +376,14 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     /// each event, in stored order, and each identity link of the person or its anonymous ids.
     public func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport {
         try SQLiteEventStore.checkPersonId(id)
-        let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
+        return try exportPerson(
+            PersonSelection(id: id, links: try identityLinks(projectId: projectId)), projectId: projectId)
+    }
+
+    /// Everything stored about the person `selection` picks out.
+    private func exportPerson(_ selection: PersonSelection, projectId: Int64) throws(ServerError)
+        -> PersonExport
+    {
         let events = try client.rows(
             sql.personEvents(
                 projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)

@@ -179,11 +179,7 @@ struct ClickHouseSQL: Sendable {
     func rollupConditions(projectId: Int64, filter: ReportFilter, days: Bool = true, page: Bool = true)
         -> [String]
     {
-        var conditions = ["project_id = \(projectId)"]
-        if days, let from = filter.from { conditions.append("day >= \(from.dayNumber)") }
-        if days, let to = filter.to {
-            conditions.append("day < \(to.adding(milliseconds: -1).dayNumber + 1)")
-        }
+        var conditions = ["project_id = \(projectId)"] + (days ? Self.dayConditions(filter) : [])
         if let version = filter.appVersion {
             conditions.append("ifNull(app_version, '') = \(ClickHouseFormat.literal(version))")
         }
@@ -191,6 +187,14 @@ struct ClickHouseSQL: Sendable {
         if page, let name = filter.page {
             conditions.append("ifNull(page, '') = \(ClickHouseFormat.literal(name))")
         }
+        return conditions
+    }
+
+    /// The conditions on a row's `day` that keep `filter`'s whole days.
+    static func dayConditions(_ filter: ReportFilter) -> [String] {
+        var conditions: [String] = []
+        if let from = filter.from { conditions.append("day >= \(from.dayNumber)") }
+        if let to = filter.to { conditions.append("day < \(to.adding(milliseconds: -1).dayNumber + 1)") }
         return conditions
     }
 
@@ -269,9 +273,7 @@ struct ClickHouseSQL: Sendable {
     /// `extra` on those days (every event of such a session is read, as its timeline needs).
     private func sessionScope(projectId: Int64, filter: ReportFilter, extra: [String] = []) -> String {
         var conditions = ["project_id = \(projectId)"]
-        var inRange = ["project_id = \(projectId)"] + extra
-        if let from = filter.from { inRange.append("day >= \(from.dayNumber)") }
-        if let to = filter.to { inRange.append("day < \(to.adding(milliseconds: -1).dayNumber + 1)") }
+        let inRange = ["project_id = \(projectId)"] + extra + Self.dayConditions(filter)
         if filter.from != nil || filter.to != nil {
             conditions.append(
                 "session_key GLOBAL IN (SELECT session_key FROM \(database).\(tables.events) WHERE \(inRange.joined(separator: " AND ")))"
@@ -282,9 +284,7 @@ struct ClickHouseSQL: Sendable {
 
     /// The conditions on a session (or session page) row of `day`, `app` and `os`.
     private func sessionConditions(filter: ReportFilter) -> [String] {
-        var conditions: [String] = []
-        if let from = filter.from { conditions.append("day >= \(from.dayNumber)") }
-        if let to = filter.to { conditions.append("day < \(to.adding(milliseconds: -1).dayNumber + 1)") }
+        var conditions = Self.dayConditions(filter)
         if let version = filter.appVersion { conditions.append("app = \(ClickHouseFormat.literal(version))") }
         if let os = filter.os { conditions.append("os = \(ClickHouseFormat.literal(os))") }
         return conditions.isEmpty ? ["1"] : conditions

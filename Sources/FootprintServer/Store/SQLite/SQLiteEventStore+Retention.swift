@@ -62,6 +62,21 @@ extension SQLiteEventStore: RetentionStore {
         }
     }
 
+    /// Each project with a retention (its own days, else `defaultDays`) and the first day it
+    /// keeps as of `now`: the UTC day `days` (at most 36,500) before `now`'s.
+    func retentionHorizons(defaultDays: Int?, now: Timestamp) throws(ServerError) -> [(
+        project: Project, day: Int64
+    )] {
+        var horizons: [(project: Project, day: Int64)] = []
+        for project in try projects() {
+            guard let days = try retentionDays(projectId: project.id) ?? defaultDays, days > 0 else {
+                continue
+            }
+            horizons.append((project, now.dayNumber - Int64(min(days, 36_500))))
+        }
+        return horizons
+    }
+
     /// Deletes every project's events older than its retention (its own days, else
     /// `defaultDays`; projects with neither keep everything) as of `now`: whole UTC days before
     /// the day `days` before `now`'s, in transactions of `chunk` events (default 1,000) each on the writer (ingest
@@ -74,11 +89,7 @@ extension SQLiteEventStore: RetentionStore {
     {
         let writer = try requireWriter()
         var deleted: [String: Int] = [:]
-        for project in try projects() {
-            guard let days = try retentionDays(projectId: project.id) ?? defaultDays, days > 0 else {
-                continue
-            }
-            let horizonDay = now.dayNumber - Int64(min(days, 36_500))
+        for (project, horizonDay) in try retentionHorizons(defaultDays: defaultDays, now: now) {
             var total = 0
             while true {
                 let count = try writer.deleteEvents(
