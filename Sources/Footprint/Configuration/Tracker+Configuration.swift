@@ -104,9 +104,5 @@ extension Tracker.Configuration {
     }
 
     /// The URL batches are posted to.
-    var batchURL: String {
-        var base = serverURL
-        while base.hasSuffix("/") { base.removeLast() }
-        return base + "/v1/batch"
-    }
+    var batchURL: String { HTTPRequest.url("/v1/batch", on: serverURL) }
 }

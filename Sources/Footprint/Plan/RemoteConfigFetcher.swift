@@ -16,9 +16,7 @@ public struct RemoteConfigFetcher: Sendable {
     ///   - writeKey: the project's write key.
     public init(transport: any HTTPTransport, endpoint: String, writeKey: String) {
         self.transport = transport
-        var base = endpoint
-        while base.hasSuffix("/") { base.removeLast() }
-        url = base + "/v1/config"
+        url = HTTPRequest.url("/v1/config", on: endpoint)
         authorization = HTTPRequest.basicAuthorization(writeKey: writeKey)
     }
 

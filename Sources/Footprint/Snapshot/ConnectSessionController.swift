@@ -64,11 +64,7 @@ public final class ConnectSessionController: @unchecked Sendable {
     }
 
     /// The URL snapshots are posted to.
-    public var snapshotsURL: String {
-        var base = environment.serverURL
-        while base.hasSuffix("/") { base.removeLast() }
-        return base + "/v1/snapshots"
-    }
+    public var snapshotsURL: String { HTTPRequest.url("/v1/snapshots", on: environment.serverURL) }
 
     /// Where the screen is read when a snapshot is due: the UI adapter sets it (it hops to the
     /// main thread itself). Without one, a due snapshot is skipped.

@@ -51,4 +51,12 @@ extension HTTPRequest {
     public static func basicAuthorization(writeKey: String) -> String {
         "Basic " + Data("\(writeKey):".utf8).base64EncodedString()
     }
+
+    /// The URL of `path` (`/v1/batch`) on the server whose base URL is `serverURL`, any
+    /// trailing `/` of the base left out.
+    static func url(_ path: String, on serverURL: String) -> String {
+        var base = serverURL
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + path
+    }
 }
