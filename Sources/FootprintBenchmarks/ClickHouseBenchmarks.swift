@@ -7,146 +7,537 @@ import Foundation
 /// BENCH=clickhouse` starts two ClickHouse shards, two collectors and HAProxy with
 /// scripts/cluster.sh and names its state folder in `FOOTPRINT_CLUSTER_STATE`.
 ///
-/// - Ingest: the load generator (8 connections, batches of 100) through HAProxy, and against one
-///   `footprint serve` on SQLite; events/s, latency, and the CPU each process spent per event.
+/// - Ingest: the load generator (`FOOTPRINT_INGEST_CONNECTIONS` connections, default 8, batches of
+///   100) through HAProxy, once per collector INSERT interval (`FOOTPRINT_INSERT_INTERVALS`,
+///   milliseconds, default `0,50,200`: the bench restarts both collectors with
+///   `--insert-interval`), and against one `footprint serve` on SQLite; events/s, latency, and
+///   the CPU each process spent per event; 100,000 events a run (`FOOTPRINT_INGEST_EVENTS`).
+///   `FOOTPRINT_BENCH_INGEST=0` leaves ingest out.
 /// - Disk: bytes per stored event (`system.parts` on both shards against the SQLite file).
 /// - Reports: every report of the `reports` suite over the same generated events (1M by default,
-///   `FOOTPRINT_REPORT_EVENTS`), the SQLite file copied into ClickHouse by ``StoreMigration``.
+///   `FOOTPRINT_REPORT_EVENTS`), the SQLite file copied into ClickHouse by ``StoreMigration``
+///   (kept, like the SQLite file, between runs); a report slower than 1 s is timed once, and one
+///   whose ClickHouse query runs longer than `FOOTPRINT_REPORT_CAP` seconds (default 120) is
+///   stopped and shown as over it.
 let clickHouseSuite = BenchmarkSuite(name: "clickhouse") {
-    let environment = ProcessInfo.processInfo.environment
-    guard let state = environment["FOOTPRINT_CLUSTER_STATE"] else {
-        throw BenchmarkFailure(description: "run it with make bench BENCH=clickhouse (it starts the cluster)")
+    let bench = try ClusterBench()
+    var rows = [bench.machineLoad()]
+    if bench.environment["FOOTPRINT_BENCH_INGEST"] != "0" {
+        rows += bench.rows(of: "ingest", bench.ingestRows)
     }
-    let cluster = try ClusterState(folder: state)
-    let footprint = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("footprint").path
-    let directory = NSTemporaryDirectory() + "footprint-clickhouse-bench-\(UInt32.random(in: 0..<UInt32.max))"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    return rows + bench.rows(of: "reports", bench.reportRows)
+}
 
-    // Ingest, alternating rounds on the shared machine; the best round of each counts.
-    let connections = 8
-    let batchesPerConnection = 125
-    var bestCluster: ClusterIngest?
-    var bestSQLite: ClusterIngest?
-    for round in 0..<2 {
-        let clusterRun = try ingest(
-            port: cluster.haproxyPort, writeKey: cluster.writeKey, connections: connections,
-            batches: batchesPerConnection, processes: cluster.processes)
-        if clusterRun.rate > bestCluster?.rate ?? 0 { bestCluster = clusterRun }
-        let sqlite = try ServeProcess(
-            executable: URL(fileURLWithPath: footprint), database: directory + "/ingest-\(round).sqlite")
-        defer { sqlite.stop() }
-        let sqliteRun = try ingest(
-            port: sqlite.port, writeKey: sqlite.writeKey, connections: connections,
-            batches: batchesPerConnection,
-            processes: ["footprint serve (SQLite)": sqlite.pid])
-        if sqliteRun.rate > bestSQLite?.rate ?? 0 { bestSQLite = sqliteRun }
+/// 100,000,000 events, once (`make bench BENCH=clickhouse-100m`, never in `make test`): the
+/// `clickhouse` suite's generated events (`FOOTPRINT_REPORT_EVENTS`, default 10,000,000, loaded
+/// first through SQLite and `footprint migrate` when missing) multiplied inside ClickHouse to
+/// `FOOTPRINT_BENCH_COPIES` copies (default 10); every ClickHouse report timed once.
+///
+/// Copy 0 is the loaded events as they are. Copy c (1…) is `INSERT INTO … SELECT` of every
+/// loaded event (and identity link and evicted-event report) through the `Distributed` tables,
+/// with `~c` appended to every id that names a person, a device, a session or an event:
+/// `device`, `message_id`, `anonymous_id`, `user_id`, `session_id`, `session_key` (the same for
+/// the identity links' `anonymous_id` and `user_id`, and the reports' `batch_key`). Times, pages,
+/// elements and items stay, so the copies are as many more people doing the same things in the
+/// same 30 days; each copy lands on the shard its new device hashes to. The JSON payload (read
+/// only by exports and event lists) keeps the original ids.
+let clickHouse100MSuite = BenchmarkSuite(name: "clickhouse-100m") {
+    let bench = try ClusterBench()
+    return [bench.machineLoad()] + (try bench.multipliedRows())
+}
+
+/// The cluster a `clickhouse` suite measures, and where the footprint executable is.
+private struct ClusterBench {
+    let environment = ProcessInfo.processInfo.environment
+    let cluster: ClusterState
+    let state: String
+    let footprint: String
+    /// Seconds one ClickHouse query of a report may run.
+    let cap: Double
+
+    init() throws {
+        guard let state = environment["FOOTPRINT_CLUSTER_STATE"] else {
+            throw BenchmarkFailure(
+                description: "run it with make bench BENCH=clickhouse (it starts the cluster)")
+        }
+        self.state = state
+        cluster = try ClusterState(folder: state)
+        footprint =
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("footprint").path
+        cap = Double(environment["FOOTPRINT_REPORT_CAP"] ?? "").map { max(1, $0) } ?? 120
     }
-    guard let clusterIngest = bestCluster, let sqliteIngest = bestSQLite else { return [] }
-    var rows: [BenchmarkRow] = []
-    for (name, run) in [
-        ("ingest, HAProxy → 2 collectors → 2 ClickHouse shards", clusterIngest),
-        ("ingest, 1 collector on SQLite", sqliteIngest),
-    ] {
-        rows += [
-            BenchmarkRow(
-                metric: name, value: Measure.rate(run.rate),
-                note:
-                    "\(Measure.grouped(run.events)) events in batches of 100 over \(connections) connections, \(run.failures) failed requests; best of 2"
-            ),
-            BenchmarkRow(
-                metric: "  latency p50 / p99",
-                value: "\(Measure.duration(run.p50)) / \(Measure.duration(run.p99))"
-            ),
-        ]
-        for (process, seconds) in run.cpuSeconds.sorted(by: { $0.key < $1.key }) {
-            rows.append(
-                BenchmarkRow(
-                    metric: "  CPU per 1,000 events: \(process)",
-                    value: "\(Measure.fixed(seconds / Double(max(1, run.events)) * 1e6, 1)) ms"))
+
+    /// The rows `part` measured, or one row saying why it failed (the other parts still run).
+    func rows(of name: String, _ part: () throws -> [BenchmarkRow]) -> [BenchmarkRow] {
+        do {
+            return try part()
+        } catch {
+            print("  \(name) failed: \(error)")
+            return [BenchmarkRow(metric: "\(name): failed", value: "", note: "\(error)")]
         }
     }
-    rows.append(
-        BenchmarkRow(
-            metric: "cluster / SQLite ingest rate",
-            value: "\(Measure.fixed(clusterIngest.rate / max(1, sqliteIngest.rate), 2)) ×",
-            note: "target ≥ 2 × on this 2-core machine"))
-    // Cores for 100,000 events/s, from the CPU each kind of process spent per event.
-    func cores(_ prefix: String) -> Double {
-        let seconds = clusterIngest.cpuSeconds.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
-        return seconds / Double(max(1, clusterIngest.events)) * 100_000
-    }
-    rows += [
-        BenchmarkRow(
-            metric: "cores for 100,000 events/s: collectors", value: Measure.fixed(cores("collector"), 2),
-            note: "measured CPU per event × 100,000"),
-        BenchmarkRow(metric: "cores for 100,000 events/s: shards", value: Measure.fixed(cores("shard"), 2)),
-        BenchmarkRow(
-            metric: "cores for 100,000 events/s: HAProxy", value: Measure.fixed(cores("haproxy"), 2)),
-    ]
 
-    // The same generated events in both stores.
-    let count = Int(environment["FOOTPRINT_REPORT_EVENTS"] ?? "") ?? 1_000_000
-    let (path, _) = try ReportWorkload.filledDatabase(count: count, people: nil)
-    var configuration = SQLiteEventStore.Configuration()
-    configuration.synchronous = "NORMAL"
-    let sqlite = try SQLiteEventStore(path: path, configuration: configuration)
-    defer { sqlite.close() }
-    let project = try ReportService(store: sqlite).project(named: nil)
-    var location = try ClickHouseLocation(url: cluster.clickHouseURL, environment: environment)
-    location.database = "footprint_report_bench_\(count)"
-    let clickHouse = try ClickHouseEventStore(location: location, metadataPath: path)
-    defer { clickHouse.close() }
-    let migration = StoreMigration(from: sqlite, to: clickHouse, targetName: location.description)
-    var migrated = StoreMigration.Progress()
-    let migrationSeconds = try Measure.seconds { migrated = try migration.run() }
-    let stored = try sqlite.eventCount(projectId: project.id)
-    let inClickHouse = try clickHouse.eventCount(projectId: project.id)
-    if migrated.copiedEvents > 0 {
+    /// The machine's load average when the suite started.
+    func machineLoad() -> BenchmarkRow {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return BenchmarkRow(
+            metric: "machine load (1, 5, 15 min) at the start",
+            value: text.split(separator: " ").prefix(3).joined(separator: ", "),
+            note: "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+    }
+
+    // MARK: Ingest
+
+    func ingestRows() throws -> [BenchmarkRow] {
+        let connections = Int(environment["FOOTPRINT_INGEST_CONNECTIONS"] ?? "").map { max(1, $0) } ?? 8
+        let events = Int(environment["FOOTPRINT_INGEST_EVENTS"] ?? "").map { max(100, $0) } ?? 100_000
+        let batchesPerConnection = max(1, events / 100 / connections)
+        let intervals = (environment["FOOTPRINT_INSERT_INTERVALS"] ?? "0,50,200").split(separator: ",")
+            .compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.filter { (0...10_000).contains($0) }
+        let directory =
+            NSTemporaryDirectory() + "footprint-clickhouse-bench-\(UInt32.random(in: 0..<UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        // Alternating rounds on the shared machine; the best round of each setting counts.
+        var bestCluster: [Int: ClusterIngest] = [:]
+        var bestSQLite: ClusterIngest?
+        for round in 0..<2 {
+            for interval in intervals {
+                let collectors = try CollectorSet(bench: self, intervalMilliseconds: interval)
+                defer { collectors.stop() }
+                var processes = cluster.processes.filter { !$0.key.hasPrefix("collector") }
+                for (name, pid) in collectors.pids { processes[name] = pid }
+                let run = try ingest(
+                    port: cluster.haproxyPort, writeKey: cluster.writeKey, connections: connections,
+                    batches: batchesPerConnection, processes: processes)
+                print(
+                    "  ingest, insert interval \(interval) ms: \(Measure.rate(run.rate)), p50 \(Measure.duration(run.p50)), p99 \(Measure.duration(run.p99)), \(run.failures) failed"
+                )
+                if run.rate > bestCluster[interval]?.rate ?? 0 { bestCluster[interval] = run }
+            }
+            let sqlite = try ServeProcess(
+                executable: URL(fileURLWithPath: footprint), database: directory + "/ingest-\(round).sqlite")
+            defer { sqlite.stop() }
+            let sqliteRun = try ingest(
+                port: sqlite.port, writeKey: sqlite.writeKey, connections: connections,
+                batches: batchesPerConnection, processes: ["footprint serve (SQLite)": sqlite.pid])
+            print(
+                "  ingest, SQLite: \(Measure.rate(sqliteRun.rate)), p50 \(Measure.duration(sqliteRun.p50)), p99 \(Measure.duration(sqliteRun.p99))"
+            )
+            if sqliteRun.rate > bestSQLite?.rate ?? 0 { bestSQLite = sqliteRun }
+        }
+        guard let sqliteIngest = bestSQLite,
+            let best = bestCluster.max(by: { $0.value.rate < $1.value.rate })
+        else { return [] }
+        var rows: [BenchmarkRow] = []
+        func describe(_ name: String, _ run: ClusterIngest) {
+            rows += [
+                BenchmarkRow(
+                    metric: name, value: Measure.rate(run.rate),
+                    note:
+                        "\(Measure.grouped(run.events)) events in batches of 100 over \(connections) connections, \(run.failures) failed requests; best of 2"
+                ),
+                BenchmarkRow(
+                    metric: "  latency p50 / p99",
+                    value: "\(Measure.duration(run.p50)) / \(Measure.duration(run.p99))"),
+            ]
+            for (process, seconds) in run.cpuSeconds.sorted(by: { $0.key < $1.key }) {
+                rows.append(
+                    BenchmarkRow(
+                        metric: "  CPU per 1,000 events: \(process)",
+                        value: "\(Measure.fixed(seconds / Double(max(1, run.events)) * 1e6, 1)) ms"))
+            }
+        }
+        for interval in intervals {
+            guard let run = bestCluster[interval] else { continue }
+            describe("ingest, HAProxy → 2 collectors (insert interval \(interval) ms) → 2 shards", run)
+        }
+        describe("ingest, 1 collector on SQLite", sqliteIngest)
         rows.append(
             BenchmarkRow(
-                metric: "footprint migrate into the cluster",
-                value: Measure.rate(Double(migrated.copiedEvents) / migrationSeconds),
-                note: "\(Measure.grouped(migrated.copiedEvents)) events, chunks of 10,000"))
+                metric: "cluster / SQLite ingest rate",
+                value: "\(Measure.fixed(best.value.rate / max(1, sqliteIngest.rate), 2)) ×",
+                note: "the best interval, \(best.key) ms; target ≥ 2 × on this 2-core machine"))
+        // Cores for 100,000 events/s, from the CPU each kind of process spent per event.
+        func cores(_ prefix: String) -> Double {
+            let seconds = best.value.cpuSeconds.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
+            return seconds / Double(max(1, best.value.events)) * 100_000
+        }
+        rows += [
+            BenchmarkRow(
+                metric: "cores for 100,000 events/s: collectors", value: Measure.fixed(cores("collector"), 2),
+                note: "measured CPU per event × 100,000, at \(best.key) ms"),
+            BenchmarkRow(
+                metric: "cores for 100,000 events/s: shards", value: Measure.fixed(cores("shard"), 2)),
+            BenchmarkRow(
+                metric: "cores for 100,000 events/s: HAProxy", value: Measure.fixed(cores("haproxy"), 2)),
+        ]
+        return rows
     }
 
-    // Disk per stored event.
-    var sqliteBytes = 0
-    for suffix in ["", "-wal"] {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
-        sqliteBytes += (attributes?[.size] as? Int) ?? 0
-    }
-    var clickHouseBytes = 0
-    for port in cluster.shardPorts {
-        let answer = try ClusterState.query(
-            "SELECT sum(bytes_on_disk) FROM system.parts WHERE active AND database = '\(location.database)'",
-            port: port)
-        clickHouseBytes += Int(answer.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-    }
-    rows += [
-        BenchmarkRow(
-            metric: "disk per event, SQLite (file with rollups and indexes)",
-            value: "\(sqliteBytes / max(1, stored)) bytes", note: "\(Measure.grouped(stored)) events"),
-        BenchmarkRow(
-            metric: "disk per event, ClickHouse (both shards' parts)",
-            value: "\(clickHouseBytes / max(1, inClickHouse)) bytes",
-            note: "\(Measure.grouped(inClickHouse)) events, parts as inserted and merged so far"),
-    ]
+    // MARK: Reports
 
-    // Every report on both stores.
-    let only = environment["FOOTPRINT_REPORT_ONLY"]
-    let sqliteReports = try ReportWorkload.reports(store: sqlite, project: project)
-    let clickHouseReports = try ReportWorkload.reports(store: clickHouse, project: project)
-    for ((name, onSQLite), (_, onClickHouse)) in zip(sqliteReports, clickHouseReports)
-    where only.map(name.contains) ?? true {
+    /// The generated events of `count`, in SQLite and in the cluster's database
+    /// `footprint_report_bench_COUNT` (copied by ``StoreMigration``, resumed where a run stopped).
+    struct Loaded {
+        /// The SQLite file (the ClickHouse store's metadata file too).
+        var path: String
+        /// The SQLite store of the same events, unless they went straight into ClickHouse.
+        var sqlite: SQLiteEventStore?
+        var clickHouse: ClickHouseEventStore
+        var project: Project
+        var location: ClickHouseLocation
+        var rows: [BenchmarkRow]
+
+        func close() {
+            clickHouse.close()
+            sqlite?.close()
+        }
+    }
+
+    func load(count: Int) throws -> Loaded {
+        var location = try ClickHouseLocation(url: cluster.clickHouseURL, environment: environment)
+        location.database = "footprint_report_bench_\(count)"
+        var storeConfiguration = ClickHouseEventStore.Configuration()
+        storeConfiguration.requestTimeout = cap
+        storeConfiguration.writeTimeout = 600
+        storeConfiguration.maximumReportEvents = 5_000_000
+        if environment["FOOTPRINT_REPORT_SQLITE"] == "0" {
+            return try generate(count: count, location: location, configuration: storeConfiguration)
+        }
+        var rows: [BenchmarkRow] = []
+        let (path, fillSeconds) = try ReportWorkload.filledDatabase(count: count, people: nil)
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.synchronous = "NORMAL"
+        let sqlite = try SQLiteEventStore(path: path, configuration: configuration)
+        let project = try ReportService(store: sqlite).project(named: nil)
+        let stored = try sqlite.eventCount(projectId: project.id)
+        if let fillSeconds {
+            rows.append(
+                BenchmarkRow(
+                    metric: "fill SQLite (generator, group commit)",
+                    value: Measure.rate(Double(stored) / fillSeconds),
+                    note: "\(Measure.grouped(stored)) events in \(Measure.fixed(fillSeconds, 0)) s"))
+        }
+        let clickHouse = try ClickHouseEventStore(
+            location: location, metadataPath: path, configuration: storeConfiguration)
+        var settings = StoreMigration.Configuration()
+        settings.chunkSize = Int(environment["FOOTPRINT_MIGRATE_CHUNK"] ?? "").map { max(1, $0) } ?? 10_000
+        let migration = StoreMigration(
+            from: sqlite, to: clickHouse, targetName: location.description, configuration: settings)
+        var migrated = StoreMigration.Progress()
+        var lastPrint = Date()
+        let seconds = try Measure.seconds {
+            migrated = try migration.run { progress in
+                guard Date().timeIntervalSince(lastPrint) > 30 else { return }
+                lastPrint = Date()
+                print(
+                    "  migrate: \(Measure.grouped(progress.copiedEvents)) of \(Measure.grouped(progress.totalEvents))"
+                )
+            }
+        }
+        if migrated.copiedEvents > 0 {
+            rows.append(
+                BenchmarkRow(
+                    metric: "footprint migrate into the cluster",
+                    value: Measure.rate(Double(migrated.copiedEvents) / seconds),
+                    note:
+                        "\(Measure.grouped(migrated.copiedEvents)) events in \(Measure.fixed(seconds, 0)) s, chunks of \(Measure.grouped(settings.chunkSize)), \(settings.chunksInFlight) in flight"
+                ))
+        }
+        return Loaded(
+            path: path, sqlite: sqlite, clickHouse: clickHouse, project: project, location: location,
+            rows: rows)
+    }
+
+    /// `FOOTPRINT_REPORT_SQLITE=0`: about `count` events of `footprint generate`'s generator
+    /// written straight into the ClickHouse store (in batches of 20,000: the store's look-up of a
+    /// group's message ids must stay under ClickHouse's 50,000 query elements; no SQLite copy), with
+    /// the project and definitions in a small metadata file kept next to the SQLite files. A
+    /// database holding fewer events (a stopped run) is dropped and filled again.
+    func generate(count: Int, location: ClickHouseLocation, configuration: ClickHouseEventStore.Configuration)
+        throws -> Loaded
+    {
+        let path = NSTemporaryDirectory() + "footprint-report-bench-\(count)-metadata.sqlite"
+        var rows: [BenchmarkRow] = []
+        var clickHouse = try ClickHouseEventStore(
+            location: location, metadataPath: path, configuration: configuration)
+        let project = try clickHouse.projects().first ?? clickHouse.createProject(named: "bench")
+        if try rowCount(database: location.database, table: "events_local") < count {
+            try clickHouse.dropDatabase()
+            clickHouse.close()
+            clickHouse = try ClickHouseEventStore(
+                location: location, metadataPath: path, configuration: configuration)
+            var traffic = SyntheticTraffic(configuration: SyntheticTraffic.Configuration())
+            var lastPrint = Date()
+            var written = 0
+            let seconds = try Measure.seconds {
+                written = try traffic.write(
+                    count: count, into: clickHouse, projectId: project.id, batchSize: 20_000
+                ) {
+                    written in
+                    guard Date().timeIntervalSince(lastPrint) > 30 else { return }
+                    lastPrint = Date()
+                    print("  generate: \(Measure.grouped(written)) of \(Measure.grouped(count))")
+                }
+            }
+            rows.append(
+                BenchmarkRow(
+                    metric: "fill ClickHouse (footprint generate's generator, batches of 20,000)",
+                    value: Measure.rate(Double(written) / seconds),
+                    note: "\(Measure.grouped(written)) events in \(Measure.fixed(seconds, 0)) s"))
+        }
+        return Loaded(
+            path: path, sqlite: nil, clickHouse: clickHouse, project: project, location: location, rows: rows)
+    }
+
+    /// Bytes on disk of a database's active parts, on every shard.
+    func clickHouseBytes(database: String) throws -> Int {
+        var bytes = 0
+        for port in cluster.shardPorts {
+            let answer = try ClusterState.query(
+                "SELECT sum(bytes_on_disk) FROM system.parts WHERE active AND database = '\(database)'",
+                port: port)
+            bytes += Int(answer.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        return bytes
+    }
+
+    func reportRows() throws -> [BenchmarkRow] {
+        let count = Int(environment["FOOTPRINT_REPORT_EVENTS"] ?? "") ?? 1_000_000
+        let loaded = try load(count: count)
+        defer { loaded.close() }
+        var rows = loaded.rows
+        let inClickHouse = try loaded.clickHouse.eventCount(projectId: loaded.project.id)
+        let stored = try loaded.sqlite?.eventCount(projectId: loaded.project.id) ?? inClickHouse
+
+        // Disk per stored event.
+        if loaded.sqlite != nil {
+            var sqliteBytes = 0
+            for suffix in ["", "-wal"] {
+                let attributes = try? FileManager.default.attributesOfItem(atPath: loaded.path + suffix)
+                sqliteBytes += (attributes?[.size] as? Int) ?? 0
+            }
+            rows.append(
+                BenchmarkRow(
+                    metric: "disk per event, SQLite (file with rollups and indexes)",
+                    value: "\(sqliteBytes / max(1, stored)) bytes",
+                    note:
+                        "\(Measure.grouped(stored)) events, \(Measure.fixed(Double(sqliteBytes) / 1e9, 2)) GB"
+                ))
+        }
+        let clickHouseBytes = try clickHouseBytes(database: loaded.location.database)
+        rows += [
+            BenchmarkRow(
+                metric: "disk per event, ClickHouse (both shards' parts)",
+                value: "\(clickHouseBytes / max(1, inClickHouse)) bytes",
+                note:
+                    "\(Measure.grouped(inClickHouse)) events, \(Measure.fixed(Double(clickHouseBytes) / 1e9, 2)) GB, parts as inserted and merged so far"
+            )
+        ]
+
+        // Every report on both stores.
+        let only = environment["FOOTPRINT_REPORT_ONLY"]
+        let clickHouseReports = try ReportWorkload.reports(store: loaded.clickHouse, project: loaded.project)
+        let sqliteReports = try loaded.sqlite.map {
+            try ReportWorkload.reports(store: $0, project: loaded.project)
+        }
+        for (index, (name, onClickHouse)) in clickHouseReports.enumerated()
+        where only.map(name.contains) ?? true {
+            let sqliteTime = try sqliteReports.map { try ReportWorkload.time($0[index].1) } ?? "not loaded"
+            let clickHouseTime = try time(onClickHouse)
+            print("  \(name): \(sqliteTime) | \(clickHouseTime)")
+            rows.append(
+                BenchmarkRow(
+                    metric: name.hasSuffix(" days") ? name : name + ", 30 days",
+                    value: "\(sqliteTime) | \(clickHouseTime)",
+                    note:
+                        "SQLite | ClickHouse, \(Measure.grouped(stored)) events, best of 3 (once when over 1 s)"
+                ))
+        }
+        return rows
+    }
+
+    /// A ClickHouse report's time (``ReportWorkload/time(_:)``), or "> cap" when a query of it
+    /// ran out of time (ClickHouse stops it at `max_execution_time`).
+    func time(_ body: () throws -> Void) throws -> String {
+        do {
+            return try ReportWorkload.time(body)
+        } catch let error as ServerError where error.code == .unavailable {
+            return "> \(Measure.fixed(cap, 0)) s"
+        }
+    }
+
+    // MARK: 100M
+
+    func multipliedRows() throws -> [BenchmarkRow] {
+        let count = Int(environment["FOOTPRINT_REPORT_EVENTS"] ?? "") ?? 10_000_000
+        let copies = Int(environment["FOOTPRINT_BENCH_COPIES"] ?? "").map { min(100, max(2, $0)) } ?? 10
+        let base = try load(count: count)
+        defer { base.close() }
+        var rows = base.rows
+        var location = base.location
+        location.database = "footprint_report_bench_\(count)x\(copies)"
+        let from = base.location.database
+        let to = location.database
+        let shard = cluster.shardPorts[0]
+        let baseRows = try rowCount(database: from, table: "events_local")
+        let expected = baseRows * copies
+        let present = try rowCount(database: to, table: "events_local")
+        var seconds: Double?
+        if present != expected {
+            // A partial copy from a stopped run: start again.
+            for port in cluster.shardPorts {
+                _ = try ClusterState.query("DROP DATABASE IF EXISTS \(to)", port: port)
+            }
+            var storeConfiguration = ClickHouseEventStore.Configuration()
+            storeConfiguration.requestTimeout = cap
+            try ClickHouseEventStore(
+                location: location, metadataPath: base.path, configuration: storeConfiguration
+            )
+            .close()
+            let columns = try ClusterState.query(
+                "SELECT name FROM system.columns WHERE database = '\(from)' AND table = 'events_local'",
+                port: shard
+            ).split(separator: "\n").map(String.init)
+            seconds = try Measure.seconds {
+                for copy in 0..<copies {
+                    let started = Date()
+                    for port in cluster.shardPorts {
+                        for (table, names) in [
+                            ("events", columns),
+                            ("identities", ["project_id", "anonymous_id", "user_id", "first_seen"]),
+                            ("lost_events", ["project_id", "batch_key", "count", "received_at", "keep"]),
+                        ] {
+                            let rewritten = names.map { rewrite($0, copy: copy) }.joined(separator: ", ")
+                            _ = try ClusterState.query(
+                                "INSERT INTO \(to).\(table) (\(names.joined(separator: ", "))) SELECT \(rewritten) FROM \(from).\(table)_local",
+                                port: port,
+                                parameters: ["insert_distributed_sync": "1", "max_execution_time": "0"],
+                                timeout: 7200)
+                        }
+                    }
+                    print(
+                        "  copy \(copy + 1) of \(copies): \(Measure.fixed(Date().timeIntervalSince(started), 0)) s"
+                    )
+                }
+            }
+        }
+        let stored = try rowCount(database: to, table: "events_local")
+        let bytes = try clickHouseBytes(database: to)
+        if let seconds {
+            rows.append(
+                BenchmarkRow(
+                    metric: "load: \(copies) copies by INSERT … SELECT",
+                    value: "\(Measure.fixed(seconds, 0)) s",
+                    note:
+                        "\(Measure.rate(Double(stored - baseRows) / seconds)) for the \(copies - 1) rewritten copies and copy 0"
+                ))
+        }
         rows.append(
             BenchmarkRow(
-                metric: name.hasSuffix(" days") ? name : name + ", 30 days",
-                value: "\(try ReportWorkload.time(onSQLite)) | \(try ReportWorkload.time(onClickHouse))",
-                note: "SQLite | ClickHouse, \(Measure.grouped(stored)) events, best of 3"))
+                metric: "disk, ClickHouse (both shards' parts)",
+                value: "\(Measure.fixed(Double(bytes) / 1e9, 2)) GB",
+                note: "\(Measure.grouped(stored)) events, \(bytes / max(1, stored)) bytes per event"))
+        var storeConfiguration = ClickHouseEventStore.Configuration()
+        storeConfiguration.requestTimeout = cap
+        storeConfiguration.maximumReportEvents = 5_000_000
+        let store = try ClickHouseEventStore(
+            location: location, metadataPath: base.path, configuration: storeConfiguration)
+        defer { store.close() }
+        let only = environment["FOOTPRINT_REPORT_ONLY"]
+        for (name, body) in try ReportWorkload.reports(store: store, project: base.project)
+        where only.map(name.contains) ?? true {
+            let value: String
+            do {
+                value = Measure.duration(try Measure.seconds(body) * 1e9)
+            } catch let error as ServerError where error.code == .unavailable {
+                value = "> \(Measure.fixed(cap, 0)) s"
+            } catch let error as ServerError where error.code == .invalidQuery {
+                value = "refused"
+            }
+            print("  \(name): \(value)")
+            rows.append(
+                BenchmarkRow(
+                    metric: name.hasSuffix(" days") ? name : name + ", 30 days", value: value,
+                    note: "ClickHouse, \(Measure.grouped(stored)) events, once"))
+        }
+        return rows
     }
-    return rows
+
+    /// Rows of a local table on every shard (every copy, merged or not).
+    func rowCount(database: String, table: String) throws -> Int {
+        var rows = 0
+        for port in cluster.shardPorts {
+            let answer = try ClusterState.query(
+                "SELECT sum(rows) FROM system.parts WHERE active AND database = '\(database)' AND table = '\(table)'",
+                port: port)
+            rows += Int(answer.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        return rows
+    }
+}
+
+/// Column `name` of copy `copy`: an id of a person, device, session or event gets `~copy`
+/// appended (copy 0 and every other column stay as they are).
+private func rewrite(_ name: String, copy: Int) -> String {
+    guard copy > 0 else { return name }
+    switch name {
+    case "device", "message_id", "session_key", "batch_key":
+        return "if(\(name) = '', '', concat(\(name), '~\(copy)'))"
+    case "anonymous_id", "user_id", "session_id":
+        // NULL stays NULL (concat of NULL is NULL); an empty id stays empty.
+        return "if(\(name) = '', \(name), concat(\(name), '~\(copy)'))"
+    default:
+        return name
+    }
+}
+
+/// Two collectors on the cluster's collector ports, started by the benchmark with an insert
+/// interval in place of the ones scripts/cluster.sh started (stopped first); HAProxy's health
+/// checks send to them once they answer.
+private final class CollectorSet {
+    private var processes: [ServeProcess] = []
+    /// Process name → pid, named like the cluster's (`collector1` …).
+    var pids: [String: Int32] {
+        Dictionary(
+            uniqueKeysWithValues: processes.enumerated().map { ("collector\($0.offset + 1)", $0.element.pid) }
+        )
+    }
+
+    init(bench: ClusterBench, intervalMilliseconds: Int) throws {
+        for (index, port) in bench.cluster.collectorPorts.enumerated() {
+            // The collector scripts/cluster.sh started, when it still runs.
+            let pidFile = bench.state + "/collector\(index + 1)/pid"
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+                let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(pid, 0) == 0
+            {
+                kill(pid, SIGTERM)
+                let deadline = Date().addingTimeInterval(60)
+                while kill(pid, 0) == 0, Date() < deadline { usleep(50_000) }
+                try? FileManager.default.removeItem(atPath: pidFile)
+            }
+            processes.append(
+                try ServeProcess(
+                    executable: URL(fileURLWithPath: bench.footprint),
+                    database: bench.state + "/metadata.sqlite",
+                    port: port,
+                    arguments: [
+                        "--store", bench.cluster.clickHouseURL, "--trusted-proxy", "127.0.0.1",
+                        "--admin-token", bench.cluster.adminToken, "--insert-interval",
+                        String(intervalMilliseconds),
+                    ]))
+        }
+        // HAProxy checks every second and takes a collector back after one good check.
+        Thread.sleep(forTimeInterval: 2.5)
+    }
+
+    func stop() {
+        for process in processes { process.stop() }
+        processes = []
+    }
 }
 
 /// A benchmark that cannot run.
@@ -160,6 +551,9 @@ private struct ClusterState {
     var writeKey: String
     var clickHouseURL: String
     var shardPorts: [UInt16]
+    /// The collectors' ports (`FOOTPRINT_COLLECTOR_URLS`).
+    var collectorPorts: [UInt16]
+    var adminToken: String
     /// Process name → pid: collectors, shards, HAProxy.
     var processes: [String: Int32]
 
@@ -179,6 +573,10 @@ private struct ClusterState {
                 description: "\(folder)/cluster.env lacks HAProxy, write key or ClickHouse URL")
         }
         self.haproxyPort = haproxyPort
+        collectorPorts = (values["FOOTPRINT_COLLECTOR_URLS"] ?? "").split(separator: ",").compactMap {
+            $0.split(separator: ":").last.flatMap { UInt16($0) }
+        }
+        adminToken = values["FOOTPRINT_ADMIN_TOKEN"] ?? ""
         self.writeKey = writeKey
         clickHouseURL = url
         let shards = url.split(separator: "shards=").last.map { $0.prefix { $0 != "&" } } ?? ""
@@ -194,9 +592,16 @@ private struct ClusterState {
         }
     }
 
-    /// Runs `sql` on the ClickHouse HTTP interface at `port`.
-    static func query(_ sql: String, port: UInt16) throws -> String {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/")!)
+    /// Runs `sql` on the ClickHouse HTTP interface at `port` with `parameters` (settings) in the
+    /// URL, waiting at most `timeout` seconds.
+    static func query(
+        _ sql: String, port: UInt16, parameters: [String: String] = [:], timeout: Double = 600
+    ) throws -> String {
+        var components = URLComponents(string: "http://127.0.0.1:\(port)/")!
+        if !parameters.isEmpty {
+            components.queryItems = parameters.map { URLQueryItem(name: $0.key, value: $0.value) }
+        }
+        var request = URLRequest(url: components.url!, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.httpBody = Data(sql.utf8)
         let done = DispatchSemaphore(value: 0)

@@ -28,7 +28,7 @@ let reportSuite = BenchmarkSuite(name: "reports") {
                 note: "\(Measure.grouped(stored)) events"))
     }
     let note =
-        "\(Measure.grouped(stored)) events stored, \(Measure.grouped(people ?? 20_000)) people, best of 3"
+        "\(Measure.grouped(stored)) events stored, \(Measure.grouped(people ?? 20_000)) people, best of 3 (once when over 1 s)"
     for (name, body) in try ReportWorkload.reports(store: store, project: project)
     where only.map(name.contains) ?? true {
         let metric = name.hasSuffix(" days") ? name : name + ", 30 days"
@@ -215,11 +215,12 @@ enum ReportWorkload {
         return reports
     }
 
-    /// The best of 3 runs, or why the store refused (a range over its event limit).
+    /// The best of 3 runs (the first alone when it took over a second), or why the store
+    /// refused (a range over its event limit).
     static func time(_ body: () throws -> Void) throws -> String {
         var best = Double.infinity
         do {
-            for _ in 0..<3 { best = min(best, try Measure.seconds(body)) }
+            for run in 0..<3 where run == 0 || best <= 1 { best = min(best, try Measure.seconds(body)) }
         } catch let error as ServerError where error.code == .invalidQuery {
             return "refused"
         }

@@ -3,6 +3,9 @@ import Foundation
 // Benchmarks: `make bench` runs them all in a release build; `make bench BENCH="queue"` picks
 // suites by name. Each suite prints a table; docs/BENCHMARKS.md records the numbers.
 
+// Line-buffered, so the long suites' progress lines show in a log as they come.
+setvbuf(stdout, nil, _IOLBF, 0)
+
 if CommandLine.arguments.dropFirst().first == "loadgen" {
     LoadGenerator.main(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
@@ -19,11 +22,14 @@ let suites: [BenchmarkSuite] = [
     reportSuite,
     privacySuite,
     clickHouseSuite,
+    clickHouse100MSuite,
 ]
 
-// `clickhouse` needs the cluster make bench BENCH=clickhouse starts: only when named.
+// `clickhouse` and `clickhouse-100m` need the cluster make bench BENCH=clickhouse starts: only when
+// named.
 let wanted = Set(CommandLine.arguments.dropFirst())
-for suite in suites where wanted.isEmpty ? suite.name != clickHouseSuite.name : wanted.contains(suite.name) {
+let onlyWhenNamed = [clickHouseSuite.name, clickHouse100MSuite.name]
+for suite in suites where wanted.isEmpty ? !onlyWhenNamed.contains(suite.name) : wanted.contains(suite.name) {
     do {
         printTable(suite.name, try suite.run())
     } catch {

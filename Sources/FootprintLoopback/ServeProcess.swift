@@ -16,12 +16,12 @@ public final class ServeProcess: @unchecked Sendable {
     /// The write key of its first project.
     public let writeKey: String
 
-    /// Starts `footprint serve --db database --port 0` with `arguments` added, and waits until it
-    /// prints its address and write key.
+    /// Starts `footprint serve --db database --port port` (default 0: any free port) with
+    /// `arguments` added, and waits until it prints its address and write key.
     /// - Throws: ``ReceiverError`` when the server exits or prints no address.
-    public init(executable: URL, database: String, arguments: [String] = []) throws {
+    public init(executable: URL, database: String, port: UInt16 = 0, arguments: [String] = []) throws {
         process.executableURL = executable
-        process.arguments = ["serve", "--db", database, "--port", "0"] + arguments
+        process.arguments = ["serve", "--db", database, "--port", String(port)] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -8,7 +8,7 @@ enum ServeCommand {
                         [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
-                        [--retention-days N]
+                        [--retention-days N] [--insert-interval MS]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (default footprint.sqlite; created when missing); with
@@ -34,6 +34,10 @@ enum ServeCommand {
                               default: none, /metrics needs the read or admin token)
           --retention-days    keep N days of events (older whole days are deleted at least daily, with
                               their rollups) for projects without their own (default: keep everything)
+          --insert-interval   with --store: the shortest time between two ClickHouse INSERTs of this
+                              collector, in milliseconds (0 to 10000; default 0: the batches that came
+                              during an INSERT go in the next one at once); a longer interval makes
+                              fewer, larger INSERTs under load and delays each answer up to that long
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -51,7 +55,7 @@ enum ServeCommand {
                 "host", "port", "db", "store", "connection-limit", "connections-per-address", "trusted-proxy",
                 "threads",
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
-                "metrics-from", "retention-days",
+                "metrics-from", "retention-days", "insert-interval",
             ],
             flags: [])
         var configuration = AnalyticsServer.Configuration(
@@ -63,6 +67,13 @@ enum ServeCommand {
             } catch {
                 throw CommandLineArguments.UsageError(description: "--store: \(error.message)")
             }
+        }
+        if parsed.options["insert-interval"] != nil {
+            guard configuration.clickHouse != nil else {
+                throw CommandLineArguments.UsageError(description: "--insert-interval needs --store")
+            }
+            configuration.clickHouseStore.commitInterval =
+                Double(try parsed.integer("insert-interval", default: 0, in: 0...10_000)) / 1000
         }
         configuration.http.host = parsed.options["host"] ?? "127.0.0.1"
         configuration.http.port = UInt16(try parsed.integer("port", default: 8080, in: 0...65535))

@@ -10,7 +10,7 @@ extension CommandLineTests {
             [
                 "--host", "--port", "--db", "--connection-limit", "--rate-limit", "--admin-token",
                 "--read-token",
-                "--metrics-from",
+                "--metrics-from", "--insert-interval",
             ]
         ),
         ("projects", ["create", "list", "--db", "--json"]),

@@ -34,6 +34,10 @@ extension CommandLineTests {
         ["--connections-per-address", "-1"], ["--threads", "0"], ["--header-timeout", "0"],
         ["--store", "http://127.0.0.1:8123/footprint"], ["--store", "clickhouse://127.0.0.1:8123/db;DROP"],
         ["--store", "clickhouse://127.0.0.1:8123/footprint?cluster=x')"],
+        // An insert interval is for the ClickHouse store only, and at most 10 s.
+        ["--insert-interval", "50"],
+        ["--insert-interval", "10001", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--insert-interval", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
     ])
     func badConnectionOptionsAreUsageErrors(_ arguments: [String]) throws {
         let result = try run(["serve", "--db", directory + "/serve.sqlite", "--port", "0"] + arguments)

@@ -21,6 +21,11 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         /// The longest a group of writes waits, in seconds, for batches being decoded at that
         /// instant (see ``SQLiteEventStore/Configuration/commitLinger``). Default 0.003.
         public var commitLinger = 0.003
+        /// The shortest time between the starts of two INSERTs of one collector, in seconds: a
+        /// batch that comes sooner waits for the rest of it and goes in the same INSERT, so that
+        /// under load ClickHouse gets fewer, larger parts. 0 to 10; default 0 (the batches queued
+        /// while an INSERT runs go in the next one at once).
+        public var commitInterval: Double = 0
         /// Seconds one group's writes (the look-up of its message ids, then its INSERTs) may take
         /// each before the group fails as `unavailable` and its requests are answered 503 with
         /// `Retry-After`. Default 30.
@@ -74,7 +79,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         self.client = ClickHouseClient(location: location, configuration: clientConfiguration)
         self.sql = ClickHouseSQL(database: location.database, cluster: location.cluster)
         self.groups = GroupCommitQueue(
-            label: "footprint.clickhouse.writer", linger: configuration.commitLinger)
+            label: "footprint.clickhouse.writer", linger: configuration.commitLinger,
+            interval: configuration.commitInterval)
         self.metadata = try SQLiteEventStore(path: metadataPath, configuration: configuration.metadata)
         do {
             try createSchema()
