@@ -73,7 +73,7 @@ private struct ClusterBench {
         do {
             return try part()
         } catch {
-            print("  \(name) failed: \(error)")
+            progress("  \(name) failed: \(error)")
             return [BenchmarkRow(metric: "\(name): failed", value: "", note: "\(error)")]
         }
     }
@@ -112,7 +112,7 @@ private struct ClusterBench {
                 let run = try ingest(
                     port: cluster.haproxyPort, writeKey: cluster.writeKey, connections: connections,
                     batches: batchesPerConnection, processes: processes)
-                print(
+                progress(
                     "  ingest, insert interval \(interval) ms: \(Measure.rate(run.rate)), p50 \(Measure.duration(run.p50)), p99 \(Measure.duration(run.p99)), \(run.failures) failed"
                 )
                 if run.rate > bestCluster[interval]?.rate ?? 0 { bestCluster[interval] = run }
@@ -123,7 +123,7 @@ private struct ClusterBench {
             let sqliteRun = try ingest(
                 port: sqlite.port, writeKey: sqlite.writeKey, connections: connections,
                 batches: batchesPerConnection, processes: ["footprint serve (SQLite)": sqlite.pid])
-            print(
+            progress(
                 "  ingest, SQLite: \(Measure.rate(sqliteRun.rate)), p50 \(Measure.duration(sqliteRun.p50)), p99 \(Measure.duration(sqliteRun.p99))"
             )
             if sqliteRun.rate > bestSQLite?.rate ?? 0 { bestSQLite = sqliteRun }
@@ -230,11 +230,11 @@ private struct ClusterBench {
         var migrated = StoreMigration.Progress()
         var lastPrint = Date()
         let seconds = try Measure.seconds {
-            migrated = try migration.run { progress in
+            migrated = try migration.run { state in
                 guard Date().timeIntervalSince(lastPrint) > 30 else { return }
                 lastPrint = Date()
-                print(
-                    "  migrate: \(Measure.grouped(progress.copiedEvents)) of \(Measure.grouped(progress.totalEvents))"
+                progress(
+                    "  migrate: \(Measure.grouped(state.copiedEvents)) of \(Measure.grouped(state.totalEvents))"
                 )
             }
         }
@@ -280,7 +280,7 @@ private struct ClusterBench {
                     written in
                     guard Date().timeIntervalSince(lastPrint) > 30 else { return }
                     lastPrint = Date()
-                    print("  generate: \(Measure.grouped(written)) of \(Measure.grouped(count))")
+                    progress("  generate: \(Measure.grouped(written)) of \(Measure.grouped(count))")
                 }
             }
             rows.append(
@@ -348,7 +348,7 @@ private struct ClusterBench {
         where only.map(name.contains) ?? true {
             let sqliteTime = try sqliteReports.map { try ReportWorkload.time($0[index].1) } ?? "not loaded"
             let clickHouseTime = try time(onClickHouse)
-            print("  \(name): \(sqliteTime) | \(clickHouseTime)")
+            progress("  \(name): \(sqliteTime) | \(clickHouseTime)")
             rows.append(
                 BenchmarkRow(
                     metric: name.hasSuffix(" days") ? name : name + ", 30 days",
@@ -419,7 +419,7 @@ private struct ClusterBench {
                                 timeout: 7200)
                         }
                     }
-                    print(
+                    progress(
                         "  copy \(copy + 1) of \(copies): \(Measure.fixed(Date().timeIntervalSince(started), 0)) s"
                     )
                 }
@@ -458,7 +458,7 @@ private struct ClusterBench {
             } catch let error as ServerError where error.code == .invalidQuery {
                 value = "refused"
             }
-            print("  \(name): \(value)")
+            progress("  \(name): \(value)")
             rows.append(
                 BenchmarkRow(
                     metric: name.hasSuffix(" days") ? name : name + ", 30 days", value: value,
@@ -538,6 +538,12 @@ private final class CollectorSet {
         for process in processes { process.stop() }
         processes = []
     }
+}
+
+/// Writes a progress line of a long suite to standard error (unbuffered, so it shows in a log
+/// as it comes; the tables go to standard output at the end).
+private func progress(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
 /// A benchmark that cannot run.

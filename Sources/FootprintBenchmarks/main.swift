@@ -3,9 +3,6 @@ import Foundation
 // Benchmarks: `make bench` runs them all in a release build; `make bench BENCH="queue"` picks
 // suites by name. Each suite prints a table; docs/BENCHMARKS.md records the numbers.
 
-// Line-buffered, so the long suites' progress lines show in a log as they come.
-setvbuf(stdout, nil, _IOLBF, 0)
-
 if CommandLine.arguments.dropFirst().first == "loadgen" {
     LoadGenerator.main(Array(CommandLine.arguments.dropFirst(2)))
     exit(0)
