@@ -65,8 +65,8 @@ struct GroupCommitIntervalTests {
 
     @Test(arguments: [-1, Double.nan, Double.infinity, 1e9])
     func anOutOfRangeIntervalIsClamped(interval: Double) throws {
-        // A negative or NaN interval means none; an infinite or huge one at most 10 s, so a
-        // closed queue still ends the wait.
+        // A negative, NaN or infinite interval means none; a huge one at most 10 s; either way
+        // closing the queue ends any wait.
         let (queue, groups) = Self.queue(interval: interval)
         #expect(Self.write("a", to: queue).wait(timeout: .now() + Self.hangGuard) == .success)
         let second = Self.write("b", to: queue)
