@@ -24,8 +24,8 @@ public struct StoreMigration {
         public var concurrentWrites = 16
         /// Chunks in flight at once: the next chunks are read from the source while the target
         /// writes the earlier ones; the cursor still moves only past chunks whose every earlier
-        /// chunk was written too. 1 to 16; default 2.
-        public var chunksInFlight = 2
+        /// chunk was written too. 1 to 16; default 1 (read, write, then read the next).
+        public var chunksInFlight = 1
         /// Creates the default configuration.
         public init() {}
     }
