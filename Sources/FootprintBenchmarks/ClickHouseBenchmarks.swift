@@ -457,6 +457,9 @@ private struct ClusterBench {
                 value = "> \(Measure.fixed(cap, 0)) s"
             } catch let error as ServerError where error.code == .invalidQuery {
                 value = "refused"
+            } catch let error as ServerError {
+                // One report failing (an answer over the store's limit) leaves the others.
+                value = "failed: \(error.message.prefix(80))"
             }
             progress("  \(name): \(value)")
             rows.append(
