@@ -30,8 +30,12 @@ status=${PIPESTATUS[0]}
             sub(/ (passed|failed|skipped).*$/, "", name); open[name]-- }
         END { for (name in open) if (open[name] > 0) print name }' "$log" | head -40
     echo "---- crash report head"
-    grep -n -m1 -E 'Program crashed|Fatal error|Simultaneous accesses|SWIFT TASK CONTINUATION MISUSE|double free|corrupted|Assertion .* failed' "$log" |
-        cut -d: -f1 | while read -r line; do sed -n "$((line > 5 ? line - 5 : 1)),$((line + 60))p" "$log"; done
+    # The first fatal message, and the crashed thread's frames from the runtime's backtrace.
+    for pattern in 'Program crashed|Fatal error|Simultaneous accesses|SWIFT TASK CONTINUATION MISUSE|double free|corrupted|Assertion .* failed' \
+        '^Thread [0-9]+ .*crashed:$'; do
+        grep -n -m1 -E "$pattern" "$log" | cut -d: -f1 |
+            while read -r line; do sed -n "$((line > 5 ? line - 5 : 1)),$((line + 45))p" "$log"; done
+    done
     echo "==== end of the failure summary ($name)"
 } >&2
 exit "$status"
