@@ -9,9 +9,9 @@ import Foundation
 /// Writes are grouped like the SQLite store's (``GroupCommitQueue``): the batches queued while
 /// an INSERT runs go in the next one, one INSERT per group through the `Distributed` table with
 /// `insert_distributed_sync=1`, so a request is answered only once every shard holds its rows.
-/// After inserting, and before answering, one query reads every copy of the group's messages
-/// that is stored more than once; each copy but the first stored (smallest `sequence`, the one a
-/// merge keeps) is recorded in `duplicate_copies`, which every read leaves out. So reports count
+/// After inserting, and before answering, one query reads every stored copy of the group's
+/// messages; each copy but the first stored of a message (smallest `sequence`, the one a merge
+/// keeps) is recorded in `duplicate_copies`, which every read leaves out. So reports count
 /// each message once without `FINAL`, whichever collectors stored its copies (see
 /// docs/ARCHITECTURE.md, *Exactly once without `FINAL`*).
 ///

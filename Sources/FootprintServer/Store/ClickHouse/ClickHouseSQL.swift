@@ -597,7 +597,7 @@ struct ClickHouseSQL: Sendable {
 
     /// Every statement the store sends, labelled, for a project and a filter: the schema of one
     /// shard (with ``Tables/local``, only the local tables: a single node has no cluster), the
-    /// inserts' look-up, and every read. Tests run them on each ClickHouse release.
+    /// writer's check of its copies, and every read. Tests run them on each ClickHouse release.
     func everyStatement(projectId: Int64, filter: ReportFilter) -> [(label: String, sql: String)] {
         var statements: [(label: String, sql: String)] = []
         for (index, statement) in schema.enumerated()
