@@ -94,29 +94,87 @@ struct ClickHouseAgreementTests {
         }
     }
 
-    /// Copies of every event stored (the look-up before inserting turned off), as two collectors
-    /// inserting the same batch at the same instant would: every report counts each event once.
-    @Test func storedCopiesOfEveryEventCountOnce() throws {
+    /// Runs `body` with a second store on `store`'s database (another collector), with its own
+    /// metadata file and `configure`'s settings.
+    static func withSecondCollector(
+        of store: ClickHouseEventStore,
+        configure: (inout ClickHouseEventStore.Configuration) -> Void = { _ in },
+        _ body: (ClickHouseEventStore) throws -> Void
+    ) throws {
+        try withTemporaryDatabase("footprint-second-collector") { path in
+            var configuration = ClickHouseEventStore.Configuration()
+            configure(&configuration)
+            let second = try ClickHouseEventStore(
+                location: store.location, metadataPath: path, configuration: configuration)
+            defer { second.close() }
+            try body(second)
+        }
+    }
+
+    /// Copies of every event left by a collector stopped between its INSERT and its check of the
+    /// copies (it never answered, so its clients resend): the resend through another collector
+    /// finds and records them, and every report counts each event once, with every copy still in
+    /// the table (no merge ran).
+    @Test func copiesOfACollectorStoppedBeforeItsCheckAreRecordedByTheResend() throws {
         let data = PeopleTests.DataSet(seed: 4)
         try Self.expectSameReports(data) { store, project in
-            try withTemporaryDatabase("footprint-copying-collector") { path in
-                var configuration = ClickHouseEventStore.Configuration()
-                configuration.looksUpStoredEvents = false
-                let copying = try ClickHouseEventStore(
-                    location: store.location, metadataPath: path, configuration: configuration)
-                defer { copying.close() }
-                // Each batch twice, every event inserted both times.
+            try ClickHouseTesting.stopMerges(store)
+            try Self.withSecondCollector(of: store, configure: { $0.checksCopies = false }) { stopped in
                 for batch in data.batches {
                     let ingest = IngestBatch(
                         projectId: project.id, events: batch.events, identityLinks: batch.links,
                         receivedAt: data.end)
-                    for _ in 0..<2 {
-                        #expect(
-                            try copying.write(ingest)
-                                == WriteOutcome(stored: batch.events.count, duplicates: 0))
-                    }
+                    _ = try stopped.write(ingest)
+                    let resent = try store.write(ingest)
+                    #expect(resent.stored == 0)
+                    #expect(resent.duplicates == batch.events.count)
                 }
             }
+            let stored = try store.eventCount(projectId: project.id)
+            #expect(try ClickHouseTesting.storedRows(store, project: project) == 2 * stored)
+            #expect(try ClickHouseTesting.redundantCopies(store, project: project) == stored)
+        }
+    }
+
+    /// Every batch written through two collectors (stores) at the same instant, three times: each
+    /// collector's sequences differ from the other's, every report equals SQLite's, and the raw
+    /// table still holds all six copies of each event (no merge ran), five of them recorded.
+    @Test func batchesWrittenConcurrentlyThroughTwoCollectorsCountOnceWithoutAMerge() throws {
+        let data = PeopleTests.DataSet(seed: 8)
+        try Self.expectSameReports(data) { store, project in
+            try ClickHouseTesting.stopMerges(store)
+            let tag = (store.sequenceTag + 1) % ClickHouseEventStore.sequenceTags
+            try Self.withSecondCollector(of: store, configure: { $0.sequenceTag = tag }) { second in
+                let failures = LockedValue<[String]>([])
+                for batch in data.batches {
+                    let ingest = IngestBatch(
+                        projectId: project.id, events: batch.events, identityLinks: batch.links,
+                        receivedAt: data.end)
+                    for _ in 0..<3 {
+                        DispatchQueue.concurrentPerform(iterations: 2) { collector in
+                            do {
+                                let outcome = try (collector == 0 ? store : second).write(ingest)
+                                if outcome.stored + outcome.duplicates != batch.events.count {
+                                    failures.withLock { $0.append("\(outcome)") }
+                                }
+                            } catch {
+                                failures.withLock { $0.append("\(error)") }
+                            }
+                        }
+                    }
+                }
+                #expect(failures.withLock { $0 }.isEmpty)
+            }
+            let stored = try store.eventCount(projectId: project.id)
+            let rows = try ClickHouseTesting.storedRows(store, project: project)
+            #expect(rows == 6 * stored)
+            #expect(try ClickHouseTesting.redundantCopies(store, project: project) == rows - stored)
+            let sequences = try store.client.rows(
+                """
+                SELECT uniqExact(sequence), uniqExact(sequence % \(ClickHouseEventStore.sequenceTags))
+                FROM \(store.location.database).events WHERE project_id = \(project.id)
+                """)
+            #expect(sequences.first?.map { ClickHouseFormat.int64($0) } == [Int64(rows), 2])
         }
     }
 
@@ -134,9 +192,7 @@ struct ClickHouseAgreementTests {
                 #expect(try store.write(ingest) == WriteOutcome(stored: 0, duplicates: batch.events.count))
             }
             let stored = try store.eventCount(projectId: project.id)
-            try withTemporaryDatabase("footprint-second-collector") { path in
-                let second = try ClickHouseEventStore(location: store.location, metadataPath: path)
-                defer { second.close() }
+            try Self.withSecondCollector(of: store) { second in
                 let failures = LockedValue<[String]>([])
                 DispatchQueue.concurrentPerform(iterations: 2) { collector in
                     for batch in data.batches {

@@ -10,7 +10,7 @@ import Testing
 /// local tables and every statement reads them instead of the `Distributed` tables.
 @Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseCompatibilityTests {
-    static let localTables = ["events", "identities", "lost_events"]
+    static let localTables = ["events", "identities", "lost_events", "duplicate_copies"]
 
     /// `sql` reading the local tables of `database` instead of its `Distributed` ones.
     static func local(_ sql: String, database: String) -> String {
@@ -40,7 +40,9 @@ struct ClickHouseCompatibilityTests {
             var record = SnapshotSamples.record(projectId: project.id, sessionId: session.id, at: data.end)
             record.anonymousId = try #require(data.batches.first?.events.first?.anonymousId)
             _ = try store.storeSnapshot(record, retention: SnapshotRetention())
-            for batch in data.batches {
+            // Each batch twice: the second copies are recorded in `duplicate_copies`, which
+            // every read then leaves out.
+            for batch in data.batches + data.batches {
                 _ = try store.write(
                     IngestBatch(
                         projectId: project.id, events: batch.events, identityLinks: batch.links,

@@ -19,8 +19,26 @@ struct ClickHousePeopleTests {
             let expected = try sqlite.deletePerson(id: id, projectId: sqliteProject.id, request: request)
             let reports = try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data)
             try ClickHouseTesting.withStore { store, project throws in
+                try ClickHouseTesting.stopMerges(store)
+                // Twice: every event has a redundant copy and a record of it.
                 try data.write(into: store, project: project)
+                try data.write(into: store, project: project)
+                let selection = PersonSelection(id: id, links: try store.identityLinks(projectId: project.id))
+                let records = """
+                    SELECT count() FROM \(store.location.database).duplicate_copies
+                    WHERE project_id = \(project.id)
+                        AND \(ClickHouseSQL.personCondition(person: selection.person, anonymousIds: selection.anonymousIds))
+                    """
+                let before = try ClickHouseTesting.redundantCopies(store, project: project)
+                let personal = ClickHouseFormat.int64(
+                    try #require(try store.client.rows(records).first?.first))
+                #expect(personal > 0)
+                try ClickHouseTesting.stopMerges(store, running: true)
                 let deletion = try store.deletePerson(id: id, projectId: project.id, request: request)
+                // The records of the person's copies went with them; the others stay.
+                #expect(try store.client.rows(records).first?.first == "0")
+                #expect(
+                    try ClickHouseTesting.redundantCopies(store, project: project) == before - Int(personal))
                 #expect(deletion.events == expected.events)
                 #expect(deletion.events > 0)
                 #expect(deletion.identityLinks == expected.identityLinks)
@@ -62,10 +80,25 @@ struct ClickHouseRetentionTests {
             let expected = try sqlite.applyRetention(defaultDays: days, now: data.end)
             let reports = try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data)
             try ClickHouseTesting.withStore { store, project throws in
+                try ClickHouseTesting.stopMerges(store)
+                // Twice: every event has a redundant copy and a record of it.
                 try data.write(into: store, project: project)
+                try data.write(into: store, project: project)
+                try ClickHouseTesting.stopMerges(store, running: true)
                 let deleted = try store.applyRetention(defaultDays: days, now: data.end)
                 #expect(deleted[project.name] == expected[sqliteProject.name])
                 #expect((deleted[project.name] ?? 0) > 0)
+                // The records of the deleted copies went with them: one per event left.
+                let horizon = try #require(try store.retentionHorizon(projectId: project.id))
+                let old = try store.client.rows(
+                    """
+                    SELECT count() FROM \(store.location.database).duplicate_copies
+                    WHERE project_id = \(project.id) AND time < \(horizon.millisecondsSince1970)
+                    """)
+                #expect(old.first?.first == "0")
+                #expect(
+                    try ClickHouseTesting.redundantCopies(store, project: project)
+                        == store.eventCount(projectId: project.id))
                 #expect(
                     try store.retentionHorizon(projectId: project.id)
                         == sqlite.retentionHorizon(projectId: sqliteProject.id))

@@ -53,6 +53,7 @@ struct ClickHouseSQLTests {
                 ("insert events", sql.insertEvents + "\n" + rows),
                 ("insert identities", sql.insertIdentities + "\n" + links),
                 ("insert lost events", sql.insertLostEvents + "\n1\tbatch-1\t3\t0\t1\n"),
+                ("insert duplicate copies", sql.insertDuplicateCopies + "\n1\ta1\tm1\t2\t\\N\t0\n"),
             ], at: schema)
         try ChDBCheck.expectEveryStatementRuns(statements)
     }

@@ -1,7 +1,8 @@
-import FootprintServer
 import FootprintWire
 import Foundation
 import Testing
+
+@testable import FootprintServer
 
 /// The ClickHouse cluster the ClickHouse suites run against, and stores on it.
 ///
@@ -55,5 +56,35 @@ enum ClickHouseTesting {
             }
             return try body(store, try store.createProject(named: "shop"))
         }
+    }
+
+    /// Stops (or with `running`, starts again) the background merges of the store's event table
+    /// on every shard, so that copies of an event stay in it (no merge collapses them for the
+    /// reads). Mutations are merges too: a deletion waits until they run again.
+    static func stopMerges(_ store: ClickHouseEventStore, running: Bool = false) throws {
+        for shard in store.location.shards {
+            _ = try store.client.execute(
+                "SYSTEM \(running ? "START" : "STOP") MERGES \(store.location.database).events_local",
+                on: shard)
+        }
+    }
+
+    /// The rows of a project's events table, every stored copy.
+    static func storedRows(_ store: ClickHouseEventStore, project: Project) throws -> Int {
+        Int(
+            try store.client.rows(
+                "SELECT count() FROM \(store.location.database).events WHERE project_id = \(project.id)"
+            ).first.map { ClickHouseFormat.int64($0[0]) } ?? -1)
+    }
+
+    /// The redundant copies a project's records name, each once.
+    static func redundantCopies(_ store: ClickHouseEventStore, project: Project) throws -> Int {
+        Int(
+            try store.client.rows(
+                """
+                SELECT count() FROM (SELECT DISTINCT device, message_id, sequence
+                    FROM \(store.location.database).duplicate_copies WHERE project_id = \(project.id))
+                """
+            ).first.map { ClickHouseFormat.int64($0[0]) } ?? -1)
     }
 }

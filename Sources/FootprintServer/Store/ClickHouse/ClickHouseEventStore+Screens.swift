@@ -6,8 +6,9 @@ import Foundation
 /// from the events in ClickHouse.
 ///
 /// The click cursor is the events' `sequence`: the wall clock in microseconds when a collector
-/// stored the event (one more than the last when the clock stands still or goes back), so it
-/// grows with each event one collector stores, and one collector's INSERTs run one after
+/// stored the event, its lowest 4 bits the collector's own tag, one step more than the last when
+/// the clock stands still or goes back (``ClickHouseEventStore/sequence(after:now:tag:)``), so
+/// it grows with each event one collector stores, and one collector's INSERTs run one after
 /// another. A read goes up to the newest sequence visible for the session's devices and stays
 /// ``Configuration/liveClickSettle`` behind the wall clock, so that another collector's INSERT
 /// still under way is read on a later call. Collectors on hosts whose clocks differ by more

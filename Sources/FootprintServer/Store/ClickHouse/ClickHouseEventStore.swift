@@ -9,9 +9,11 @@ import Foundation
 /// Writes are grouped like the SQLite store's (``GroupCommitQueue``): the batches queued while
 /// an INSERT runs go in the next one, one INSERT per group through the `Distributed` table with
 /// `insert_distributed_sync=1`, so a request is answered only once every shard holds its rows.
-/// Before inserting, the group's message ids are looked up, so a resent batch stores nothing
-/// again; a copy that still gets in (two collectors inserting the same batch at the same
-/// instant) is collapsed at read time (`FINAL`) and by the table's merges.
+/// After inserting, and before answering, one query reads every stored copy of the group's
+/// messages; each copy but the first stored of a message (smallest `sequence`, the one a merge
+/// keeps) is recorded in `duplicate_copies`, which every read leaves out. So reports count
+/// each message once without `FINAL`, whichever collectors stored its copies (see
+/// docs/ARCHITECTURE.md, *Exactly once without `FINAL`*).
 ///
 /// Every report is answered by aggregate SQL (``ClickHouseSQL``) that returns the same rows the
 /// SQLite rollups give, so the shared ``ReportService`` builds the same reports.
@@ -21,7 +23,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         /// The longest a group of writes waits, in seconds, for batches being decoded at that
         /// instant (see ``SQLiteEventStore/Configuration/commitLinger``). Default 0.003.
         public var commitLinger = 0.003
-        /// Seconds one group's writes (the look-up of its message ids, then its INSERTs) may take
+        /// Seconds one group's writes (its INSERTs, then the check of its copies) may take
         /// each before the group fails as `unavailable` and its requests are answered 503 with
         /// `Retry-After`. Default 30.
         public var writeTimeout: Double = 30
@@ -39,10 +41,13 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         /// moment earlier than ones already visible) is not passed over. At most 86,400; a
         /// negative or non-finite value counts as 0. Default 2.
         public var liveClickSettle: Double = 2
-        /// Whether a group looks up its message ids before inserting, so that a resent batch
-        /// stores nothing again. Tests turn it off to store copies of events and check that every
-        /// report still counts each once.
-        var looksUpStoredEvents = true
+        /// Whether a group checks for copies of its events after inserting them and records the
+        /// redundant ones. Tests turn it off to play a collector stopped between its INSERT and
+        /// its check (one that never answered), and check that a resend then records them.
+        var checksCopies = true
+        /// The low bits of this store's sequences (below ``ClickHouseEventStore/sequenceTags``);
+        /// random when `nil`. Tests set it.
+        var sequenceTag: UInt64?
         /// Creates the default configuration.
         public init() {}
     }
@@ -55,9 +60,10 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     let client: ClickHouseClient
     let sql: ClickHouseSQL
     private let groups: GroupCommitQueue<IngestBatch, WriteOutcome>
-    /// The last ``RecentEvent/sequence`` given out (microseconds since 1970, or one more than
-    /// the last).
-    private let lastSequence = LockedValue<UInt64>(0)
+    /// The last ``RecentEvent/sequence`` given out (see ``sequence(after:now:tag:)``).
+    private let lastSequence: LockedValue<UInt64>
+    /// The low bits of every sequence this store gives out.
+    let sequenceTag: UInt64
 
     /// Opens the metadata file at `metadataPath` and the ClickHouse database at `location`,
     /// creating its tables on every shard when missing.
@@ -73,6 +79,9 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         clientConfiguration.maximumResponseBytes = configuration.maximumResponseBytes
         self.client = ClickHouseClient(location: location, configuration: clientConfiguration)
         self.sql = ClickHouseSQL(database: location.database, cluster: location.cluster)
+        self.sequenceTag =
+            (configuration.sequenceTag ?? .random(in: 0..<Self.sequenceTags)) % Self.sequenceTags
+        self.lastSequence = LockedValue(sequenceTag)
         self.groups = GroupCommitQueue(
             label: "footprint.clickhouse.writer", linger: configuration.commitLinger)
         self.metadata = try SQLiteEventStore(path: metadataPath, configuration: configuration.metadata)
@@ -132,49 +141,65 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     /// Batches waiting for the next INSERT.
     public var queuedWrites: Int { groups.queuedWrites }
 
-    /// The next sequence number: the wall clock in microseconds, or one more than the last.
+    /// How many collectors' sequences can differ by their low bits: a store's sequences are
+    /// all its tag modulo this. 16 keeps a sequence about the wall clock in microseconds (below
+    /// 2^53, exact in the dashboard's JavaScript) and lets one store give out 62,500 a second
+    /// before it runs ahead of the clock.
+    static let sequenceTags: UInt64 = 16
+
+    /// The sequence for `microseconds` since 1970 on a store with `tag`: the microseconds with
+    /// their low bits (below ``sequenceTags``) replaced by `tag`.
+    static func sequence(microseconds: UInt64, tag: UInt64) -> UInt64 {
+        microseconds - microseconds % sequenceTags + tag % sequenceTags
+    }
+
+    /// The sequence after `last` on a store with `tag` at `now` (seconds since 1970): the wall
+    /// clock's ``sequence(microseconds:tag:)``, or the next one with that tag after `last` when
+    /// the clock stands still or goes back. So one store's sequences grow, each is `tag` modulo
+    /// ``sequenceTags``, and two stores with different tags never give out the same one.
+    static func sequence(after last: UInt64, now: Double, tag: UInt64) -> UInt64 {
+        let clock = sequence(microseconds: UInt64(max(0, min(now * 1_000_000, 0x1p60))), tag: tag)
+        return max(sequence(microseconds: last, tag: tag) + sequenceTags, clock)
+    }
+
+    /// The next sequence number (``sequence(after:now:tag:)``).
     private func nextSequence() -> UInt64 {
-        let now = UInt64(max(0, Date().timeIntervalSince1970 * 1_000_000))
+        let now = Date().timeIntervalSince1970
         return lastSequence.withLock { last in
-            last = max(last + 1, now)
+            last = Self.sequence(after: last, now: now, tag: sequenceTag)
             return last
         }
     }
 
-    /// Inserts a group of batches: the events not stored yet (first copy in the group wins),
-    /// then the identity links, then the evicted counts. Any failure fails the whole group, and
-    /// its clients resend it; what got in then counts as duplicates.
+    /// Inserts a group of batches: its events (first copy in the group wins; the ids of deleted
+    /// people refused), then the identity links and the evicted counts; then checks which of its
+    /// messages are stored more than once and records every copy but the first stored as
+    /// redundant. An event whose inserted copy is the first stored counts as stored, any other
+    /// as a duplicate. Any failure fails the whole group, and its clients resend it; the resend's
+    /// check then records whatever copies got in.
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
         do {
             // The ids of deleted people (kept in the metadata file, read again when it changed).
             let deleted = try metadata.deletedIds()
-            var known: [Int64: Set<String>] = [:]
-            for (project, group) in Dictionary(grouping: batches, by: \.projectId)
-            where configuration.looksUpStoredEvents {
-                let events = group.flatMap(\.events)
-                guard !events.isEmpty else { continue }
-                let rows = try client.rows(
-                    sql.storedMessageIds(
-                        projectId: project, devices: Set(events.map { $0.anonymousId ?? "" }),
-                        messageIds: Set(events.map(\.messageId))),
-                    settings: ["max_query_size": "67108864"], timeout: configuration.writeTimeout)
-                known[project] = Set(rows.compactMap { $0.first.flatMap(ClickHouseFormat.text) })
-            }
+            var seen: [Int64: Set<String>] = [:]
             var eventRows = ""
             var linkRows = ""
             var lostRows = ""
-            var outcomes: [WriteOutcome] = []
+            var inserted: [[StoredCopy]] = []
+            var refusals: [[Int]] = []
             for batch in batches {
-                var stored = 0
+                var copies: [StoredCopy] = []
                 let refused = deleted.refusedEvents(of: batch)
                 let refusedSet = Set(refused)
                 for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
-                    guard known[batch.projectId, default: []].insert(event.messageId).inserted else {
+                    guard seen[batch.projectId, default: []].insert(event.messageId).inserted else {
                         continue
                     }
-                    ClickHouseRows.append(
-                        event, project: batch.projectId, sequence: nextSequence(), to: &eventRows)
-                    stored += 1
+                    let sequence = nextSequence()
+                    ClickHouseRows.append(event, project: batch.projectId, sequence: sequence, to: &eventRows)
+                    copies.append(
+                        StoredCopy(
+                            device: event.anonymousId ?? "", messageId: event.messageId, sequence: sequence))
                 }
                 for link in deleted.acceptedLinks(of: batch) {
                     linkRows +=
@@ -193,32 +218,88 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                             String(UInt64.max - nextSequence()),
                         ].joined(separator: "\t") + "\n"
                 }
-                outcomes.append(
-                    WriteOutcome(
-                        stored: stored, duplicates: batch.events.count - stored - refused.count,
-                        refused: refused))
+                inserted.append(copies)
+                refusals.append(refused)
             }
-            let settings = ["insert_distributed_sync": "1"]
-            if !eventRows.isEmpty {
-                _ = try client.execute(
-                    sql.insertEvents, data: Array(eventRows.utf8), settings: settings,
-                    timeout: configuration.writeTimeout)
+            try insert(sql.insertEvents, rows: eventRows)
+            try insert(sql.insertIdentities, rows: linkRows)
+            try insert(sql.insertLostEvents, rows: lostRows)
+            var redundant: Set<StoredCopy> = []
+            if configuration.checksCopies {
+                for (project, group) in Dictionary(grouping: zip(batches, inserted), by: \.0.projectId) {
+                    redundant.formUnion(try recordRedundantCopies(projectId: project, of: group.flatMap(\.1)))
+                }
             }
-            if !linkRows.isEmpty {
-                _ = try client.execute(
-                    sql.insertIdentities, data: Array(linkRows.utf8), settings: settings,
-                    timeout: configuration.writeTimeout)
-            }
-            if !lostRows.isEmpty {
-                _ = try client.execute(
-                    sql.insertLostEvents, data: Array(lostRows.utf8), settings: settings,
-                    timeout: configuration.writeTimeout)
-            }
-            return .success(outcomes)
+            return .success(
+                zip(batches, zip(inserted, refusals)).map { batch, result in
+                    let stored = result.0.count(where: { !redundant.contains($0) })
+                    return WriteOutcome(
+                        stored: stored, duplicates: batch.events.count - stored - result.1.count,
+                        refused: result.1)
+                })
         } catch {
             return .failure(
                 ServerError(code: error.code, message: "the batch could not be stored: \(error.message)"))
         }
+    }
+
+    /// One stored copy of an event: its device (the anonymous id, `''` for none), message id and
+    /// sequence.
+    struct StoredCopy: Hashable {
+        var device: String
+        var messageId: String
+        var sequence: UInt64
+    }
+
+    /// `rows` (`TabSeparated`) inserted by `statement` through the `Distributed` tables, returning
+    /// once every shard holds them; nothing when `rows` is empty.
+    private func insert(_ statement: String, rows: String) throws(ServerError) {
+        guard !rows.isEmpty else { return }
+        _ = try client.execute(
+            statement, data: Array(rows.utf8), settings: ["insert_distributed_sync": "1"],
+            timeout: configuration.writeTimeout)
+    }
+
+    /// Reads every stored copy of the messages of `copies` (just inserted), and records each
+    /// copy after the first stored (the smallest sequence) of a message in `duplicate_copies`,
+    /// whichever collector stored it.
+    /// - Returns: the copies among `copies` that are not the first stored: those after it, and
+    ///   those a merge removed meanwhile (a merge keeps the first).
+    private func recordRedundantCopies(projectId: Int64, of copies: [StoredCopy]) throws(ServerError)
+        -> Set<StoredCopy>
+    {
+        guard !copies.isEmpty else { return [] }
+        let rows = try client.rows(
+            sql.storedCopies(
+                projectId: projectId, devices: Set(copies.map(\.device)),
+                messageIds: Set(copies.map(\.messageId))),
+            settings: ["max_query_size": "67108864"], timeout: configuration.writeTimeout)
+        // Each message's copies: the raw fields, written back as they came.
+        var messages: [[Substring]: [(sequence: UInt64, row: [Substring])]] = [:]
+        for row in rows where row.count == 5 {
+            messages[[row[0], row[1]], default: []].append((UInt64(row[2]) ?? 0, row))
+        }
+        var records = ""
+        var first: Set<StoredCopy> = []
+        for copiesOfOne in messages.values {
+            // A copy with the first one's sequence (collectors of one tag in one microsecond) is
+            // not recorded: the record would leave out the first one too. It counts twice until
+            // a merge collapses it, never not at all.
+            let smallest = copiesOfOne.map(\.sequence).min() ?? 0
+            for copy in copiesOfOne {
+                if copy.sequence > smallest {
+                    records +=
+                        ([String(projectId)] + copy.row.map(String.init)).joined(separator: "\t") + "\n"
+                } else {
+                    first.insert(
+                        StoredCopy(
+                            device: ClickHouseFormat.text(copy.row[0]) ?? "",
+                            messageId: ClickHouseFormat.text(copy.row[1]) ?? "", sequence: copy.sequence))
+                }
+            }
+        }
+        try insert(sql.insertDuplicateCopies, rows: records)
+        return Set(copies).subtracting(first)
     }
 
     // MARK: Counts and lists
@@ -308,6 +389,15 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                 on: shard)
         }
         try waitForMutations(since: started)
+        // The records of the deleted copies after the copies: never a moment where a redundant
+        // copy is left and its record gone.
+        for shard in location.shards {
+            _ = try client.execute(
+                sql.deletePersonCopies(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                on: shard)
+        }
+        try waitForMutations(since: started)
         return try metadata.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: found.events.count,
             identityLinks: found.identityLinks.count,
@@ -362,6 +452,11 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                 for shard in location.shards {
                     _ = try client.execute(
                         sql.deleteEventsBefore(projectId: project.id, time: horizon), on: shard)
+                }
+                try waitForMutations(since: started)
+                for shard in location.shards {
+                    _ = try client.execute(
+                        sql.deleteCopiesBefore(projectId: project.id, time: horizon), on: shard)
                 }
                 try waitForMutations(since: started)
             }

@@ -8,9 +8,11 @@ import FootprintWire
 /// parameters (values are literals made by ``ClickHouseFormat/literal(_:)``), and no
 /// `windowFunnel` (funnels get each person's step times, ``funnelTimes(projectId:filter:sources:)``).
 ///
-/// Every report reads `events FINAL`: each shard collapses the copies of an event it holds (a
-/// resend lands on the same shard: the sharding key is the project and the anonymous id) to the
-/// first stored one before counting, so a duplicate not merged yet never counts.
+/// No read uses `FINAL`: each copy of an event is identified by its device, message id and
+/// `sequence`, the first stored (smallest `sequence`) counts, and every other copy the writer
+/// found is recorded in `duplicate_copies`, which every read of the events leaves out
+/// (``unique(projectId:)``), on each shard against that shard's own records (a resend lands on
+/// the shard of the copy it repeats: both tables are sharded by the project and the device).
 struct ClickHouseSQL: Sendable {
     /// The database (an identifier, see ``ClickHouseLocation``).
     let database: String
@@ -23,12 +25,15 @@ struct ClickHouseSQL: Sendable {
 
     /// The names of the tables statements read and write.
     struct Tables: Sendable {
-        var events: String, identities: String, lostEvents: String
+        var events: String, identities: String, lostEvents: String, duplicateCopies: String
         /// Through the `Distributed` tables: every shard.
-        static let distributed = Tables(events: "events", identities: "identities", lostEvents: "lost_events")
+        static let distributed = Tables(
+            events: "events", identities: "identities", lostEvents: "lost_events",
+            duplicateCopies: "duplicate_copies")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
-            events: "events_local", identities: "identities_local", lostEvents: "lost_events_local")
+            events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
+            duplicateCopies: "duplicate_copies_local")
     }
 
     // MARK: Schema
@@ -40,8 +45,9 @@ struct ClickHouseSQL: Sendable {
     /// `SessionTimeline`): its kinds, keys and roles (bit 0 counted, bit 1 per person, bit 2
     /// timed for funnels), its day and 64-day block, its session key and its mark on the
     /// session's timeline (0 none, 1 view, 2 leave). `sequence` grows with each stored event
-    /// of a collector; `keep` is its complement, so a `ReplacingMergeTree` merge keeps the first
-    /// stored copy of a message.
+    /// of a collector and differs between collectors (``ClickHouseEventStore/sequence(after:now:tag:)``);
+    /// `keep` is its complement, so a `ReplacingMergeTree` merge keeps the first stored copy of a
+    /// message, the copy the reads count.
     static let eventColumns = """
         project_id Int64,
             device String,
@@ -101,6 +107,12 @@ struct ClickHouseSQL: Sendable {
             ENGINE = ReplacingMergeTree(keep) ORDER BY (project_id, batch_key)
             """,
             """
+            CREATE TABLE IF NOT EXISTS \(db).duplicate_copies_local (
+                project_id Int64, device String, message_id String, sequence UInt64,
+                user_id Nullable(String), time Int64)
+            ENGINE = ReplacingMergeTree ORDER BY (project_id, device, message_id, sequence)
+            """,
+            """
             CREATE TABLE IF NOT EXISTS \(db).events AS \(db).events_local
             ENGINE = Distributed(\(cluster), \(db), events_local, cityHash64(project_id, device))
             """,
@@ -111,6 +123,10 @@ struct ClickHouseSQL: Sendable {
             """
             CREATE TABLE IF NOT EXISTS \(db).lost_events AS \(db).lost_events_local
             ENGINE = Distributed(\(cluster), \(db), lost_events_local, cityHash64(project_id, batch_key))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).duplicate_copies AS \(db).duplicate_copies_local
+            ENGINE = Distributed(\(cluster), \(db), duplicate_copies_local, cityHash64(project_id, device))
             """,
         ]
     }
@@ -129,20 +145,43 @@ struct ClickHouseSQL: Sendable {
     /// Inserts a batch's evicted-event count (`project_id, batch_key, count, received_at, keep`).
     var insertLostEvents: String { "INSERT INTO \(database).\(tables.lostEvents) FORMAT TabSeparated" }
 
-    /// The message ids among `messageIds` of these devices a project already stores.
-    func storedMessageIds(projectId: Int64, devices: Set<String>, messageIds: Set<String>) -> String {
+    /// Inserts records of redundant copies (`project_id, device, message_id, sequence, user_id,
+    /// time`: the copy's own device, user id and time, so that deleting a person's or an old
+    /// day's events deletes their records by the same conditions).
+    var insertDuplicateCopies: String {
+        "INSERT INTO \(database).\(tables.duplicateCopies) FORMAT TabSeparated"
+    }
+
+    /// Every stored copy of the messages of these devices among `messageIds` in a project:
+    /// `device, message_id, sequence, user_id, time`. The writer's check after its INSERT.
+    func storedCopies(projectId: Int64, devices: Set<String>, messageIds: Set<String>) -> String {
         """
-        SELECT DISTINCT message_id FROM \(database).\(tables.events)
+        SELECT device, message_id, sequence, user_id, time FROM \(database).\(tables.events)
         WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
             AND message_id IN (\(Self.list(messageIds)))
         """
+    }
+
+    /// The condition that leaves out a project's redundant copies: those recorded in
+    /// `duplicate_copies_local`. The subquery is not `GLOBAL`, so in a read of the `Distributed`
+    /// table each shard runs it against its own records, which are those of the copies it holds.
+    func unique(projectId: Int64) -> String {
+        """
+        (device, message_id, sequence) NOT IN (SELECT device, message_id, sequence
+            FROM \(database).duplicate_copies_local WHERE project_id = \(projectId))
+        """
+    }
+
+    /// The records of redundant copies a project holds (tests and the benchmarks read it).
+    func redundantCopies(projectId: Int64) -> String {
+        "SELECT count() FROM \(database).\(tables.duplicateCopies) WHERE project_id = \(projectId)"
     }
 
     // MARK: Counts
 
     /// The number of stored events of a project.
     func eventCount(projectId: Int64) -> String {
-        "SELECT count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId)"
+        "SELECT count() FROM \(database).\(tables.events) WHERE project_id = \(projectId) AND \(unique(projectId: projectId))"
     }
 
     /// The sum of a project's evicted-event counts, each batch once.
@@ -152,7 +191,10 @@ struct ClickHouseSQL: Sendable {
 
     /// The oldest and newest event time of a project, and its event count.
     func eventTimeSpan(projectId: Int64) -> String {
-        "SELECT min(time), max(time), count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId)"
+        """
+        SELECT min(time), max(time), count() FROM \(database).\(tables.events)
+        WHERE project_id = \(projectId) AND \(unique(projectId: projectId))
+        """
     }
 
     /// Each anonymous id's first linked user id.
@@ -167,7 +209,8 @@ struct ClickHouseSQL: Sendable {
     func recentEvents(projectId: Int64, limit: Int, after: Int64?) -> String {
         """
         SELECT sequence, type, name, time, received_at, ifNull(user_id, anonymous_id), page, payload
-        FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId) AND sequence > \(max(0, after ?? 0))
+        FROM \(database).\(tables.events)
+        WHERE project_id = \(projectId) AND sequence > \(max(0, after ?? 0)) AND \(unique(projectId: projectId))
         ORDER BY sequence DESC LIMIT \(max(0, limit))
         """
     }
@@ -179,7 +222,8 @@ struct ClickHouseSQL: Sendable {
     func rollupConditions(projectId: Int64, filter: ReportFilter, days: Bool = true, page: Bool = true)
         -> [String]
     {
-        var conditions = ["project_id = \(projectId)"] + (days ? Self.dayConditions(filter) : [])
+        var conditions = ["project_id = \(projectId)", unique(projectId: projectId)]
+        if days { conditions += Self.dayConditions(filter) }
         if let version = filter.appVersion {
             conditions.append("ifNull(app_version, '') = \(ClickHouseFormat.literal(version))")
         }
@@ -198,18 +242,22 @@ struct ClickHouseSQL: Sendable {
         return conditions
     }
 
-    /// The rows' contributions (``RollupDelta/Contribution``) with role `bit`.
-    private func contributions(where conditions: [String], role bit: Int) -> String {
+    /// The contributions (``RollupDelta/Contribution``) with role `bit` and `items`' conditions
+    /// of the rows with `rows`' conditions. The rows' conditions are a `PREWHERE`: they drop rows
+    /// (and leave out redundant copies) before `ARRAY JOIN` multiplies them, which ClickHouse
+    /// does not do by itself for a query with `ARRAY JOIN`.
+    private func contributions(rows: [String], items: [String] = [], role bit: Int) -> String {
         """
-        FROM \(database).\(tables.events) FINAL ARRAY JOIN kinds AS kind, keys AS key, roles AS role
-        WHERE \((conditions + ["bitAnd(role, \(bit)) != 0"]).joined(separator: " AND "))
+        FROM \(database).\(tables.events) ARRAY JOIN kinds AS kind, keys AS key, roles AS role
+        PREWHERE \(rows.joined(separator: " AND "))
+        WHERE \((items + ["bitAnd(role, \(bit)) != 0"]).joined(separator: " AND "))
         """
     }
 
     /// Daily counts per day, kind and key.
     func rollupCounts(projectId: Int64, filter: ReportFilter) -> String {
         """
-        SELECT day, kind, key, count() \(contributions(where: rollupConditions(projectId: projectId, filter: filter), role: 1))
+        SELECT day, kind, key, count() \(contributions(rows: rollupConditions(projectId: projectId, filter: filter), role: 1))
         GROUP BY day, kind, key
         """
     }
@@ -217,15 +265,14 @@ struct ClickHouseSQL: Sendable {
     /// Daily counts per kind, key, page and day, with an element text: per app version and OS
     /// the last one stored, then the greatest of those (as the SQLite rollup rows give it).
     func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) -> String {
-        var conditions = rollupConditions(projectId: projectId, filter: filter)
-        conditions.append("kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))")
+        let kind = "kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))"
         return """
             SELECT kind, key, page, day, sum(counted), max(detail) FROM (
                 SELECT kind, key, ifNull(page, '') AS page, day, count() AS counted,
                     if(countIf(kind IN (2, 3) AND isNotNull(element_text)) > 0,
                         argMaxIf(assumeNotNull(element_text), sequence, kind IN (2, 3) AND isNotNull(element_text)),
                         NULL) AS detail
-                \(contributions(where: conditions, role: 1))
+                \(contributions(rows: rollupConditions(projectId: projectId, filter: filter), items: [kind], role: 1))
                 GROUP BY kind, key, page, day, ifNull(app_version, ''), ifNull(os, '')
             ) GROUP BY kind, key, page, day
             """
@@ -237,15 +284,15 @@ struct ClickHouseSQL: Sendable {
         -> String
     {
         var conditions = rollupConditions(projectId: projectId, filter: filter, days: false)
-        conditions.append("kind = \(kind.rawValue)")
+        var items = ["kind = \(kind.rawValue)"]
         if let from = filter.from { conditions.append("day_block >= \(from.dayNumber >> 6)") }
         if let to = filter.to {
             conditions.append("day_block <= \(to.adding(milliseconds: -1).dayNumber >> 6)")
         }
-        if let keys { conditions.append("key IN (\(Self.list(keys)))") }
+        if let keys { items.append("key IN (\(Self.list(keys)))") }
         return """
             SELECT key, day_block, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupBitOr(day_bit)
-            \(contributions(where: conditions, role: 2))
+            \(contributions(rows: conditions, items: items, role: 2))
             GROUP BY key, day_block, anonymous_id, user_id, page
             """
     }
@@ -259,10 +306,10 @@ struct ClickHouseSQL: Sendable {
         let matches = sources.map {
             "(kind = \($0.kind.rawValue) AND key = \(ClickHouseFormat.literal($0.key)))"
         }
-        conditions.append("(\(matches.joined(separator: " OR ")))")
+        let items = ["(\(matches.joined(separator: " OR ")))"]
         return """
             SELECT kind, key, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupArray(time)
-            \(contributions(where: conditions, role: 4))
+            \(contributions(rows: conditions, items: items, role: 4))
             GROUP BY kind, key, anonymous_id, user_id, page
             """
     }
@@ -272,7 +319,7 @@ struct ClickHouseSQL: Sendable {
     /// `project_id = …` and, with days in `filter`, only sessions with an event matching
     /// `extra` on those days (every event of such a session is read, as its timeline needs).
     private func sessionScope(projectId: Int64, filter: ReportFilter, extra: [String] = []) -> String {
-        var conditions = ["project_id = \(projectId)"]
+        var conditions = ["project_id = \(projectId)", unique(projectId: projectId)]
         let inRange = ["project_id = \(projectId)"] + extra + Self.dayConditions(filter)
         if filter.from != nil || filter.to != nil {
             conditions.append(
@@ -298,7 +345,7 @@ struct ClickHouseSQL: Sendable {
         return """
             SELECT argMin(day, time) AS day, max(time) - min(time) AS length, countIf(is_page_view = 1) AS views,
                 argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
-            FROM \(database).\(tables.events) FINAL
+            FROM \(database).\(tables.events)
             WHERE \(sessionScope(projectId: projectId, filter: filter, extra: pageExtra))\(pageCondition)
             GROUP BY session_key
             """
@@ -330,7 +377,7 @@ struct ClickHouseSQL: Sendable {
                 groupArrayIf((time, sequence, mark, mark_page, mark_duration, day), mark > 0)),
                 1, \(SessionTimeline.maximumMarks)) AS marks,
             argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
-        FROM \(database).\(tables.events) FINAL
+        FROM \(database).\(tables.events)
         WHERE \(sessionScope(projectId: projectId, filter: filter, extra: ["mark = 1"]))
         GROUP BY session_key
         """
@@ -398,7 +445,7 @@ struct ClickHouseSQL: Sendable {
     /// A project's events passing `filter` exactly (as the SQLite store's events), at most
     /// `limit`; the payload only when `properties`.
     func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool, limit: Int) -> String {
-        var conditions = ["project_id = \(projectId)"]
+        var conditions = ["project_id = \(projectId)", unique(projectId: projectId)]
         if let from = filter.from { conditions.append("time >= \(from.millisecondsSince1970)") }
         if let to = filter.to { conditions.append("time < \(to.millisecondsSince1970)") }
         if let version = filter.appVersion {
@@ -409,7 +456,7 @@ struct ClickHouseSQL: Sendable {
         return """
             SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
                 element_text, item_id, duration_ms, app_version, os, \(properties ? "payload" : "''")
-            FROM \(database).\(tables.events) FINAL WHERE \(conditions.joined(separator: " AND ")) LIMIT \(max(0, limit))
+            FROM \(database).\(tables.events) WHERE \(conditions.joined(separator: " AND ")) LIMIT \(max(0, limit))
             """
     }
 
@@ -424,8 +471,9 @@ struct ClickHouseSQL: Sendable {
     /// A person's events, in stored order.
     func personEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
         """
-        SELECT message_id, time, received_at, payload FROM \(database).\(tables.events) FINAL
-        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        SELECT message_id, time, received_at, payload FROM \(database).\(tables.events)
+        WHERE project_id = \(projectId) AND \(unique(projectId: projectId))
+            AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
         ORDER BY sequence
         """
     }
@@ -435,6 +483,15 @@ struct ClickHouseSQL: Sendable {
     func deletePersonEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
         """
         ALTER TABLE \(database).events_local DELETE
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        """
+    }
+
+    /// Deletes the records of a person's redundant copies from one shard's local table (by the
+    /// copies' own device and user id, so the records of exactly the deleted copies go).
+    func deletePersonCopies(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).duplicate_copies_local DELETE
         WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
         """
     }
@@ -450,12 +507,21 @@ struct ClickHouseSQL: Sendable {
 
     /// The stored events of a project before `time` (ms since 1970).
     func eventsBefore(projectId: Int64, time: Int64) -> String {
-        "SELECT count() FROM \(database).\(tables.events) FINAL WHERE project_id = \(projectId) AND time < \(time)"
+        """
+        SELECT count() FROM \(database).\(tables.events)
+        WHERE project_id = \(projectId) AND time < \(time) AND \(unique(projectId: projectId))
+        """
     }
 
     /// Deletes a project's events before `time` from one shard's local table (retention).
     func deleteEventsBefore(projectId: Int64, time: Int64) -> String {
         "ALTER TABLE \(database).events_local DELETE WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// Deletes the records of a project's redundant copies before `time` from one shard's local
+    /// table (each record carries its copy's time, so those of exactly the deleted copies go).
+    func deleteCopiesBefore(projectId: Int64, time: Int64) -> String {
+        "ALTER TABLE \(database).duplicate_copies_local DELETE WHERE project_id = \(projectId) AND time < \(time)"
     }
 
     /// The mutations of this database a shard has not finished.
@@ -495,8 +561,9 @@ struct ClickHouseSQL: Sendable {
     {
         """
         SELECT sequence, time, anonymous_id, page, element_path, similar_path, element_text
-        FROM \(database).\(tables.events) FINAL
+        FROM \(database).\(tables.events)
         WHERE project_id = \(projectId) AND device IN (\(Self.list(devices))) AND isNotNull(anonymous_id)
+            AND \(unique(projectId: projectId))
             AND sequence > \(max(0, after)) AND sequence <= \(max(0, through))
             AND type = 'track' AND name = '$element_click' AND isNotNull(element_path)
         ORDER BY sequence LIMIT \(max(0, limit))
@@ -504,8 +571,7 @@ struct ClickHouseSQL: Sendable {
     }
 
     /// The newest day of a project's counted events (the SQLite rollups' newest day) and whether
-    /// there is any: `(day, count)`, `(0, 0)` when there is none. No `FINAL`: copies of an event
-    /// change neither.
+    /// there is any: `(day, count)`, `(0, 0)` when there is none. Redundant copies change neither.
     func newestCountedDay(projectId: Int64) -> String {
         """
         SELECT max(day), count() FROM \(database).\(tables.events)
@@ -520,7 +586,7 @@ struct ClickHouseSQL: Sendable {
         """
         SELECT ifNull(app_version, '') AS version, max(day) AS newest, max(time),
             argMax(payload, (time, sequence))
-        FROM \(database).\(tables.events) FINAL
+        FROM \(database).\(tables.events)
         WHERE project_id = \(projectId) AND type = 'track' AND name = \(ClickHouseFormat.literal(PlanHealthReport.eventName))
             AND day >= \(day)
         GROUP BY version ORDER BY newest DESC, version DESC LIMIT \(max(0, limit))
@@ -531,7 +597,7 @@ struct ClickHouseSQL: Sendable {
 
     /// Every statement the store sends, labelled, for a project and a filter: the schema of one
     /// shard (with ``Tables/local``, only the local tables: a single node has no cluster), the
-    /// inserts' look-up, and every read. Tests run them on each ClickHouse release.
+    /// writer's check of its copies, and every read. Tests run them on each ClickHouse release.
     func everyStatement(projectId: Int64, filter: ReportFilter) -> [(label: String, sql: String)] {
         var statements: [(label: String, sql: String)] = []
         for (index, statement) in schema.enumerated()
@@ -547,9 +613,10 @@ struct ClickHouseSQL: Sendable {
         onPage.page = onPage.page ?? "Home"
         statements += [
             (
-                "stored message ids",
-                storedMessageIds(projectId: projectId, devices: ["a1", ""], messageIds: ["m1"])
+                "stored copies",
+                storedCopies(projectId: projectId, devices: ["a1", ""], messageIds: ["m1"])
             ),
+            ("redundant copies", redundantCopies(projectId: projectId)),
             ("event count", eventCount(projectId: projectId)),
             ("lost event count", lostEventCount(projectId: projectId)),
             ("event time span", eventTimeSpan(projectId: projectId)),
@@ -589,8 +656,13 @@ struct ClickHouseSQL: Sendable {
                 "delete person links",
                 deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])
             ),
+            (
+                "delete person copies",
+                deletePersonCopies(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
             ("events before", eventsBefore(projectId: projectId, time: 1_000)),
             ("delete events before", deleteEventsBefore(projectId: projectId, time: 1_000)),
+            ("delete copies before", deleteCopiesBefore(projectId: projectId, time: 1_000)),
             ("pending mutations", pendingMutations),
             ("newest sequence", newestSequence(projectId: projectId, devices: nil)),
             ("newest sequence of devices", newestSequence(projectId: projectId, devices: ["a1", "a2"])),
