@@ -22,6 +22,9 @@ CLUSTER_SUITES := ClickHouse|StoreMigration
 # The SDK's end-to-end run against the cluster (the demo on ClickHouse), on its own: it needs the
 # cooperative threads the blocking suites hold, and its ClickHouse load slows the other suites'.
 CLUSTER_SDK_SUITES := ClusterDemoTests
+# The 10,000-connection load test holds 11,000 client sockets in the test process for its whole
+# run; in a process of its own it never takes the descriptors that tests running beside it need.
+ISOLATED_SUITES := HTTPLoadTests
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps test-deps cluster-deps build test browser-test lint format bench demo fuzz ios-typecheck \
@@ -56,19 +59,22 @@ cluster-deps:
 build: deps
 	$(SWIFT) build
 
-## Run every test (Swift Testing): first all but the cluster suites; then, with the two ClickHouse
+## Run every test (Swift Testing): first all but the cluster suites and the load test; then the
+## load test in a process of its own; then, with the two ClickHouse
 ## shards running (stopped afterwards, also when a test fails), the cluster suites in a run of
 ## their own and the demo on the cluster in another, so their long blocking tests never hold the
 ## threads the other suites' tests wait on; then the headless-browser test of the dashboard.
+## Each run's output is kept in .build/test-logs/; a failed run ends with a summary of why.
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(CLUSTER_SUITES)|$(CLUSTER_SDK_SUITES)'
+	SWIFT=$(SWIFT) scripts/swift-test.sh main --skip '$(CLUSTER_SUITES)|$(CLUSTER_SDK_SUITES)|$(ISOLATED_SUITES)'
+	SWIFT=$(SWIFT) scripts/swift-test.sh isolated --filter '$(ISOLATED_SUITES)'
 	@trap 'scripts/cluster.sh stop --state $(TEST_CLUSTER_STATE)' EXIT; trap 'exit 1' INT TERM; \
 	scripts/cluster.sh start --base $(TEST_CLUSTER_PORT_BASE) --state $(TEST_CLUSTER_STATE) && \
 	set -a && . $(TEST_CLUSTER_STATE)/cluster.env && set +a && \
 	export FOOTPRINT_REQUIRE_CLICKHOUSE=1 FOOTPRINT_CHDB_PYTHON="$(CURDIR)/$(CHDB_VENV)/bin/python" && \
-	$(SWIFT) test --skip-build --filter '$(CLUSTER_SUITES)' && \
-	$(SWIFT) test --skip-build --filter '$(CLUSTER_SDK_SUITES)'
+	SWIFT=$(SWIFT) scripts/swift-test.sh cluster --filter '$(CLUSTER_SUITES)' && \
+	SWIFT=$(SWIFT) scripts/swift-test.sh cluster-demo --filter '$(CLUSTER_SDK_SUITES)'
 	$(MAKE) browser-test
 
 ## The local scale-out cluster: two ClickHouse shards, two collectors and HAProxy in front of them.

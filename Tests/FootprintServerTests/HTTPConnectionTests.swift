@@ -6,11 +6,11 @@ import Testing
 /// The event-driven listener over real loopback sockets: many idle connections, requests that
 /// wait for their answer without a thread, head deadlines, the connection limit.
 struct HTTPConnectionTests {
-    /// Waits (hang guard: 30 s) until `condition` holds.
+    /// Waits (hang guard: 300 s; a busy machine can stall a test for long) until `condition` holds.
     static func waitUntil(
         _ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
     ) throws {
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(300)
         while !condition() {
             guard Date() < deadline else {
                 Issue.record("still waiting for \(what)", sourceLocation: sourceLocation)

@@ -48,5 +48,21 @@ struct DeliveryOutcomeTests {
         #expect(
             outcome(503, headers: ["retry-after": "soon"])
                 == .retryable(status: 503, retryAfterMilliseconds: nil))
+        #expect(
+            DeliveryOutcome.retryAfter(
+                "Sunday, 29-Nov-26 20:01:00 GMT", now: Timestamp(iso8601: "2026-11-29T20:00:00Z")!)
+                == 60_000)
+        #expect(
+            DeliveryOutcome.retryAfter(
+                "Sun, 29 Nov 2026 19:00:00 GMT", now: Timestamp(iso8601: "2026-11-29T20:00:00Z")!) == 0)
+    }
+
+    /// Regression: a delay in seconds too large for milliseconds overflowed (a trap, the app
+    /// gone) when multiplied by 1,000. It is now held at the largest value; the policy caps it.
+    @Test func aHugeRetryAfterDoesNotOverflow() {
+        #expect(
+            DeliveryOutcome.retryAfter("9223372036854775807", now: Timestamp(millisecondsSince1970: 0))
+                == Int64.max / 1000 * 1000)
+        #expect(DeliveryOutcome.retryAfter("-1", now: Timestamp(millisecondsSince1970: 0)) == nil)
     }
 }

@@ -34,9 +34,11 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
 }
 
 /// Waits (polling) until `condition` holds or `timeoutSeconds` pass; records an issue on timeout.
+/// The time-out is a hang guard, not a speed check: a busy machine can hold a test's task off its
+/// thread for minutes.
 @discardableResult
 func waitUntil(
-    timeoutSeconds: Double = 120, _ what: String = "condition",
+    timeoutSeconds: Double = 300, _ what: String = "condition",
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async -> Bool {
     let deadline = Date().addingTimeInterval(timeoutSeconds)

@@ -37,14 +37,12 @@ extension DeliveryOutcome {
     /// A `Retry-After` value (delay in seconds, or an HTTP date) in milliseconds from `now`.
     static func retryAfter(_ value: String, now: Timestamp) -> Int64? {
         let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int64(text) { return seconds >= 0 ? seconds * 1000 : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        return max(0, milliseconds - now.millisecondsSince1970)
+        if let seconds = Int64(text) {
+            // Kept from overflowing; the policy caps the wait (`maximumRetryAfterMilliseconds`).
+            return seconds >= 0 ? min(seconds, Int64.max / 1000) * 1000 : nil
+        }
+        guard let date = Timestamp(httpDate: text, now: now) else { return nil }
+        return max(0, date.millisecondsSince1970 - now.millisecondsSince1970)
     }
 
     static func rejectedRows(in body: [UInt8], rowsByMessageId: [String: Int64]) -> [Int64: String] {

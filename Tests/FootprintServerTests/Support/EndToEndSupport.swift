@@ -35,7 +35,7 @@ final class AwaitableLog<Entry: Sendable>: @unchecked Sendable {
 
     /// Waits until `condition` holds for the entries.
     /// - Returns: whether it held before `timeoutSeconds`.
-    func wait(timeoutSeconds: Double = 120, until condition: @escaping @Sendable ([Entry]) -> Bool) async
+    func wait(timeoutSeconds: Double = 300, until condition: @escaping @Sendable ([Entry]) -> Bool) async
         -> Bool
     {
         await withCheckedContinuation { continuation in

@@ -9,9 +9,9 @@ import Foundation
 /// Writes are grouped like the SQLite store's (``GroupCommitQueue``): the batches queued while
 /// an INSERT runs go in the next one, one INSERT per group through the `Distributed` table with
 /// `insert_distributed_sync=1`, so a request is answered only once every shard holds its rows.
-/// After inserting, and before answering, one query reads every copy of the group's messages
-/// that is stored more than once; each copy but the first stored (smallest `sequence`, the one a
-/// merge keeps) is recorded in `duplicate_copies`, which every read leaves out. So reports count
+/// After inserting, and before answering, one query reads every stored copy of the group's
+/// messages; each copy but the first stored of a message (smallest `sequence`, the one a merge
+/// keeps) is recorded in `duplicate_copies`, which every read leaves out. So reports count
 /// each message once without `FINAL`, whichever collectors stored its copies (see
 /// docs/ARCHITECTURE.md, *Exactly once without `FINAL`*).
 ///
@@ -266,10 +266,11 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
             timeout: configuration.writeTimeout)
     }
 
-    /// Reads every copy of the messages of `copies` (just inserted) that a project stores more
-    /// than once, and records each copy after the first stored (the smallest sequence) in
-    /// `duplicate_copies`, whichever collector stored it.
-    /// - Returns: the copies among `copies` that are not the first stored.
+    /// Reads every stored copy of the messages of `copies` (just inserted), and records each
+    /// copy after the first stored (the smallest sequence) of a message in `duplicate_copies`,
+    /// whichever collector stored it.
+    /// - Returns: the copies among `copies` that are not the first stored: those after it, and
+    ///   those a merge removed meanwhile (a merge keeps the first).
     private func recordRedundantCopies(projectId: Int64, of copies: [StoredCopy]) throws(ServerError)
         -> Set<StoredCopy>
     {
@@ -284,24 +285,27 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         for row in rows where row.count == 5 {
             messages[[row[0], row[1]], default: []].append((UInt64(row[2]) ?? 0, row))
         }
-        let ours = Set(copies)
         var records = ""
-        var redundant: Set<StoredCopy> = []
+        var first: Set<StoredCopy> = []
         for copiesOfOne in messages.values {
             // A copy with the first one's sequence (collectors of one tag in one microsecond) is
             // not recorded: the record would leave out the first one too. It counts twice until
             // a merge collapses it, never not at all.
-            let first = copiesOfOne.map(\.sequence).min() ?? 0
-            for copy in copiesOfOne where copy.sequence > first {
-                records += ([String(projectId)] + copy.row.map(String.init)).joined(separator: "\t") + "\n"
-                let stored = StoredCopy(
-                    device: ClickHouseFormat.text(copy.row[0]) ?? "",
-                    messageId: ClickHouseFormat.text(copy.row[1]) ?? "", sequence: copy.sequence)
-                if ours.contains(stored) { redundant.insert(stored) }
+            let smallest = copiesOfOne.map(\.sequence).min() ?? 0
+            for copy in copiesOfOne {
+                if copy.sequence > smallest {
+                    records +=
+                        ([String(projectId)] + copy.row.map(String.init)).joined(separator: "\t") + "\n"
+                } else {
+                    first.insert(
+                        StoredCopy(
+                            device: ClickHouseFormat.text(copy.row[0]) ?? "",
+                            messageId: ClickHouseFormat.text(copy.row[1]) ?? "", sequence: copy.sequence))
+                }
             }
         }
         try insert(sql.insertDuplicateCopies, rows: records)
-        return redundant
+        return Set(copies).subtracting(first)
     }
 
     // MARK: Counts and lists

@@ -10,8 +10,8 @@ import FootprintWire
 ///
 /// No read uses `FINAL`: each copy of an event is identified by its device, message id and
 /// `sequence`, the first stored (smallest `sequence`) counts, and every other copy the writer
-/// found is recorded in `duplicate_copies` (``redundantCopies(projectId:)``), which every read
-/// of the events leaves out, on each shard against that shard's own records (a resend lands on
+/// found is recorded in `duplicate_copies`, which every read of the events leaves out
+/// (``unique(projectId:)``), on each shard against that shard's own records (a resend lands on
 /// the shard of the copy it repeats: both tables are sharded by the project and the device).
 struct ClickHouseSQL: Sendable {
     /// The database (an identifier, see ``ClickHouseLocation``).
@@ -152,18 +152,13 @@ struct ClickHouseSQL: Sendable {
         "INSERT INTO \(database).\(tables.duplicateCopies) FORMAT TabSeparated"
     }
 
-    /// Every copy of each message of these devices among `messageIds` that a project stores more
-    /// than once: `device, message_id, sequence, user_id, time`, one row per copy. The writer's
-    /// check after its INSERT.
+    /// Every stored copy of the messages of these devices among `messageIds` in a project:
+    /// `device, message_id, sequence, user_id, time`. The writer's check after its INSERT.
     func storedCopies(projectId: Int64, devices: Set<String>, messageIds: Set<String>) -> String {
         """
-        SELECT device, message_id, copy.1, copy.2, copy.3 FROM (
-            SELECT device, message_id, groupArray((sequence, user_id, time)) AS copies
-            FROM \(database).\(tables.events)
-            WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
-                AND message_id IN (\(Self.list(messageIds)))
-            GROUP BY device, message_id HAVING count() > 1
-        ) ARRAY JOIN copies AS copy
+        SELECT device, message_id, sequence, user_id, time FROM \(database).\(tables.events)
+        WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
+            AND message_id IN (\(Self.list(messageIds)))
         """
     }
 
@@ -247,18 +242,22 @@ struct ClickHouseSQL: Sendable {
         return conditions
     }
 
-    /// The rows' contributions (``RollupDelta/Contribution``) with role `bit`.
-    private func contributions(where conditions: [String], role bit: Int) -> String {
+    /// The contributions (``RollupDelta/Contribution``) with role `bit` and `items`' conditions
+    /// of the rows with `rows`' conditions. The rows' conditions are a `PREWHERE`: they drop rows
+    /// (and leave out redundant copies) before `ARRAY JOIN` multiplies them, which ClickHouse
+    /// does not do by itself for a query with `ARRAY JOIN`.
+    private func contributions(rows: [String], items: [String] = [], role bit: Int) -> String {
         """
         FROM \(database).\(tables.events) ARRAY JOIN kinds AS kind, keys AS key, roles AS role
-        WHERE \((conditions + ["bitAnd(role, \(bit)) != 0"]).joined(separator: " AND "))
+        PREWHERE \(rows.joined(separator: " AND "))
+        WHERE \((items + ["bitAnd(role, \(bit)) != 0"]).joined(separator: " AND "))
         """
     }
 
     /// Daily counts per day, kind and key.
     func rollupCounts(projectId: Int64, filter: ReportFilter) -> String {
         """
-        SELECT day, kind, key, count() \(contributions(where: rollupConditions(projectId: projectId, filter: filter), role: 1))
+        SELECT day, kind, key, count() \(contributions(rows: rollupConditions(projectId: projectId, filter: filter), role: 1))
         GROUP BY day, kind, key
         """
     }
@@ -266,15 +265,14 @@ struct ClickHouseSQL: Sendable {
     /// Daily counts per kind, key, page and day, with an element text: per app version and OS
     /// the last one stored, then the greatest of those (as the SQLite rollup rows give it).
     func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) -> String {
-        var conditions = rollupConditions(projectId: projectId, filter: filter)
-        conditions.append("kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))")
+        let kind = "kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))"
         return """
             SELECT kind, key, page, day, sum(counted), max(detail) FROM (
                 SELECT kind, key, ifNull(page, '') AS page, day, count() AS counted,
                     if(countIf(kind IN (2, 3) AND isNotNull(element_text)) > 0,
                         argMaxIf(assumeNotNull(element_text), sequence, kind IN (2, 3) AND isNotNull(element_text)),
                         NULL) AS detail
-                \(contributions(where: conditions, role: 1))
+                \(contributions(rows: rollupConditions(projectId: projectId, filter: filter), items: [kind], role: 1))
                 GROUP BY kind, key, page, day, ifNull(app_version, ''), ifNull(os, '')
             ) GROUP BY kind, key, page, day
             """
@@ -286,15 +284,15 @@ struct ClickHouseSQL: Sendable {
         -> String
     {
         var conditions = rollupConditions(projectId: projectId, filter: filter, days: false)
-        conditions.append("kind = \(kind.rawValue)")
+        var items = ["kind = \(kind.rawValue)"]
         if let from = filter.from { conditions.append("day_block >= \(from.dayNumber >> 6)") }
         if let to = filter.to {
             conditions.append("day_block <= \(to.adding(milliseconds: -1).dayNumber >> 6)")
         }
-        if let keys { conditions.append("key IN (\(Self.list(keys)))") }
+        if let keys { items.append("key IN (\(Self.list(keys)))") }
         return """
             SELECT key, day_block, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupBitOr(day_bit)
-            \(contributions(where: conditions, role: 2))
+            \(contributions(rows: conditions, items: items, role: 2))
             GROUP BY key, day_block, anonymous_id, user_id, page
             """
     }
@@ -308,10 +306,10 @@ struct ClickHouseSQL: Sendable {
         let matches = sources.map {
             "(kind = \($0.kind.rawValue) AND key = \(ClickHouseFormat.literal($0.key)))"
         }
-        conditions.append("(\(matches.joined(separator: " OR ")))")
+        let items = ["(\(matches.joined(separator: " OR ")))"]
         return """
             SELECT kind, key, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupArray(time)
-            \(contributions(where: conditions, role: 4))
+            \(contributions(rows: conditions, items: items, role: 4))
             GROUP BY kind, key, anonymous_id, user_id, page
             """
     }
@@ -599,7 +597,7 @@ struct ClickHouseSQL: Sendable {
 
     /// Every statement the store sends, labelled, for a project and a filter: the schema of one
     /// shard (with ``Tables/local``, only the local tables: a single node has no cluster), the
-    /// inserts' look-up, and every read. Tests run them on each ClickHouse release.
+    /// writer's check of its copies, and every read. Tests run them on each ClickHouse release.
     func everyStatement(projectId: Int64, filter: ReportFilter) -> [(label: String, sql: String)] {
         var statements: [(label: String, sql: String)] = []
         for (index, statement) in schema.enumerated()
