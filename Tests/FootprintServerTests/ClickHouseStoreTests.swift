@@ -69,6 +69,23 @@ struct ClickHouseStoreTests {
             #expect(try store.identityLinks(projectId: project.id) == ["device-1": "u1"])
         }
     }
+
+    /// Regression: the copy check after a group's INSERT named every device and message id of
+    /// the group in one query, and past 50,000 of them ClickHouse refused it ("AST is too big"),
+    /// so a large group failed as a whole. The check now runs on slices of the group.
+    @Test func aGroupPastTheQueryElementLimitIsStoredAndCheckedOnce() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            let time = Timestamp(millisecondsSince1970: 1_796_083_200_000)
+            let count = 2 * 15_000
+            let events = (0..<count).map { Self.event("m\($0)", anonymousId: "device-\($0)", at: time) }
+            let batch = IngestBatch(projectId: project.id, events: events, receivedAt: time)
+            try ClickHouseTesting.stopMerges(store)
+            #expect(try store.write(batch) == WriteOutcome(stored: count, duplicates: 0))
+            #expect(try store.write(batch) == WriteOutcome(stored: 0, duplicates: count))
+            #expect(try ClickHouseTesting.redundantCopies(store, project: project) == count)
+            #expect(try store.eventCount(projectId: project.id) == count)
+        }
+    }
 }
 
 /// A shard stopped while the store writes: the write fails as `unavailable` (the collector

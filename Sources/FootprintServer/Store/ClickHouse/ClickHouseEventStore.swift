@@ -274,6 +274,22 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     private func recordRedundantCopies(projectId: Int64, of copies: [StoredCopy]) throws(ServerError)
         -> Set<StoredCopy>
     {
+        // A query's `IN` lists hold at most `max_ast_elements` (50,000 in 18.16) elements, and a
+        // group may hold more messages than that: the check runs on slices of them.
+        var redundant: Set<StoredCopy> = []
+        for start in stride(from: 0, to: copies.count, by: Self.copiesPerCheck) {
+            let slice = Array(copies[start..<min(copies.count, start + Self.copiesPerCheck)])
+            redundant.formUnion(try recordRedundantCopies(projectId: projectId, ofSlice: slice))
+        }
+        return redundant
+    }
+
+    /// Messages per copy check: their devices and ids stay well under `max_ast_elements`.
+    static let copiesPerCheck = 10_000
+
+    private func recordRedundantCopies(projectId: Int64, ofSlice copies: [StoredCopy]) throws(ServerError)
+        -> Set<StoredCopy>
+    {
         guard !copies.isEmpty else { return [] }
         let rows = try client.rows(
             sql.storedCopies(
