@@ -25,8 +25,11 @@ status=${PIPESTATUS[0]}
     echo "---- started, never finished (running when the process ended)"
     # Swift Testing prints "◇ Test NAME started." and later one "✔/✘/➜ Test NAME …" line for it;
     # a name that started more often than it ended was running (names repeat across suites).
-    awk '/^◇ Test .* started\.$/ { name = $0; sub(/^[^ ]+ Test /, "", name); sub(/ started\.$/, "", name); open[name]++ }
-        /^(✔|✘|➜) Test / { name = $0; sub(/^[^ ]+ Test /, "", name)
+    awk '/^◇ Test case passing / || /^◇ Test run started\.$/ { next }
+        /^◇ Test .* started\.$/ { name = $0; sub(/^[^ ]+ Test /, "", name); sub(/ started\.$/, "", name); open[name]++ }
+        /^(✔|✘|➜) Test / && !/^[^ ]+ Test case passing / && !/ recorded an issue/ {
+            name = $0; sub(/^[^ ]+ Test /, "", name)
+            sub(/ with [0-9]+ test cases? (passed|failed).*$/, "", name)
             sub(/ (passed|failed|skipped).*$/, "", name); open[name]-- }
         END { for (name in open) if (open[name] > 0) print name }' "$log" | head -40
     echo "---- crash report head"

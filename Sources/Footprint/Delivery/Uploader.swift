@@ -26,6 +26,9 @@ actor Uploader {
     private let configuration: Tracker.Configuration
     private let storage: CommandInbox
     private var queuedCount = 0
+    /// Counts ``queueChanged(count:flushCompletions:)`` calls: a drain that read an empty queue
+    /// knows from it whether a commit was reported while its read was out.
+    private var queueChanges = 0
     private var flushRequestedWhileSending = false
     private var completions: [@Sendable () -> Void] = []
     private var random = SystemRandomNumberGenerator()
@@ -66,6 +69,7 @@ actor Uploader {
     /// The storage thread committed; `count` events are queued.
     func queueChanged(count: Int, flushCompletions: [(@Sendable () -> Void)?]) {
         queuedCount = count
+        queueChanges &+= 1
         completions += flushCompletions.compactMap { $0 }
         if !flushCompletions.isEmpty || count >= configuration.flushAt {
             trigger()
@@ -122,14 +126,17 @@ actor Uploader {
                         await self?.backoffElapsed()
                     })
             case .send(let selection):
+                let changesBeforeRead = queueChanges
                 let batch = await read(selection)
                 guard !batch.rowIds.isEmpty else {
                     if case .rows(let rows) = selection {
                         policy.discard(rows)
                         continue
                     }
-                    // Events committed after this read was answered asked for a send meanwhile.
-                    if flushRequestedWhileSending {
+                    // Events committed after this read was answered asked for a send, or were
+                    // reported, meanwhile: read again rather than forget them (setting the count
+                    // to 0 below would leave them for the next commit or flush).
+                    if flushRequestedWhileSending || queueChanges != changesBeforeRead {
                         flushRequestedWhileSending = false
                         continue
                     }
