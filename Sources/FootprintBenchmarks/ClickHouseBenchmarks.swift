@@ -244,7 +244,7 @@ private struct ClusterBench {
                     metric: "footprint migrate into the cluster",
                     value: Measure.rate(Double(migrated.copiedEvents) / seconds),
                     note:
-                        "\(Measure.grouped(migrated.copiedEvents)) events in \(Measure.fixed(seconds, 0)) s, chunks of \(Measure.grouped(settings.chunkSize)), \(settings.chunksInFlight) in flight"
+                        "\(Measure.grouped(migrated.copiedEvents)) events in \(Measure.fixed(seconds, 0)) s, chunks of \(Measure.grouped(settings.chunkSize))"
                 ))
         }
         return Loaded(

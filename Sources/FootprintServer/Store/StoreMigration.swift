@@ -22,10 +22,6 @@ public struct StoreMigration {
         /// Writes to the target in flight at once (each project of a chunk is one write; the
         /// links and lost-event reports are one write per instant they were stored). Default 16.
         public var concurrentWrites = 16
-        /// Chunks in flight at once: the next chunks are read from the source while the target
-        /// writes the earlier ones; the cursor still moves only past chunks whose every earlier
-        /// chunk was written too. 1 to 16; default 1 (read, write, then read the next).
-        public var chunksInFlight = 1
         /// Creates the default configuration.
         public init() {}
     }
@@ -108,51 +104,30 @@ public struct StoreMigration {
         try progress(state)
 
         let chunkSize = max(1, configuration.chunkSize)
-        let depth = min(16, max(1, configuration.chunksInFlight))
-        // Chunks being written, oldest first: the last row id of each and its writes.
-        var inFlight: [(cursor: Int64, events: Int, writes: PendingWrites)] = []
-        var readCursor = state.cursor
-        // Waits for the oldest chunk, then moves the cursor past it.
-        func finishOldest() throws(ServerError) {
-            let oldest = inFlight.removeFirst()
-            for outcome in try oldest.writes.outcomes() {
+        while true {
+            let chunk = try source.storedEvents(after: state.cursor, limit: chunkSize)
+            guard let last = chunk.last else { break }
+            var byProject: [Int64: [EventRecord]] = [:]
+            var order: [Int64] = []
+            for stored in chunk {
+                if byProject[stored.projectId] == nil { order.append(stored.projectId) }
+                byProject[stored.projectId, default: []].append(stored.event)
+            }
+            let outcomes = try writeAll(
+                order.map { project in
+                    IngestBatch(
+                        projectId: project, events: byProject[project] ?? [],
+                        receivedAt: last.event.receivedAt)
+                })
+            for outcome in outcomes {
                 state.storedEvents += outcome.stored
                 state.duplicateEvents += outcome.duplicates
                 state.refusedEvents += outcome.refused.count
             }
-            state.copiedEvents += oldest.events
-            state.cursor = oldest.cursor
-            try source.saveMigrationCursor(oldest.cursor, target: targetName)
+            state.copiedEvents += chunk.count
+            state.cursor = last.id
+            try source.saveMigrationCursor(last.id, target: targetName)
             try progress(state)
-        }
-        do throws(ServerError) {
-            while true {
-                let chunk = try source.storedEvents(after: readCursor, limit: chunkSize)
-                guard let last = chunk.last else { break }
-                var byProject: [Int64: [EventRecord]] = [:]
-                var order: [Int64] = []
-                for stored in chunk {
-                    if byProject[stored.projectId] == nil { order.append(stored.projectId) }
-                    byProject[stored.projectId, default: []].append(stored.event)
-                }
-                inFlight.append(
-                    (
-                        last.id, chunk.count,
-                        startWrites(
-                            order.map { project in
-                                IngestBatch(
-                                    projectId: project, events: byProject[project] ?? [],
-                                    receivedAt: last.event.receivedAt)
-                            })
-                    ))
-                readCursor = last.id
-                if inFlight.count >= depth { try finishOldest() }
-            }
-            while !inFlight.isEmpty { try finishOldest() }
-        } catch {
-            // Nothing is left running behind the caller; the cursor keeps the written prefix.
-            for chunk in inFlight { chunk.writes.wait() }
-            throw error
         }
         state.finished = true
         return state
@@ -186,41 +161,19 @@ public struct StoreMigration {
     /// commit them together); returns their outcomes in order, or throws the first failure.
     @discardableResult
     private func writeAll(_ batches: [IngestBatch]) throws(ServerError) -> [WriteOutcome] {
-        try startWrites(batches).outcomes()
-    }
-
-    /// Starts writing `batches`, up to ``Configuration/concurrentWrites`` in flight (the target
-    /// may commit them together); returns once the last has been handed to the target.
-    private func startWrites(_ batches: [IngestBatch]) -> PendingWrites {
         let slots = DispatchSemaphore(value: max(1, configuration.concurrentWrites))
-        let pending = PendingWrites(count: batches.count)
+        let group = DispatchGroup()
+        let results = LockedValue<[Result<WriteOutcome, ServerError>?]>(
+            Array(repeating: nil, count: batches.count))
         for (index, batch) in batches.enumerated() {
             slots.wait()
-            pending.group.enter()
+            group.enter()
             target.write(batch) { result in
-                pending.results.withLock { $0[index] = result }
+                results.withLock { $0[index] = result }
                 slots.signal()
-                pending.group.leave()
+                group.leave()
             }
         }
-        return pending
-    }
-}
-
-/// Writes handed to the target and their results as they come.
-private final class PendingWrites: Sendable {
-    let group = DispatchGroup()
-    let results: LockedValue<[Result<WriteOutcome, ServerError>?]>
-
-    init(count: Int) {
-        results = LockedValue(Array(repeating: nil, count: count))
-    }
-
-    /// Waits until every write has finished.
-    func wait() { group.wait() }
-
-    /// Waits, then returns the outcomes in order, or throws the first failure.
-    func outcomes() throws(ServerError) -> [WriteOutcome] {
         group.wait()
         return try results.withLock { $0 }.map { result throws(ServerError) in
             guard let result else {
