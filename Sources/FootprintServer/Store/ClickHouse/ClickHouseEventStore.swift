@@ -400,30 +400,33 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         _ = try metadata.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
             elapsedMilliseconds: 0, logged: false)
-        for shard in location.shards {
-            _ = try client.execute(
+        try mutateEveryShard(
+            [
                 sql.deletePersonEvents(
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
-                on: shard)
-            _ = try client.execute(
                 sql.deletePersonLinks(
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
-                on: shard)
-        }
-        try waitForMutations(since: started)
+            ], since: started)
         // The records of the deleted copies after the copies: never a moment where a redundant
         // copy is left and its record gone.
-        for shard in location.shards {
-            _ = try client.execute(
+        try mutateEveryShard(
+            [
                 sql.deletePersonCopies(
-                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
-                on: shard)
-        }
-        try waitForMutations(since: started)
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
+            ], since: started)
         return try metadata.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: found.events.count,
             identityLinks: found.identityLinks.count,
             elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
+    }
+
+    /// Runs `statements` (`ALTER TABLE … DELETE` of local tables) on every shard, then waits for
+    /// them (``waitForMutations(since:)``).
+    private func mutateEveryShard(_ statements: [String], since started: Date) throws(ServerError) {
+        for shard in location.shards {
+            for statement in statements { _ = try client.execute(statement, on: shard) }
+        }
+        try waitForMutations(since: started)
     }
 
     /// Waits until every shard has finished this database's mutations (`ALTER TABLE … DELETE`),
@@ -471,16 +474,10 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                     Int(ClickHouseFormat.int64($0[0]))
                 } ?? 0
             if count > 0 {
-                for shard in location.shards {
-                    _ = try client.execute(
-                        sql.deleteEventsBefore(projectId: project.id, time: horizon), on: shard)
-                }
-                try waitForMutations(since: started)
-                for shard in location.shards {
-                    _ = try client.execute(
-                        sql.deleteCopiesBefore(projectId: project.id, time: horizon), on: shard)
-                }
-                try waitForMutations(since: started)
+                try mutateEveryShard(
+                    [sql.deleteEventsBefore(projectId: project.id, time: horizon)], since: started)
+                try mutateEveryShard(
+                    [sql.deleteCopiesBefore(projectId: project.id, time: horizon)], since: started)
             }
             _ = try metadata.deleteSnapshots(projectId: project.id, beforeDay: horizonDay)
             try metadata.recordRetentionHorizon(projectId: project.id, day: horizonDay)
