@@ -399,7 +399,7 @@ private struct ClusterBench {
             )
             .close()
             let columns = try ClusterState.query(
-                "SELECT name FROM system.columns WHERE database = '\(from)' AND table = 'events_local'",
+                "SELECT name FROM system.columns WHERE database = '\(to)' AND table = 'events_local'",
                 port: shard
             ).split(separator: "\n").map(String.init)
             seconds = try Measure.seconds {

@@ -136,6 +136,46 @@ struct ClickHouseAgreementTests {
         }
     }
 
+    /// Every batch sent again with other content under the same message ids, as a broken or
+    /// hostile client may: another name, page, element text, app version and user id, a day
+    /// later. The aggregate tables take every copy in; the reads take the redundant ones back,
+    /// so only the first copy counts, as on SQLite, in every report, also once every table of
+    /// every shard has been merged (`OPTIMIZE … FINAL`).
+    @Test func aResendWithOtherContentCountsOnlyTheFirstCopyAfterEveryMerge() throws {
+        let data = PeopleTests.DataSet(seed: 5)
+        try Self.expectSameReports(data) { store, project in
+            for batch in data.batches {
+                let first = try store.write(
+                    IngestBatch(
+                        projectId: project.id, events: batch.events, identityLinks: batch.links,
+                        receivedAt: data.end))
+                #expect(first.duplicates == 0)
+                let altered = batch.events.map { event in
+                    var copy = event
+                    copy.name = copy.name.map { "\($0) again" }
+                    copy.page = "Elsewhere"
+                    copy.elementText = "altered"
+                    copy.appVersion = "9.9"
+                    copy.userId = "someone-else"
+                    copy.time = copy.time.adding(milliseconds: 86_400_000)
+                    return copy
+                }
+                let resent = try store.write(
+                    IngestBatch(projectId: project.id, events: altered, receivedAt: data.end))
+                #expect(resent == WriteOutcome(stored: 0, duplicates: batch.events.count))
+            }
+            let db = store.location.database
+            for shard in store.location.shards {
+                for table in try store.client.rows(
+                    "SELECT name FROM system.tables WHERE database = '\(db)' AND engine LIKE '%MergeTree'",
+                    on: shard)
+                {
+                    _ = try store.client.execute("OPTIMIZE TABLE \(db).\(table[0]) FINAL", on: shard)
+                }
+            }
+        }
+    }
+
     /// Every batch written through two collectors (stores) at the same instant, three times: each
     /// collector's sequences differ from the other's, every report equals SQLite's, and the raw
     /// table still holds all six copies of each event (no merge ran), five of them recorded.

@@ -37,8 +37,11 @@ struct ClickHouseStoreTests {
                 #expect(
                     String(decoding: tables, as: UTF8.self).split(separator: "\n")
                         == [
-                            "duplicate_copies", "duplicate_copies_local", "events", "events_local",
-                            "identities", "identities_local", "lost_events", "lost_events_local",
+                            "daily_counts", "daily_counts_local", "daily_counts_mv", "duplicate_copies",
+                            "duplicate_copies_local", "events", "events_local", "identities",
+                            "identities_local",
+                            "lost_events", "lost_events_local", "person_days", "person_days_local",
+                            "person_days_mv", "step_times", "step_times_local", "step_times_mv",
                         ])
             }
             #expect(perShard.reduce(0, +) == 200)
@@ -67,6 +70,31 @@ struct ClickHouseStoreTests {
             #expect(try store.eventCount(projectId: project.id) == 50)
             #expect(try store.lostEventCount(projectId: project.id) == 4)
             #expect(try store.identityLinks(projectId: project.id) == ["device-1": "u1"])
+        }
+    }
+
+    /// A database made before the aggregate tables (its events stored, no aggregates): opening
+    /// it creates them and fills them from the events, once, and every report is what it was.
+    @Test func aDatabaseMadeBeforeTheAggregatesIsFilledFromItsEvents() throws {
+        let data = PeopleTests.DataSet(seed: 6)
+        try ClickHouseTesting.withStore { store, project throws in
+            try data.write(into: store, project: project)
+            let before = try ClickHouseAgreementTests.everyReport(store, project, data: data)
+            let db = store.location.database
+            for shard in store.location.shards {
+                for aggregate in store.sql.aggregates {
+                    for table in ["\(aggregate.name)_mv", aggregate.name, "\(aggregate.name)_local"] {
+                        _ = try store.client.execute("DROP TABLE \(db).\(table)", on: shard)
+                    }
+                }
+            }
+            try store.createSchema()
+            ClickHouseAgreementTests.expectSame(
+                try ClickHouseAgreementTests.everyReport(store, project, data: data), before)
+            // Opened again: the tables are there, nothing is filled twice.
+            try store.createSchema()
+            ClickHouseAgreementTests.expectSame(
+                try ClickHouseAgreementTests.everyReport(store, project, data: data), before)
         }
     }
 

@@ -17,17 +17,24 @@ extension ClickHouseEventStore {
         throws(ServerError) -> [RollupPageCount]
     {
         guard !kinds.isEmpty else { return [] }
+        let clicks = kinds.intersection([.elementClicks, .similarElementClicks])
+        var texts: [[Substring]: String] = [:]
+        if !clicks.isEmpty {
+            for row in try client.rows(sql.elementTexts(projectId: projectId, filter: filter, kinds: clicks))
+            where row.count == 5 {
+                texts[Array(row[0..<4])] = ClickHouseFormat.text(row[4])
+            }
+        }
         return try client.rows(sql.rollupPageCounts(projectId: projectId, filter: filter, kinds: kinds))
-            .compactMap {
-                row in
-                guard row.count == 6, let kind = RollupKind(rawValue: ClickHouseFormat.int64(row[0])) else {
+            .compactMap { row in
+                guard row.count == 5, let kind = RollupKind(rawValue: ClickHouseFormat.int64(row[0])) else {
                     return nil
                 }
                 return RollupPageCount(
                     kind: kind, key: ClickHouseFormat.text(row[1]) ?? "",
                     page: ClickHouseFormat.text(row[2]) ?? "",
                     day: ClickHouseFormat.int64(row[3]), count: Int(ClickHouseFormat.int64(row[4])),
-                    text: ClickHouseFormat.text(row[5]))
+                    text: texts[Array(row[0..<4])])
             }
     }
 

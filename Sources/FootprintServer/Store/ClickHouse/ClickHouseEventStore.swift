@@ -10,8 +10,8 @@ import Foundation
 /// an INSERT runs go in the next one, one INSERT per group through the `Distributed` table with
 /// `insert_distributed_sync=1`, so a request is answered only once every shard holds its rows.
 /// After inserting, and before answering, one query reads every stored copy of the group's
-/// messages; each copy but the first stored of a message (smallest `sequence`, the one a merge
-/// keeps) is recorded in `duplicate_copies`, which every read leaves out. So reports count
+/// messages; each copy but the first stored of a message (smallest `sequence`) is recorded in
+/// `duplicate_copies`, which every read leaves out. So reports count
 /// each message once without `FINAL`, whichever collectors stored its copies (see
 /// docs/ARCHITECTURE.md, *Exactly once without `FINAL`*).
 ///
@@ -71,7 +71,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     let sequenceTag: UInt64
 
     /// Opens the metadata file at `metadataPath` and the ClickHouse database at `location`,
-    /// creating its tables on every shard when missing.
+    /// creating its tables on every shard when missing (``createSchema()``).
     public init(
         location: ClickHouseLocation, metadataPath: String, configuration: Configuration = Configuration()
     )
@@ -111,12 +111,25 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
 
     /// Creates the database and the local tables on every shard, then the `Distributed` tables
     /// on every shard (18.16 has no `ON CLUSTER` without ZooKeeper). Safe to run again.
+    ///
+    /// An aggregate table missing from a shard that already holds events (a database made by an
+    /// earlier version) is created and filled from those events, after its materialized view,
+    /// which adds the events inserted from then on. An event inserted between the two would be
+    /// counted twice: upgrade with the collectors stopped, start one, then the others.
     func createSchema() throws(ServerError) {
         let statements = sql.schema
         let local = statements.filter { !$0.contains("ENGINE = Distributed") }
         let distributed = statements.filter { $0.contains("ENGINE = Distributed") }
         for shard in location.shards {
+            let tables = try client.rows(sql.tablesOnNode, on: shard).map {
+                (name: $0[0], rows: $0.last ?? "0")
+            }
+            let holdsEvents = tables.contains { $0.name == "events_local" && $0.rows != "0" }
+            let missing = sql.aggregates.filter { aggregate in
+                holdsEvents && !tables.contains { $0.name == "\(aggregate.name)_local" }
+            }
             for statement in local { _ = try client.execute(statement, on: shard) }
+            for aggregate in missing { _ = try client.execute(sql.fill(aggregate), on: shard) }
         }
         for shard in location.shards {
             for statement in distributed { _ = try client.execute(statement, on: shard) }
@@ -269,8 +282,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     /// Reads every stored copy of the messages of `copies` (just inserted), and records each
     /// copy after the first stored (the smallest sequence) of a message in `duplicate_copies`,
     /// whichever collector stored it.
-    /// - Returns: the copies among `copies` that are not the first stored: those after it, and
-    ///   those a merge removed meanwhile (a merge keeps the first).
+    /// - Returns: the copies among `copies` that are not the first stored of their message.
     private func recordRedundantCopies(projectId: Int64, of copies: [StoredCopy]) throws(ServerError)
         -> Set<StoredCopy>
     {
@@ -305,8 +317,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         var first: Set<StoredCopy> = []
         for copiesOfOne in messages.values {
             // A copy with the first one's sequence (collectors of one tag in one microsecond) is
-            // not recorded: the record would leave out the first one too. It counts twice until
-            // a merge collapses it, never not at all.
+            // not recorded: the record would leave out the first one too. It counts twice, never
+            // not at all.
             let smallest = copiesOfOne.map(\.sequence).min() ?? 0
             for copy in copiesOfOne {
                 if copy.sequence > smallest {
@@ -400,13 +412,24 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         _ = try metadata.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
             elapsedMilliseconds: 0, logged: false)
+        // The daily counts lose the person's events before the events go (the counts of a shard
+        // come from its own events).
+        for shard in location.shards {
+            _ = try client.execute(
+                sql.negativeCounts(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                on: shard)
+        }
         try mutateEveryShard(
             [
                 sql.deletePersonEvents(
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
                 sql.deletePersonLinks(
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
-            ], since: started)
+            ]
+                + sql.deletePersonAggregates(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+            since: started)
         // The records of the deleted copies after the copies: never a moment where a redundant
         // copy is left and its record gone.
         try mutateEveryShard(
@@ -475,7 +498,9 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                 } ?? 0
             if count > 0 {
                 try mutateEveryShard(
-                    [sql.deleteEventsBefore(projectId: project.id, time: horizon)], since: started)
+                    [sql.deleteEventsBefore(projectId: project.id, time: horizon)]
+                        + sql.deleteAggregatesBefore(projectId: project.id, day: horizonDay),
+                    since: started)
                 try mutateEveryShard(
                     [sql.deleteCopiesBefore(projectId: project.id, time: horizon)], since: started)
             }
@@ -629,7 +654,7 @@ enum ClickHouseRows {
         let fields: [String] = [
             String(project), ClickHouseFormat.field(event.anonymousId ?? ""),
             ClickHouseFormat.field(event.messageId),
-            String(sequence), String(UInt64.max - sequence), ClickHouseFormat.field(event.type.rawValue),
+            String(sequence), ClickHouseFormat.field(event.type.rawValue),
             ClickHouseFormat.field(event.name), String(event.time.millisecondsSince1970), String(day),
             String(day >> 6), String(UInt64(1) << UInt64(day & 63)),
             String(event.clientTimestamp.millisecondsSince1970),

@@ -26,14 +26,17 @@ struct ClickHouseSQL: Sendable {
     /// The names of the tables statements read and write.
     struct Tables: Sendable {
         var events: String, identities: String, lostEvents: String, duplicateCopies: String
+        var dailyCounts: String, personDays: String, stepTimes: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
-            duplicateCopies: "duplicate_copies")
+            duplicateCopies: "duplicate_copies", dailyCounts: "daily_counts", personDays: "person_days",
+            stepTimes: "step_times")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
             events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
-            duplicateCopies: "duplicate_copies_local")
+            duplicateCopies: "duplicate_copies_local", dailyCounts: "daily_counts_local",
+            personDays: "person_days_local", stepTimes: "step_times_local")
     }
 
     // MARK: Schema
@@ -45,15 +48,14 @@ struct ClickHouseSQL: Sendable {
     /// `SessionTimeline`): its kinds, keys and roles (bit 0 counted, bit 1 per person, bit 2
     /// timed for funnels), its day and 64-day block, its session key and its mark on the
     /// session's timeline (0 none, 1 view, 2 leave). `sequence` grows with each stored event
-    /// of a collector and differs between collectors (``ClickHouseEventStore/sequence(after:now:tag:)``);
-    /// `keep` is its complement, so a `ReplacingMergeTree` merge keeps the first stored copy of a
-    /// message, the copy the reads count.
+    /// of a collector and differs between collectors (``ClickHouseEventStore/sequence(after:now:tag:)``).
+    /// The table is a plain `MergeTree`: no merge removes a copy, so the counts the aggregate
+    /// tables took from a redundant copy can always be taken back.
     static let eventColumns = """
         project_id Int64,
             device String,
             message_id String,
             sequence UInt64,
-            keep UInt64,
             type String,
             name Nullable(String),
             time Int64,
@@ -94,7 +96,7 @@ struct ClickHouseSQL: Sendable {
             "CREATE DATABASE IF NOT EXISTS \(db)",
             """
             CREATE TABLE IF NOT EXISTS \(db).events_local (\(Self.eventColumns))
-            ENGINE = ReplacingMergeTree(keep) ORDER BY (project_id, device, message_id)
+            ENGINE = MergeTree ORDER BY (project_id, device, message_id)
             """,
             """
             CREATE TABLE IF NOT EXISTS \(db).identities_local (
@@ -112,23 +114,147 @@ struct ClickHouseSQL: Sendable {
                 user_id Nullable(String), time Int64)
             ENGINE = ReplacingMergeTree ORDER BY (project_id, device, message_id, sequence)
             """,
-            """
-            CREATE TABLE IF NOT EXISTS \(db).events AS \(db).events_local
-            ENGINE = Distributed(\(cluster), \(db), events_local, cityHash64(project_id, device))
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS \(db).identities AS \(db).identities_local
-            ENGINE = Distributed(\(cluster), \(db), identities_local, cityHash64(project_id, anonymous_id))
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS \(db).lost_events AS \(db).lost_events_local
-            ENGINE = Distributed(\(cluster), \(db), lost_events_local, cityHash64(project_id, batch_key))
-            """,
-            """
-            CREATE TABLE IF NOT EXISTS \(db).duplicate_copies AS \(db).duplicate_copies_local
-            ENGINE = Distributed(\(cluster), \(db), duplicate_copies_local, cityHash64(project_id, device))
-            """,
         ]
+            + aggregates.map {
+                "CREATE TABLE IF NOT EXISTS \(db).\($0.name)_local (\($0.columns))\nENGINE = \($0.engine)"
+            }
+            + aggregates.map {
+                "CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\($0.name)_mv TO \(db).\($0.name)_local AS\n\($0.select)"
+            } + [
+                """
+                CREATE TABLE IF NOT EXISTS \(db).events AS \(db).events_local
+                ENGINE = Distributed(\(cluster), \(db), events_local, cityHash64(project_id, device))
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS \(db).identities AS \(db).identities_local
+                ENGINE = Distributed(\(cluster), \(db), identities_local, cityHash64(project_id, anonymous_id))
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS \(db).lost_events AS \(db).lost_events_local
+                ENGINE = Distributed(\(cluster), \(db), lost_events_local, cityHash64(project_id, batch_key))
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS \(db).duplicate_copies AS \(db).duplicate_copies_local
+                ENGINE = Distributed(\(cluster), \(db), duplicate_copies_local, cityHash64(project_id, device))
+                """,
+            ]
+            + aggregates.map {
+                """
+                CREATE TABLE IF NOT EXISTS \(db).\($0.name) AS \(db).\($0.name)_local
+                ENGINE = Distributed(\(cluster), \(db), \($0.name)_local, \($0.shardingKey))
+                """
+            }
+    }
+
+    /// A table each shard aggregates its events into as they are inserted: `NAME_local`, fed by
+    /// the materialized view `NAME_mv` of `events_local`, and `NAME` over every shard's.
+    struct Aggregate: Sendable {
+        /// The table's name, without `_local`.
+        var name: String
+        /// Its columns.
+        var columns: String
+        /// Its engine and key.
+        var engine: String
+        /// The view's `SELECT` from `events_local`: the rows an INSERT of events adds.
+        var select: String
+        /// The `Distributed` table's sharding key (it is read, never written, through it).
+        var shardingKey = "cityHash64(project_id, device)"
+        /// Whether its rows carry the device and user id of their events (`device`, `user_id`),
+        /// so that a person's deletion deletes them by the events' own condition and the reads
+        /// can leave out the devices with a redundant copy.
+        var byPerson = true
+    }
+
+    /// The aggregate tables, their rows computed from the columns ``ClickHouseRows`` writes:
+    /// - `daily_counts`: the daily counts per kind, key, page, app version and OS (the
+    ///   contributions with role 1), as the SQLite rollups keep them;
+    /// - `person_days`: who did what on which day (role 2), per device, user id, page, app version
+    ///   and OS, with the last stored element text;
+    /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first.
+    ///
+    /// Every copy of an event is aggregated, redundant ones too: the reads take those back
+    /// (``Copies``).
+    var aggregates: [Aggregate] {
+        let events = "\(database).events_local"
+        return [
+            Aggregate(
+                name: "daily_counts",
+                columns: """
+                    project_id Int64, day Int64, kind UInt8, key String, page String, app_version String,
+                        os String, count AggregateFunction(sum, Int64)
+                    """,
+                engine: "AggregatingMergeTree ORDER BY (project_id, day, kind, key, page, app_version, os)",
+                select: """
+                    SELECT project_id, day, kind, key, \(Self.strings), sumState(toInt64(1)) AS count
+                    \(Self.contributions(of: events, role: 1))
+                    GROUP BY project_id, day, kind, key, page, app_version, os
+                    """,
+                shardingKey: "cityHash64(project_id, day)", byPerson: false),
+            Aggregate(
+                name: "person_days",
+                columns: """
+                    project_id Int64, kind UInt8, key String, day Int64, device String, user_id String,
+                        page String, app_version String, os String, day_block Int64, day_bit UInt64,
+                        last_text AggregateFunction(maxIf, Tuple(UInt64, String), UInt8)
+                    """,
+                engine: """
+                    AggregatingMergeTree
+                    ORDER BY (project_id, kind, key, day, device, user_id, page, app_version, os, day_block, day_bit)
+                    """,
+                select: """
+                    SELECT project_id, kind, key, day, device, ifNull(user_id, '') AS user_id, \(Self.strings),
+                        day_block, day_bit, \(Self.lastTextState) AS last_text
+                    \(Self.contributions(of: events, role: 2))
+                    GROUP BY project_id, kind, key, day, device, user_id, page, app_version, os, day_block, day_bit
+                    """),
+            Aggregate(
+                name: "step_times",
+                columns: """
+                    project_id Int64, kind UInt8, key String, day Int64, device String, user_id String,
+                        page String, app_version String, os String, time Int64
+                    """,
+                engine: "MergeTree ORDER BY (project_id, kind, key, day, device, user_id, page, time)",
+                select: """
+                    SELECT project_id, kind, key, day, device, ifNull(user_id, '') AS user_id, \(Self.strings), time
+                    \(Self.contributions(of: events, role: 4))
+                    """),
+        ]
+    }
+
+    /// Fills an aggregate table of one shard from the events it holds (a database made before
+    /// the table: see ``ClickHouseEventStore/createSchema()``).
+    func fill(_ aggregate: Aggregate) -> String {
+        "INSERT INTO \(database).\(aggregate.name)_local\n\(aggregate.select)"
+    }
+
+    /// The database's tables on the node that runs it: `name, 0` for each, and `name, rows` for
+    /// each with rows in active parts (nothing when the database does not exist).
+    var tablesOnNode: String {
+        let db = ClickHouseFormat.literal(database)
+        return """
+            SELECT name, toUInt64(0) FROM system.tables WHERE database = \(db)
+            UNION ALL
+            SELECT table, sum(rows) FROM system.parts WHERE database = \(db) AND active GROUP BY table
+            """
+    }
+
+    /// A materialized view's page, app version and OS columns: as the SQLite rollups store them,
+    /// `''` for none.
+    private static let strings =
+        "ifNull(page, '') AS page, ifNull(app_version, '') AS app_version, ifNull(os, '') AS os"
+
+    /// The state of an element click's last stored text (its sequence and text; `(0, '')` when
+    /// no row has one).
+    private static let lastTextState =
+        "maxIfState((sequence, ifNull(element_text, '')), toUInt8(kind IN (2, 3) AND isNotNull(element_text)))"
+
+    /// The contributions (``RollupDelta/Contribution``) with role `bit` of the rows of `table`
+    /// (a materialized view's source: every row inserted).
+    private static func contributions(of table: String, role bit: Int) -> String {
+        """
+        FROM \(table) ARRAY JOIN kinds AS kind, keys AS key, roles AS role
+        WHERE bitAnd(role, \(bit)) != 0
+        """
     }
 
     /// Drops the database on one shard (tests).
@@ -217,19 +343,74 @@ struct ClickHouseSQL: Sendable {
 
     // MARK: Rollup reports
 
-    /// The conditions on a project's rows for a rollup-style read of `filter`: whole days (when
-    /// `days`), app version, OS and page compared as the SQLite rollups store them (`''` for none).
-    func rollupConditions(projectId: Int64, filter: ReportFilter, days: Bool = true, page: Bool = true)
+    /// Which stored copies of the events a read takes.
+    enum Copies {
+        /// Each message's counted copy (``unique(projectId:)``).
+        case counted
+        /// The counted copies of the devices with a redundant copy recorded: the person
+        /// aggregates' reads leave those devices' rows out and read their events instead.
+        case countedOfRedundantDevices
+        /// The redundant copies: what the aggregates counted and the reads take back.
+        case redundant
+    }
+
+    /// The devices of a project with a redundant copy recorded on the shard that runs it (not
+    /// `GLOBAL`, as ``unique(projectId:)``): those whose rows the person aggregates may count twice.
+    func redundantDevices(projectId: Int64) -> String {
+        "SELECT device FROM \(database).duplicate_copies_local WHERE project_id = \(projectId)"
+    }
+
+    /// The conditions on a project's events for a rollup-style read of `filter` (`copies` of
+    /// them): whole days (when `days`), app version, OS and page compared as the SQLite rollups
+    /// store them (`''` for none).
+    func rollupConditions(
+        projectId: Int64, filter: ReportFilter, days: Bool = true, page: Bool = true,
+        copies: Copies = .counted
+    ) -> [String] {
+        var conditions = ["project_id = \(projectId)"]
+        switch copies {
+        case .counted:
+            conditions.append(unique(projectId: projectId))
+        case .countedOfRedundantDevices:
+            conditions += [
+                "device IN (\(redundantDevices(projectId: projectId)))", unique(projectId: projectId),
+            ]
+        case .redundant:
+            conditions += [
+                "device IN (\(redundantDevices(projectId: projectId)))",
+                """
+                (device, message_id, sequence) IN (SELECT device, message_id, sequence
+                    FROM \(database).duplicate_copies_local WHERE project_id = \(projectId))
+                """,
+            ]
+        }
+        return conditions + Self.filterConditions(filter, days: days, page: page, nullable: true)
+    }
+
+    /// The conditions on a project's rows of an aggregate table for `filter`: as
+    /// ``rollupConditions(projectId:filter:days:page:copies:)`` on columns that hold `''` for none.
+    /// - Parameter people: leave out the devices with a redundant copy (a person aggregate).
+    func aggregateConditions(projectId: Int64, filter: ReportFilter, days: Bool = true, people: Bool)
         -> [String]
     {
-        var conditions = ["project_id = \(projectId)", unique(projectId: projectId)]
-        if days { conditions += Self.dayConditions(filter) }
+        var conditions = ["project_id = \(projectId)"]
+        if people { conditions.append("device NOT IN (\(redundantDevices(projectId: projectId)))") }
+        return conditions + Self.filterConditions(filter, days: days, page: true, nullable: false)
+    }
+
+    /// `filter`'s whole days (when `days`), app version, OS and page (when `page`) on columns that
+    /// are `Nullable` (compared as `''` when NULL) or not.
+    private static func filterConditions(_ filter: ReportFilter, days: Bool, page: Bool, nullable: Bool)
+        -> [String]
+    {
+        func column(_ name: String) -> String { nullable ? "ifNull(\(name), '')" : name }
+        var conditions = days ? dayConditions(filter) : []
         if let version = filter.appVersion {
-            conditions.append("ifNull(app_version, '') = \(ClickHouseFormat.literal(version))")
+            conditions.append("\(column("app_version")) = \(ClickHouseFormat.literal(version))")
         }
-        if let os = filter.os { conditions.append("ifNull(os, '') = \(ClickHouseFormat.literal(os))") }
+        if let os = filter.os { conditions.append("\(column("os")) = \(ClickHouseFormat.literal(os))") }
         if page, let name = filter.page {
-            conditions.append("ifNull(page, '') = \(ClickHouseFormat.literal(name))")
+            conditions.append("\(column("page")) = \(ClickHouseFormat.literal(name))")
         }
         return conditions
     }
@@ -242,8 +423,22 @@ struct ClickHouseSQL: Sendable {
         return conditions
     }
 
+    /// The 64-day blocks `filter`'s days touch, on rows with `day` and `day_block`.
+    private static func blockConditions(_ filter: ReportFilter) -> [String] {
+        var conditions: [String] = []
+        if let from = filter.from {
+            let block = from.dayNumber >> 6
+            conditions += ["day_block >= \(block)", "day >= \(block &<< 6)"]
+        }
+        if let to = filter.to {
+            let block = to.adding(milliseconds: -1).dayNumber >> 6
+            conditions += ["day_block <= \(block)", "day < \((block &+ 1) &<< 6)"]
+        }
+        return conditions
+    }
+
     /// The contributions (``RollupDelta/Contribution``) with role `bit` and `items`' conditions
-    /// of the rows with `rows`' conditions. The rows' conditions are a `PREWHERE`: they drop rows
+    /// of the events with `rows`' conditions. The rows' conditions are a `PREWHERE`: they drop rows
     /// (and leave out redundant copies) before `ARRAY JOIN` multiplies them, which ClickHouse
     /// does not do by itself for a query with `ARRAY JOIN`.
     private func contributions(rows: [String], items: [String] = [], role bit: Int) -> String {
@@ -254,62 +449,111 @@ struct ClickHouseSQL: Sendable {
         """
     }
 
-    /// Daily counts per day, kind and key.
+    /// Daily counts per day, kind and key: the `daily_counts` aggregate, less the contributions
+    /// of the redundant copies it counted.
     func rollupCounts(projectId: Int64, filter: ReportFilter) -> String {
         """
-        SELECT day, kind, key, count() \(contributions(rows: rollupConditions(projectId: projectId, filter: filter), role: 1))
-        GROUP BY day, kind, key
+        SELECT day, kind, key, sum(counted) FROM (
+            SELECT day, kind, key, sumMerge(count) AS counted FROM \(database).\(tables.dailyCounts)
+            WHERE \(aggregateConditions(projectId: projectId, filter: filter, people: false).joined(separator: " AND "))
+            GROUP BY day, kind, key
+            UNION ALL
+            SELECT day, kind, key, -toInt64(count()) AS counted
+            \(contributions(rows: rollupConditions(projectId: projectId, filter: filter, copies: .redundant), role: 1))
+            GROUP BY day, kind, key
+        ) GROUP BY day, kind, key HAVING sum(counted) != 0
         """
     }
 
-    /// Daily counts per kind, key, page and day, with an element text: per app version and OS
-    /// the last one stored, then the greatest of those (as the SQLite rollup rows give it).
+    /// Daily counts of `kinds` per kind, key, page and day, as ``rollupCounts(projectId:filter:)``.
     func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) -> String {
         let kind = "kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))"
         return """
-            SELECT kind, key, page, day, sum(counted), max(detail) FROM (
-                SELECT kind, key, ifNull(page, '') AS page, day, count() AS counted,
-                    if(countIf(kind IN (2, 3) AND isNotNull(element_text)) > 0,
-                        argMaxIf(assumeNotNull(element_text), sequence, kind IN (2, 3) AND isNotNull(element_text)),
-                        NULL) AS detail
-                \(contributions(rows: rollupConditions(projectId: projectId, filter: filter), items: [kind], role: 1))
-                GROUP BY kind, key, page, day, ifNull(app_version, ''), ifNull(os, '')
+            SELECT kind, key, page, day, sum(counted) FROM (
+                SELECT kind, key, page, day, sumMerge(count) AS counted FROM \(database).\(tables.dailyCounts)
+                WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: false) + [kind]).joined(separator: " AND "))
+                GROUP BY kind, key, page, day
+                UNION ALL
+                SELECT kind, key, ifNull(page, '') AS page, day, -toInt64(count()) AS counted
+                \(contributions(rows: rollupConditions(projectId: projectId, filter: filter, copies: .redundant), items: [kind], role: 1))
+                GROUP BY kind, key, page, day
+            ) GROUP BY kind, key, page, day HAVING sum(counted) != 0
+            """
+    }
+
+    /// The element texts of element clicks (kinds 2 and 3 among `kinds`) per kind, key, page and
+    /// day: per app version and OS the last one stored, then the greatest of those (as the SQLite
+    /// rollup rows give it); from `person_days`, with the devices that have a redundant copy read
+    /// from their counted events.
+    func elementTexts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) -> String {
+        let kind = "kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))"
+        let rows = rollupConditions(projectId: projectId, filter: filter, copies: .countedOfRedundantDevices)
+        return """
+            SELECT kind, key, page, day, max(if(last.1 > 0, last.2, NULL)) FROM (
+                SELECT kind, key, page, day, max(last) AS last FROM (
+                    SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
+                    FROM \(database).\(tables.personDays)
+                    WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: true) + [kind]).joined(separator: " AND "))
+                    GROUP BY kind, key, page, day, app_version, os
+                    UNION ALL
+                    SELECT kind, key, ifNull(page, '') AS page, day, ifNull(app_version, '') AS app_version,
+                        ifNull(os, '') AS os,
+                        maxIf((sequence, ifNull(element_text, '')), isNotNull(element_text)) AS last
+                    \(contributions(rows: rows, items: [kind], role: 2))
+                    GROUP BY kind, key, page, day, app_version, os
+                ) GROUP BY kind, key, page, day, app_version, os
             ) GROUP BY kind, key, page, day
             """
     }
 
     /// Who did what in which 64-day blocks: the day bits per key, block, anonymous id, user id
-    /// and page.
+    /// and page; from `person_days`, with the devices that have a redundant copy read from their
+    /// counted events.
     func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
         -> String
     {
-        var conditions = rollupConditions(projectId: projectId, filter: filter, days: false)
         var items = ["kind = \(kind.rawValue)"]
-        if let from = filter.from { conditions.append("day_block >= \(from.dayNumber >> 6)") }
-        if let to = filter.to {
-            conditions.append("day_block <= \(to.adding(milliseconds: -1).dayNumber >> 6)")
-        }
         if let keys { items.append("key IN (\(Self.list(keys)))") }
+        let blocks = Self.blockConditions(filter)
+        let aggregate = aggregateConditions(projectId: projectId, filter: filter, days: false, people: true)
+        let rows =
+            rollupConditions(
+                projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
+            + blocks
         return """
+            SELECT key, day_block, device, user_id, page, groupBitOr(day_bit) FROM \(database).\(tables.personDays)
+            WHERE \((aggregate + items + blocks).joined(separator: " AND "))
+            GROUP BY key, day_block, device, user_id, page
+            UNION ALL
             SELECT key, day_block, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupBitOr(day_bit)
-            \(contributions(rows: conditions, items: items, role: 2))
+            \(contributions(rows: rows, items: items, role: 2))
             GROUP BY key, day_block, anonymous_id, user_id, page
             """
     }
 
     /// The event times of funnel sources (their kind and key) in `filter`'s exact range, per
-    /// kind, key, anonymous id, user id and page.
+    /// kind, key, anonymous id, user id and page; from `step_times`, with the devices that have
+    /// a redundant copy read from their counted events.
     func funnelTimes(projectId: Int64, filter: ReportFilter, sources: [FunnelSources.Source]) -> String {
-        var conditions = rollupConditions(projectId: projectId, filter: filter, days: false)
-        if let from = filter.from { conditions.append("time >= \(from.millisecondsSince1970)") }
-        if let to = filter.to { conditions.append("time < \(to.millisecondsSince1970)") }
+        var times: [String] = []
+        if let from = filter.from { times.append("time >= \(from.millisecondsSince1970)") }
+        if let to = filter.to { times.append("time < \(to.millisecondsSince1970)") }
         let matches = sources.map {
             "(kind = \($0.kind.rawValue) AND key = \(ClickHouseFormat.literal($0.key)))"
         }
         let items = ["(\(matches.joined(separator: " OR ")))"]
+        let aggregate = aggregateConditions(projectId: projectId, filter: filter, people: true)
+        let rows =
+            rollupConditions(
+                projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
+            + times
         return """
+            SELECT kind, key, device, user_id, page, groupArray(time) FROM \(database).\(tables.stepTimes)
+            WHERE \((aggregate + items + times).joined(separator: " AND "))
+            GROUP BY kind, key, device, user_id, page
+            UNION ALL
             SELECT kind, key, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupArray(time)
-            \(contributions(rows: conditions, items: items, role: 4))
+            \(contributions(rows: rows, items: items, role: 4))
             GROUP BY kind, key, anonymous_id, user_id, page
             """
     }
@@ -496,6 +740,31 @@ struct ClickHouseSQL: Sendable {
         """
     }
 
+    /// Takes a person's events out of one shard's `daily_counts_local` (which has no person to
+    /// delete by): adds the negated counts of every stored copy of them, the redundant ones too
+    /// (their records are deleted with them). Runs before the events are deleted.
+    func negativeCounts(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        INSERT INTO \(database).daily_counts_local
+        SELECT project_id, day, kind, key, \(Self.strings), sumState(toInt64(-1)) AS count
+        FROM \(database).events_local ARRAY JOIN kinds AS kind, keys AS key, roles AS role
+        PREWHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        WHERE bitAnd(role, 1) != 0
+        GROUP BY project_id, day, kind, key, page, app_version, os
+        """
+    }
+
+    /// Deletes a person's rows from one shard's aggregate tables that have a person
+    /// (``Aggregate/byPerson``), by the events' own condition.
+    func deletePersonAggregates(projectId: Int64, person: String, anonymousIds: Set<String>) -> [String] {
+        aggregates.filter(\.byPerson).map {
+            """
+            ALTER TABLE \(database).\($0.name)_local DELETE
+            WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+            """
+        }
+    }
+
     /// Deletes the identity links of a person or its anonymous ids from one shard's local table.
     func deletePersonLinks(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
         """
@@ -516,6 +785,14 @@ struct ClickHouseSQL: Sendable {
     /// Deletes a project's events before `time` from one shard's local table (retention).
     func deleteEventsBefore(projectId: Int64, time: Int64) -> String {
         "ALTER TABLE \(database).events_local DELETE WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// Deletes a project's aggregated rows of the days before `day` from one shard's aggregate
+    /// tables (retention deletes whole days: the events before the first moment of `day`).
+    func deleteAggregatesBefore(projectId: Int64, day: Int64) -> [String] {
+        aggregates.map {
+            "ALTER TABLE \(database).\($0.name)_local DELETE WHERE project_id = \(projectId) AND day < \(day)"
+        }
     }
 
     /// Deletes the records of a project's redundant copies before `time` from one shard's local
@@ -639,6 +916,11 @@ struct ClickHouseSQL: Sendable {
             ("sessions", storedSessions(projectId: projectId, filter: filter)),
             ("sessions on a page", storedSessions(projectId: projectId, filter: onPage)),
             ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "")),
+            (
+                "element texts",
+                elementTexts(
+                    projectId: projectId, filter: filter, kinds: [.elementClicks, .similarElementClicks])
+            ),
             ("dwell", rollupDwell(projectId: projectId, filter: filter)),
             ("dwell on a page", rollupDwell(projectId: projectId, filter: onPage)),
             ("moves", rollupMoves(projectId: projectId, filter: filter, from: nil)),
@@ -660,10 +942,22 @@ struct ClickHouseSQL: Sendable {
                 "delete person copies",
                 deletePersonCopies(projectId: projectId, person: "u1", anonymousIds: ["a1"])
             ),
+            ("negative counts", negativeCounts(projectId: projectId, person: "u1", anonymousIds: ["a1"])),
             ("events before", eventsBefore(projectId: projectId, time: 1_000)),
             ("delete events before", deleteEventsBefore(projectId: projectId, time: 1_000)),
             ("delete copies before", deleteCopiesBefore(projectId: projectId, time: 1_000)),
             ("pending mutations", pendingMutations),
+        ]
+        for (index, statement) in deletePersonAggregates(
+            projectId: projectId, person: "u1", anonymousIds: ["a1"]
+        )
+        .enumerated() {
+            statements.append(("delete person aggregates \(index + 1)", statement))
+        }
+        for (index, statement) in deleteAggregatesBefore(projectId: projectId, day: 1).enumerated() {
+            statements.append(("delete aggregates before \(index + 1)", statement))
+        }
+        statements += [
             ("newest sequence", newestSequence(projectId: projectId, devices: nil)),
             ("newest sequence of devices", newestSequence(projectId: projectId, devices: ["a1", "a2"])),
             (
