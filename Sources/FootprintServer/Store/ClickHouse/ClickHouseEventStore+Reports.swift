@@ -57,6 +57,57 @@ extension ClickHouseEventStore {
         }
     }
 
+    public func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        throws(ServerError) -> [String: Int]
+    {
+        if let keys, keys.isEmpty { return [:] }
+        var people: [String: Int] = [:]
+        for row in try client.rows(
+            sql.peopleCounts(projectId: projectId, filter: filter, kind: kind, keys: keys))
+        where row.count == 2 {
+            people[ClickHouseFormat.text(row[0]) ?? ""] = Int(ClickHouseFormat.int64(row[1]))
+        }
+        return people
+    }
+
+    /// Counted by ClickHouse for ranges of at most ``ClickHouseSQL/maskedDays`` days; longer ones
+    /// from the person rows, as the SQLite store.
+    public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
+        let (_, dayCount) = RollupReports.days(of: filter)
+        guard dayCount <= ClickHouseSQL.maskedDays else {
+            return try activityOfPersonRows(projectId: projectId, filter: filter)
+        }
+        var activity = PeopleActivity(
+            people: 0, daily: Array(repeating: 0, count: dayCount),
+            weekly: Array(repeating: 0, count: dayCount),
+            monthly: Array(repeating: 0, count: dayCount), visitors: Array(repeating: 0, count: dayCount),
+            pages: [:])
+        for row in try client.rows(sql.activePeople(projectId: projectId, filter: filter))
+        where row.count == 5 {
+            let day = Int(ClickHouseFormat.int64(row[0]))
+            guard day >= 0, day < dayCount else { continue }
+            activity.people = Int(ClickHouseFormat.int64(row[1]))
+            activity.daily[day] = Int(ClickHouseFormat.int64(row[2]))
+            activity.weekly[day] = Int(ClickHouseFormat.int64(row[3]))
+            activity.monthly[day] = Int(ClickHouseFormat.int64(row[4]))
+        }
+        let none = Array(repeating: 0, count: dayCount)
+        for row in try client.rows(sql.visitors(projectId: projectId, filter: filter)) where row.count == 5 {
+            let day = Int(ClickHouseFormat.int64(row[2]))
+            guard day >= 0, day < dayCount else { continue }
+            let visitors = Int(ClickHouseFormat.int64(row[4]))
+            guard row[0] == "1" else {
+                activity.visitors[day] = visitors
+                continue
+            }
+            let page = ClickHouseFormat.text(row[1]) ?? ""
+            activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].people = Int(
+                ClickHouseFormat.int64(row[3]))
+            activity.pages[page]?.perDay[day] = visitors
+        }
+        return activity
+    }
+
     /// Each person's step times, read per source, kind and key in one query; each row completes
     /// the steps its source completes on its page (as the SQLite store's event-time rows).
     public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)

@@ -577,6 +577,141 @@ struct ClickHouseSQL: Sendable {
             """
     }
 
+    // MARK: People
+
+    /// Each anonymous id's first linked user id (as ``identityLinks(projectId:)``) and a mark that
+    /// it has one: `device, linked, is_linked`, joined `USING device`.
+    private func links(projectId: Int64) -> String {
+        """
+        SELECT anonymous_id AS device, min(user_id) AS linked, toUInt8(1) AS is_linked
+        FROM \(database).\(tables.identities) WHERE project_id = \(projectId) GROUP BY anonymous_id
+        """
+    }
+
+    /// A row's person, as the reports resolve it: its user id, else its device's first linked
+    /// user id, else its device (``RollupPersonDays/person``).
+    private static let person = "if(user_id != '', user_id, if(is_linked = 1, linked, device))"
+
+    /// The conditions on `day` that keep the days ``RollupReports`` counts for `filter`.
+    private static func rangeConditions(_ filter: ReportFilter) -> [String] {
+        let (first, count) = RollupReports.days(of: filter)
+        return ["day >= \(first)", "day < \(first &+ Int64(count))"]
+    }
+
+    /// The people who did something of `kind` (keys among `keys`) on the range's days, with the
+    /// range's other filters, as rows of `state` (an aggregate state over each group's rows,
+    /// `state` in the rows), grouped by key (when `byKey`) and person (when `byPerson`): from
+    /// `person_days`, and for the devices with a redundant copy from their counted events. The
+    /// caller merges the two parts.
+    private func peopleParts(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, byKey: Bool,
+        byPerson: Bool, state: String
+    ) -> String {
+        var items = ["kind = \(kind.rawValue)"]
+        if let keys { items.append("key IN (\(Self.list(keys)))") }
+        let range = Self.rangeConditions(filter)
+        let columns = (byKey ? ["key"] : []) + (byPerson ? ["\(Self.person) AS person"] : [])
+        let groups = (byKey ? ["key"] : []) + (byPerson ? ["person"] : [])
+        let select = (columns + ["\(state) AS state"]).joined(separator: ", ")
+        let group = groups.isEmpty ? "" : "GROUP BY \(groups.joined(separator: ", "))"
+        let aggregate =
+            aggregateConditions(projectId: projectId, filter: filter, days: false, people: true) + items
+            + range
+        let rows =
+            rollupConditions(
+                projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
+            + range
+        return """
+            SELECT \(select) FROM \(database).\(tables.personDays)
+                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            PREWHERE \(aggregate.joined(separator: " AND "))
+            \(group)
+            UNION ALL
+            SELECT \(select) FROM (
+                SELECT key, day, device, ifNull(user_id, '') AS user_id
+                \(contributions(rows: rows, items: items, role: 2))
+            ) AS raw ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            \(group)
+            """
+    }
+
+    /// The most days of a range ``activePeople(projectId:filter:)`` and the visitor reads take:
+    /// each person's days are one 64-bit mask.
+    static let maskedDays = 64
+
+    /// Each person's days of ``peopleParts(projectId:filter:kind:keys:byKey:byPerson:state:)``
+    /// as a mask (bit `n`: day `n` of the range, at most ``maskedDays``): `[key,] person, mask`.
+    private func personMasks(projectId: Int64, filter: ReportFilter, kind: RollupKind, byKey: Bool) -> String
+    {
+        let (first, _) = RollupReports.days(of: filter)
+        let groups = byKey ? "key, person" : "person"
+        let parts = peopleParts(
+            projectId: projectId, filter: filter, kind: kind, keys: nil, byKey: byKey, byPerson: true,
+            state: "groupBitOrState(bitShiftLeft(toUInt64(1), toUInt64(day - \(first))))")
+        return "SELECT \(groups), groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY \(groups)"
+    }
+
+    /// The days of the range among the `window` days from each day of `mask` on
+    /// (``RangeDays/peoplePerDay(window:)``), as a mask.
+    private static func covered(_ filter: ReportFilter, window: Int) -> String {
+        let (_, count) = RollupReports.days(of: filter)
+        let range = count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+        var covered = "mask"
+        for shift in stride(from: 1, to: min(window, 64), by: 1) {
+            covered = "bitOr(\(covered), bitShiftLeft(mask, \(shift)))"
+        }
+        return "bitAnd(\(covered), toUInt64(\(range)))"
+    }
+
+    /// Whether mask `column` has day `d` (`1` or `0`). The reads take each person's row once per
+    /// day of the range (`ARRAY JOIN range(N) AS d`) rather than in a lambda: 18.16 loses the
+    /// subquery's columns that only a lambda inside an aggregate names.
+    private static func has(_ column: String) -> String { "bitAnd(bitShiftRight(\(column), d), 1)" }
+
+    /// The distinct people per key (``EventStore/peopleCounts(projectId:filter:kind:keys:)``):
+    /// `key, people`.
+    func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?) -> String
+    {
+        let parts = peopleParts(
+            projectId: projectId, filter: filter, kind: kind, keys: keys, byKey: true, byPerson: false,
+            state: "uniqExactState(\(Self.person))")
+        return "SELECT key, uniqExactMerge(state) FROM (\(parts)) GROUP BY key"
+    }
+
+    /// Per day of the range (`d`, from 0): the people active in the range (the same on every
+    /// row), and those active that day, in the 7 and in the 30 days ending there:
+    /// `d, people, daily, weekly, monthly`. For ranges of at most ``maskedDays``.
+    func activePeople(projectId: Int64, filter: ReportFilter) -> String {
+        let (_, count) = RollupReports.days(of: filter)
+        return """
+            SELECT d, count(), sum(\(Self.has("daily"))), sum(\(Self.has("weekly"))), sum(\(Self.has("monthly")))
+            FROM (
+                SELECT \(Self.covered(filter, window: 1)) AS daily, \(Self.covered(filter, window: 7)) AS weekly,
+                    \(Self.covered(filter, window: 30)) AS monthly
+                FROM (\(personMasks(projectId: projectId, filter: filter, kind: .anyEvent, byKey: false))))
+            ARRAY JOIN range(\(count)) AS d
+            GROUP BY d
+            """
+    }
+
+    /// Per day of the range, the visitors of any page (`0, '', d, people, visitors`), and per page
+    /// and day, the page's visitors in the range and that day (`1, page, d, people, visitors`).
+    /// For ranges of at most ``maskedDays``.
+    func visitors(projectId: Int64, filter: ReportFilter) -> String {
+        let (_, count) = RollupReports.days(of: filter)
+        return """
+            SELECT toUInt8(0), '', d, count(), sum(\(Self.has("mask")))
+            FROM (\(personMasks(projectId: projectId, filter: filter, kind: .pageViews, byKey: false)))
+            ARRAY JOIN range(\(count)) AS d
+            GROUP BY d
+            UNION ALL
+            SELECT toUInt8(1), key, d, count(), sum(\(Self.has("mask")))
+            FROM (\(personMasks(projectId: projectId, filter: filter, kind: .pageViews, byKey: true)))
+            ARRAY JOIN range(\(count)) AS d
+            GROUP BY key, d
+            """
+    }
+
     // MARK: Sessions, dwell and moves
 
     /// `project_id = …` and, with days in `filter`, only sessions with an event matching
@@ -934,6 +1069,12 @@ struct ClickHouseSQL: Sendable {
                     projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"], pages: false)
             ),
             ("funnel times", funnelTimes(projectId: projectId, filter: filter, sources: sources)),
+            (
+                "people counts",
+                peopleCounts(projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"])
+            ),
+            ("active people", activePeople(projectId: projectId, filter: filter)),
+            ("visitors", visitors(projectId: projectId, filter: filter)),
             ("sessions", storedSessions(projectId: projectId, filter: filter)),
             ("sessions on a page", storedSessions(projectId: projectId, filter: onPage)),
             ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "")),
