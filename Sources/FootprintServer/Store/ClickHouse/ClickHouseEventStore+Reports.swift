@@ -92,18 +92,21 @@ extension ClickHouseEventStore {
             activity.monthly[day] = Int(ClickHouseFormat.int64(row[4]))
         }
         let none = Array(repeating: 0, count: dayCount)
-        for row in try client.rows(sql.visitors(projectId: projectId, filter: filter)) where row.count == 5 {
-            let day = Int(ClickHouseFormat.int64(row[2]))
+        for (page, people) in try peopleCounts(
+            projectId: projectId, filter: filter, kind: .pageViews, keys: nil)
+        {
+            activity.pages[page] = PeopleActivity.Page(people: people, perDay: none)
+        }
+        let (firstDay, _) = RollupReports.days(of: filter)
+        for row in try client.rows(sql.visitors(projectId: projectId, filter: filter)) where row.count == 4 {
+            let day = Int(ClickHouseFormat.int64(row[2]) - firstDay)
             guard day >= 0, day < dayCount else { continue }
-            let visitors = Int(ClickHouseFormat.int64(row[4]))
-            guard row[0] == "1" else {
+            let visitors = Int(ClickHouseFormat.int64(row[3]))
+            if row[0] == "1" {
+                activity.pages[ClickHouseFormat.text(row[1]) ?? ""]?.perDay[day] = visitors
+            } else {
                 activity.visitors[day] = visitors
-                continue
             }
-            let page = ClickHouseFormat.text(row[1]) ?? ""
-            activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].people = Int(
-                ClickHouseFormat.int64(row[3]))
-            activity.pages[page]?.perDay[day] = visitors
         }
         return activity
     }

@@ -600,18 +600,17 @@ struct ClickHouseSQL: Sendable {
 
     /// The people who did something of `kind` (keys among `keys`) on the range's days, with the
     /// range's other filters, as rows of `state` (an aggregate state over each group's rows,
-    /// `state` in the rows), grouped by key (when `byKey`) and person (when `byPerson`): from
+    /// `state` in the rows), grouped by `groups` (among `key`, `day` and `person`): from
     /// `person_days`, and for the devices with a redundant copy from their counted events. The
     /// caller merges the two parts.
     private func peopleParts(
-        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, byKey: Bool,
-        byPerson: Bool, state: String
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, groups: [String],
+        state: String
     ) -> String {
         var items = ["kind = \(kind.rawValue)"]
         if let keys { items.append("key IN (\(Self.list(keys)))") }
         let range = Self.rangeConditions(filter)
-        let columns = (byKey ? ["key"] : []) + (byPerson ? ["\(Self.person) AS person"] : [])
-        let groups = (byKey ? ["key"] : []) + (byPerson ? ["person"] : [])
+        let columns = groups.map { $0 == "person" ? "\(Self.person) AS person" : $0 }
         let select = (columns + ["\(state) AS state"]).joined(separator: ", ")
         let group = groups.isEmpty ? "" : "GROUP BY \(groups.joined(separator: ", "))"
         let aggregate =
@@ -639,16 +638,17 @@ struct ClickHouseSQL: Sendable {
     /// each person's days are one 64-bit mask.
     static let maskedDays = 64
 
-    /// Each person's days of ``peopleParts(projectId:filter:kind:keys:byKey:byPerson:state:)``
+    /// Each person's days of ``peopleParts(projectId:filter:kind:keys:groups:state:)``
     /// as a mask (bit `n`: day `n` of the range, at most ``maskedDays``): `[key,] person, mask`.
     private func personMasks(projectId: Int64, filter: ReportFilter, kind: RollupKind, byKey: Bool) -> String
     {
         let (first, _) = RollupReports.days(of: filter)
-        let groups = byKey ? "key, person" : "person"
+        let groups = byKey ? ["key", "person"] : ["person"]
         let parts = peopleParts(
-            projectId: projectId, filter: filter, kind: kind, keys: nil, byKey: byKey, byPerson: true,
+            projectId: projectId, filter: filter, kind: kind, keys: nil, groups: groups,
             state: "groupBitOrState(bitShiftLeft(toUInt64(1), toUInt64(day - \(first))))")
-        return "SELECT \(groups), groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY \(groups)"
+        let group = groups.joined(separator: ", ")
+        return "SELECT \(group), groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY \(group)"
     }
 
     /// The days of the range among the `window` days from each day of `mask` on
@@ -673,7 +673,7 @@ struct ClickHouseSQL: Sendable {
     func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?) -> String
     {
         let parts = peopleParts(
-            projectId: projectId, filter: filter, kind: kind, keys: keys, byKey: true, byPerson: false,
+            projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["key"],
             state: "uniqExactState(\(Self.person))")
         return "SELECT key, uniqExactMerge(state) FROM (\(parts)) GROUP BY key"
     }
@@ -694,21 +694,20 @@ struct ClickHouseSQL: Sendable {
             """
     }
 
-    /// Per day of the range, the visitors of any page (`0, '', d, people, visitors`), and per page
-    /// and day, the page's visitors in the range and that day (`1, page, d, people, visitors`).
-    /// For ranges of at most ``maskedDays``.
+    /// Per day of the range, the visitors of any page (`0, '', day, visitors`), and per page and
+    /// day, the page's (`1, page, day, visitors`); `day` since 1970. Each page's visitors over
+    /// the range are its ``peopleCounts(projectId:filter:kind:keys:)``.
     func visitors(projectId: Int64, filter: ReportFilter) -> String {
-        let (_, count) = RollupReports.days(of: filter)
+        let state = "uniqExactState(\(Self.person))"
+        let all = peopleParts(
+            projectId: projectId, filter: filter, kind: .pageViews, keys: nil, groups: ["day"], state: state)
+        let pages = peopleParts(
+            projectId: projectId, filter: filter, kind: .pageViews, keys: nil, groups: ["key", "day"],
+            state: state)
         return """
-            SELECT toUInt8(0), '', d, count(), sum(\(Self.has("mask")))
-            FROM (\(personMasks(projectId: projectId, filter: filter, kind: .pageViews, byKey: false)))
-            ARRAY JOIN range(\(count)) AS d
-            GROUP BY d
+            SELECT toUInt8(0), '', day, uniqExactMerge(state) FROM (\(all)) GROUP BY day
             UNION ALL
-            SELECT toUInt8(1), key, d, count(), sum(\(Self.has("mask")))
-            FROM (\(personMasks(projectId: projectId, filter: filter, kind: .pageViews, byKey: true)))
-            ARRAY JOIN range(\(count)) AS d
-            GROUP BY key, d
+            SELECT toUInt8(1), key, day, uniqExactMerge(state) FROM (\(pages)) GROUP BY key, day
             """
     }
 
