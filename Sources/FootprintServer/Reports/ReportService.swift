@@ -272,13 +272,7 @@ public struct ReportService: Sendable {
             return try engine(project: project, parameters: parameters).retention(
                 returnEvent: returnEvent, days: days, lastDay: lastDay)
         }
-        return RollupReports.retention(
-            active: try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil, pages: false),
-            returns: try returnEvent.map { event throws(ServerError) in
-                try store.rollupPersonDays(
-                    projectId: project.id, filter: filter, kind: .trackEvents, keys: [event], pages: false)
-            },
-            returnEvent: returnEvent, days: days, filter: filter)
+        return try store.retention(
+            projectId: project.id, filter: filter, returnEvent: returnEvent, days: days)
     }
 }

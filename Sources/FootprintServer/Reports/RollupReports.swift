@@ -364,22 +364,48 @@ public enum RollupReports {
             for row in returns { returnDays.add(row) }
         }
         let span = max(0, span)
-        var cohorts: [Int: (people: Int, returned: [Int])] = [:]
+        var cohorts: [Int: Cohort] = [:]
         for (person, slot) in activeDays.slots {
             guard let first = activeDays.days(inSlot: slot).first else { continue }
-            var cohort = cohorts[first] ?? (0, Array(repeating: 0, count: span + 1))
+            var cohort = cohorts[first] ?? Cohort(people: 0, returned: Array(repeating: 0, count: span + 1))
             cohort.people += 1
             if let back = returnDays.slots[person] {
                 for n in 0...span where returnDays.has(first + n, inSlot: back) { cohort.returned[n] += 1 }
             }
             cohorts[first] = cohort
         }
+        return retention(cohorts: cohorts, returnEvent: returnEvent, days: span, filter: filter)
+    }
+
+    /// One retention cohort: its people, and per day after its first (0…span) those who returned.
+    public struct Cohort: Sendable, Hashable {
+        /// The people whose first active day in range is the cohort's.
+        public var people: Int
+        /// For day `n` after it, the people active (or doing the return event) then.
+        public var returned: [Int]
+
+        /// Creates a cohort.
+        public init(people: Int, returned: [Int]) {
+            self.people = people
+            self.returned = returned
+        }
+    }
+
+    /// The retention report of `cohorts` (by first day, an offset in the range): the days past
+    /// the range's end are unknown (`nil`).
+    public static func retention(
+        cohorts: [Int: Cohort], returnEvent: String?, days span: Int, filter: ReportFilter
+    ) -> RetentionReport {
+        let (firstDay, dayCount) = days(of: filter)
+        let span = max(0, span)
         let rows = cohorts.keys.sorted().map { day in
             let cohort = cohorts[day]!
             return RetentionCohort(
                 day: Timestamp(millisecondsSince1970: (firstDay + Int64(day)) * 86_400_000).dayString,
                 people: cohort.people,
-                returned: (0...span).map { n in day + n < dayCount ? cohort.returned[n] : nil })
+                returned: (0...span).map { n in
+                    day + n < dayCount && n < cohort.returned.count ? cohort.returned[n] : nil
+                })
         }
         return RetentionReport(returnEvent: returnEvent, cohorts: rows, days: span)
     }

@@ -89,6 +89,12 @@ public protocol EventStore: AccessStore {
     /// people, DAU/WAU/MAU and visitors per day, and each page's visitors.
     func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity
 
+    /// Retention over the days of `filter`'s range (whole days), with its other filters: cohorts
+    /// by each person's first active day, and per day `0…days` after it those active again (or
+    /// doing `returnEvent`, a track event's name).
+    func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        throws(ServerError) -> RetentionReport
+
     /// The sessions that started on the days of `filter`, with its app version and OS filters.
     /// With its page: each session's events on that page (their span and page views), counted
     /// on the day of the first.

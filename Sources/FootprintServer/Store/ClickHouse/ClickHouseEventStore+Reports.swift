@@ -111,6 +111,34 @@ extension ClickHouseEventStore {
         return activity
     }
 
+    /// Counted by ClickHouse for ranges of at most ``ClickHouseSQL/maskedDays`` days; longer ones
+    /// from the person rows, as the SQLite store.
+    public func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        throws(ServerError) -> RetentionReport
+    {
+        let (_, dayCount) = RollupReports.days(of: filter)
+        guard dayCount <= ClickHouseSQL.maskedDays else {
+            return try retentionOfPersonRows(
+                projectId: projectId, filter: filter, returnEvent: returnEvent, days: days)
+        }
+        let span = max(0, days)
+        var cohorts: [Int: RollupReports.Cohort] = [:]
+        for row in try client.rows(
+            sql.retention(projectId: projectId, filter: filter, returnEvent: returnEvent, days: span))
+        where row.count == 4 {
+            let first = Int(ClickHouseFormat.int64(row[0]))
+            let n = Int(ClickHouseFormat.int64(row[1]))
+            guard first >= 0, first < dayCount, n >= 0, n <= span else { continue }
+            var cohort =
+                cohorts[first]
+                ?? RollupReports.Cohort(people: 0, returned: Array(repeating: 0, count: span + 1))
+            if n == 0 { cohort.people = Int(ClickHouseFormat.int64(row[2])) }
+            cohort.returned[n] = Int(ClickHouseFormat.int64(row[3]))
+            cohorts[first] = cohort
+        }
+        return RollupReports.retention(cohorts: cohorts, returnEvent: returnEvent, days: span, filter: filter)
+    }
+
     /// Each person's step times, read per source, kind and key in one query; each row completes
     /// the steps its source completes on its page (as the SQLite store's event-time rows).
     public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)

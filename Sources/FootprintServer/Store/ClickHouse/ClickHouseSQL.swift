@@ -640,12 +640,13 @@ struct ClickHouseSQL: Sendable {
 
     /// Each person's days of ``peopleParts(projectId:filter:kind:keys:groups:state:)``
     /// as a mask (bit `n`: day `n` of the range, at most ``maskedDays``): `[key,] person, mask`.
-    private func personMasks(projectId: Int64, filter: ReportFilter, kind: RollupKind, byKey: Bool) -> String
-    {
+    private func personMasks(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>? = nil, byKey: Bool
+    ) -> String {
         let (first, _) = RollupReports.days(of: filter)
         let groups = byKey ? ["key", "person"] : ["person"]
         let parts = peopleParts(
-            projectId: projectId, filter: filter, kind: kind, keys: nil, groups: groups,
+            projectId: projectId, filter: filter, kind: kind, keys: keys, groups: groups,
             state: "groupBitOrState(bitShiftLeft(toUInt64(1), toUInt64(day - \(first))))")
         let group = groups.joined(separator: ", ")
         return "SELECT \(group), groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY \(group)"
@@ -708,6 +709,39 @@ struct ClickHouseSQL: Sendable {
             SELECT toUInt8(0), '', day, uniqExactMerge(state) FROM (\(all)) GROUP BY day
             UNION ALL
             SELECT toUInt8(1), key, day, uniqExactMerge(state) FROM (\(pages)) GROUP BY key, day
+            """
+    }
+
+    /// Retention cohorts (``RollupReports/retention(active:returns:returnEvent:days:filter:)``):
+    /// `first, n, people, returned` per first active day (an offset in the range) and day `n`
+    /// (`0…days`) after it inside the range; `returned` counts those active again (or doing
+    /// `returnEvent`, a track event) on that day. For ranges of at most ``maskedDays``.
+    func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int) -> String {
+        let (_, count) = RollupReports.days(of: filter)
+        let active = personMasks(projectId: projectId, filter: filter, kind: .anyEvent, byKey: false)
+        let masks: String
+        if let returnEvent {
+            let returns = personMasks(
+                projectId: projectId, filter: filter, kind: .trackEvents, keys: [returnEvent], byKey: false)
+            masks = """
+                SELECT person, groupBitOrIf(mask, which = 0) AS active, groupBitOrIf(mask, which = 1) AS returned
+                FROM (
+                    SELECT toUInt8(0) AS which, person, mask FROM (\(active))
+                    UNION ALL
+                    SELECT toUInt8(1) AS which, person, mask FROM (\(returns)))
+                GROUP BY person
+                """
+        } else {
+            masks = "SELECT person, mask AS active, mask AS returned FROM (\(active))"
+        }
+        // A mask's first day: the power of two of its lowest bit (exact in a double).
+        return """
+            SELECT first, n, count(), sum(bitAnd(bitShiftRight(returned, first + n), 1)) FROM (
+                SELECT toUInt64(log2(bitAnd(active, bitNot(active) + 1))) AS first, returned
+                FROM (\(masks)) WHERE active != 0)
+            ARRAY JOIN range(\(max(0, days) + 1)) AS n
+            WHERE first + n < \(count)
+            GROUP BY first, n
             """
     }
 
@@ -1074,6 +1108,11 @@ struct ClickHouseSQL: Sendable {
             ),
             ("active people", activePeople(projectId: projectId, filter: filter)),
             ("visitors", visitors(projectId: projectId, filter: filter)),
+            ("retention", retention(projectId: projectId, filter: filter, returnEvent: nil, days: 7)),
+            (
+                "retention of an event",
+                retention(projectId: projectId, filter: filter, returnEvent: "Product Viewed", days: 7)
+            ),
             ("sessions", storedSessions(projectId: projectId, filter: filter)),
             ("sessions on a page", storedSessions(projectId: projectId, filter: onPage)),
             ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "")),
