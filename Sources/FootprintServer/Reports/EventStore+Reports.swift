@@ -12,6 +12,22 @@ extension EventStore {
             filter: filter)
     }
 
+    /// ``RollupReports/people(of:rows:filter:)`` of the person rows of every selector: a store
+    /// that can count people itself gives the same numbers.
+    public func peopleCounts(
+        projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>]
+    ) throws(ServerError) -> [Int] {
+        var keys: [RollupKind: Set<String>] = [:]
+        for selector in selections.flatMap({ $0 }) { keys[selector.kind, default: []].insert(selector.key) }
+        var rows: [RollupKind: [RollupPersonDays]] = [:]
+        for (kind, wanted) in keys {
+            rows[kind] = try rollupPersonDays(
+                projectId: projectId, filter: filter, kind: kind, keys: kind == .anyEvent ? nil : wanted,
+                pages: true)
+        }
+        return RollupReports.people(of: selections, rows: rows, filter: filter)
+    }
+
     /// ``activityOfPersonRows(projectId:filter:)``: a store that can count people itself gives
     /// the same numbers.
     public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {

@@ -133,15 +133,9 @@ public struct ReportService: Sendable {
         let counts = try store.rollupPageCounts(
             projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
         let matches = definitions.map { RollupReports.match($0, counts: counts) }
-        var keys: [RollupKind: Set<String>] = [:]
-        for selector in matches.flatMap(\.people) { keys[selector.kind, default: []].insert(selector.key) }
-        var people: [RollupKind: [RollupPersonDays]] = [:]
-        for (kind, wanted) in keys {
-            people[kind] = try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: kind, keys: kind == .anyEvent ? nil : wanted,
-                pages: true)
-        }
-        return RollupReports.definedEvents(definitions, matches: matches, people: people, filter: filter)
+        let people = try store.peopleCounts(
+            projectId: project.id, filter: filter, selections: matches.map(\.people))
+        return RollupReports.definedEvents(definitions, matches: matches, people: people)
     }
 
     /// `$element_click` paths with clicks, page, text and people, most clicked first.

@@ -285,23 +285,34 @@ public enum RollupReports {
     /// Each definition's events and people, most frequent first.
     /// - Parameters:
     ///   - matches: ``match(_:counts:)`` of each definition (same order).
-    ///   - people: the person rows of every selector, by kind.
+    ///   - people: the people of each match's selectors (same order).
     public static func definedEvents(
-        _ definitions: [EventDefinition], matches: [DefinitionMatch],
-        people: [RollupKind: [RollupPersonDays]],
-        filter: ReportFilter
-    ) -> [EventStatistics] {
+        _ definitions: [EventDefinition], matches: [DefinitionMatch], people: [Int]
+    )
+        -> [EventStatistics]
+    {
+        zip(definitions, zip(matches, people)).map { definition, match in
+            EventStatistics(event: definition.name, count: match.0.count, uniqueVisitors: match.1)
+        }.sorted(by: EventStatistics.mostFrequentFirst)
+    }
+
+    /// The distinct people of each of `selections` among person rows (with their pages) in the
+    /// range of `filter`.
+    /// - Parameter rows: the person rows of every selector, by kind.
+    public static func people(
+        of selections: [Set<PeopleSelector>], rows: [RollupKind: [RollupPersonDays]], filter: ReportFilter
+    ) -> [Int] {
         let (firstDay, dayCount) = days(of: filter)
-        return zip(definitions, matches).map { definition, match in
+        return selections.map { selection in
             var days = RangeDays(firstDay: firstDay, dayCount: dayCount)
-            for selector in Set(match.people.map(\.kind)) {
-                for row in people[selector] ?? []
-                where match.people.contains(PeopleSelector(kind: selector, key: row.key, page: row.page)) {
+            for kind in Set(selection.map(\.kind)) {
+                for row in rows[kind] ?? []
+                where selection.contains(PeopleSelector(kind: kind, key: row.key, page: row.page)) {
                     days.add(row)
                 }
             }
-            return EventStatistics(event: definition.name, count: match.count, uniqueVisitors: days.people)
-        }.sorted(by: EventStatistics.mostFrequentFirst)
+            return days.people
+        }
     }
 
     // MARK: Sessions and paths

@@ -85,6 +85,12 @@ public protocol EventStore: AccessStore {
     func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
         throws(ServerError) -> [String: Int]
 
+    /// The distinct people of each of `selections` (who did something a selector of it names)
+    /// on a day of `filter`'s range (whole days), with its other filters; in order.
+    func peopleCounts(
+        projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>]
+    ) throws(ServerError) -> [Int]
+
     /// Who was active on the days of `filter`'s range (whole days), with its other filters: the
     /// people, DAU/WAU/MAU and visitors per day, and each page's visitors.
     func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity

@@ -70,6 +70,20 @@ extension ClickHouseEventStore {
         return people
     }
 
+    public func peopleCounts(
+        projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>]
+    ) throws(ServerError) -> [Int] {
+        var people = Array(repeating: 0, count: selections.count)
+        guard selections.contains(where: { !$0.isEmpty }) else { return people }
+        for row in try client.rows(
+            sql.peopleCounts(projectId: projectId, filter: filter, selections: selections))
+        where row.count == 2 {
+            let index = Int(ClickHouseFormat.int64(row[0])) - 1
+            if people.indices.contains(index) { people[index] = Int(ClickHouseFormat.int64(row[1])) }
+        }
+        return people
+    }
+
     /// Counted by ClickHouse for ranges of at most ``ClickHouseSQL/maskedDays`` days; longer ones
     /// from the person rows, as the SQLite store.
     public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {

@@ -609,10 +609,19 @@ struct ClickHouseSQL: Sendable {
     ) -> String {
         var items = ["kind = \(kind.rawValue)"]
         if let keys { items.append("key IN (\(Self.list(keys)))") }
+        return peopleParts(projectId: projectId, filter: filter, items: items, groups: groups, state: state)
+    }
+
+    /// ``peopleParts(projectId:filter:kind:keys:groups:state:)`` of the rows with `items`'
+    /// conditions (on kind, key and page); a group may be an expression `… AS name`.
+    private func peopleParts(
+        projectId: Int64, filter: ReportFilter, items: [String], groups: [String], state: String
+    ) -> String {
         let range = Self.rangeConditions(filter)
         let columns = groups.map { $0 == "person" ? "\(Self.person) AS person" : $0 }
+        let names = groups.map { $0.components(separatedBy: " AS ").last ?? $0 }
         let select = (columns + ["\(state) AS state"]).joined(separator: ", ")
-        let group = groups.isEmpty ? "" : "GROUP BY \(groups.joined(separator: ", "))"
+        let group = groups.isEmpty ? "" : "GROUP BY \(names.joined(separator: ", "))"
         let aggregate =
             aggregateConditions(projectId: projectId, filter: filter, days: false, people: true) + items
             + range
@@ -627,7 +636,7 @@ struct ClickHouseSQL: Sendable {
             \(group)
             UNION ALL
             SELECT \(select) FROM (
-                SELECT key, day, device, ifNull(user_id, '') AS user_id
+                SELECT kind, key, ifNull(page, '') AS page, day, device, ifNull(user_id, '') AS user_id
                 \(contributions(rows: rows, items: items, role: 2))
             ) AS raw ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
             \(group)
@@ -693,6 +702,35 @@ struct ClickHouseSQL: Sendable {
             ARRAY JOIN range(\(count)) AS d
             GROUP BY d
             """
+    }
+
+    /// The distinct people of each of `selections` (rows of any of its selectors' kind, key and
+    /// page): `selection, people`, the selection's index from 1.
+    func peopleCounts(projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>])
+        -> String
+    {
+        func matches(_ selector: RollupReports.PeopleSelector) -> String {
+            """
+            (kind = \(selector.kind.rawValue) AND key = \(ClickHouseFormat.literal(selector.key)) \
+            AND page = \(ClickHouseFormat.literal(selector.page)))
+            """
+        }
+        let all = Set(selections.flatMap { $0 }).sorted {
+            ($0.kind.rawValue, $0.key, $0.page) < ($1.kind.rawValue, $1.key, $1.page)
+        }
+        let pairs = Set(all.map { "(\($0.kind.rawValue), \(ClickHouseFormat.literal($0.key)))" }).sorted()
+        let each = selections.enumerated().map { index, selection in
+            selection.isEmpty
+                ? "0" : "if(\(selection.map(matches).sorted().joined(separator: " OR ")), \(index + 1), 0)"
+        }
+        // Two tuples at least: `IN ((1, 'a'))` would read as the list of 1 and 'a'. Kind 255 is none.
+        let some = pairs.isEmpty ? ["(255, '')"] : pairs
+        let list = some.count > 1 ? some : some + some
+        let parts = peopleParts(
+            projectId: projectId, filter: filter, items: ["(kind, key) IN (\(list.joined(separator: ", ")))"],
+            groups: ["arrayJoin(arrayFilter(x -> x > 0, [\(each.joined(separator: ", "))])) AS selection"],
+            state: "uniqExactState(\(Self.person))")
+        return "SELECT selection, uniqExactMerge(state) FROM (\(parts)) GROUP BY selection"
     }
 
     /// Per day of the range, the visitors of any page (`0, '', day, visitors`), and per page and
@@ -1109,6 +1147,18 @@ struct ClickHouseSQL: Sendable {
             ("active people", activePeople(projectId: projectId, filter: filter)),
             ("visitors", visitors(projectId: projectId, filter: filter)),
             ("retention", retention(projectId: projectId, filter: filter, returnEvent: nil, days: 7)),
+            (
+                "people of selections",
+                peopleCounts(
+                    projectId: projectId, filter: filter,
+                    selections: [
+                        [RollupReports.PeopleSelector(kind: .elementClicks, key: "#buy", page: "Home")],
+                        [
+                            RollupReports.PeopleSelector(kind: .pageViews, key: "Home", page: "Home"),
+                            RollupReports.PeopleSelector(kind: .anyEvent, key: "", page: "Cart"),
+                        ],
+                    ])
+            ),
             (
                 "retention of an event",
                 retention(projectId: projectId, filter: filter, returnEvent: "Product Viewed", days: 7)
