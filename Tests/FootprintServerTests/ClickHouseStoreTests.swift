@@ -41,7 +41,9 @@ struct ClickHouseStoreTests {
                             "duplicate_copies_local", "events", "events_local", "identities",
                             "identities_local",
                             "lost_events", "lost_events_local", "person_days", "person_days_local",
-                            "person_days_mv", "step_times", "step_times_local", "step_times_mv",
+                            "person_days_mv", "session_pages", "session_pages_local", "session_pages_mv",
+                            "sessions", "sessions_local", "sessions_mv", "step_times", "step_times_local",
+                            "step_times_mv",
                         ])
             }
             #expect(perShard.reduce(0, +) == 200)

@@ -26,17 +26,18 @@ struct ClickHouseSQL: Sendable {
     /// The names of the tables statements read and write.
     struct Tables: Sendable {
         var events: String, identities: String, lostEvents: String, duplicateCopies: String
-        var dailyCounts: String, personDays: String, stepTimes: String
+        var dailyCounts: String, personDays: String, stepTimes: String, sessions: String, sessionPages: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
             duplicateCopies: "duplicate_copies", dailyCounts: "daily_counts", personDays: "person_days",
-            stepTimes: "step_times")
+            stepTimes: "step_times", sessions: "sessions", sessionPages: "session_pages")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
             events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
             duplicateCopies: "duplicate_copies_local", dailyCounts: "daily_counts_local",
-            personDays: "person_days_local", stepTimes: "step_times_local")
+            personDays: "person_days_local", stepTimes: "step_times_local", sessions: "sessions_local",
+            sessionPages: "session_pages_local")
     }
 
     // MARK: Schema
@@ -170,7 +171,11 @@ struct ClickHouseSQL: Sendable {
     ///   contributions with role 1), as the SQLite rollups keep them;
     /// - `person_days`: who did what on which day (role 2), per device, user id, page, app version
     ///   and OS, with the last stored element text;
-    /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first.
+    /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first;
+    /// - `sessions`: per session, day, device and user id, the states of the session's start
+    ///   (`(time, day)` of its earliest event), end, page views, first stored event's app version
+    ///   and OS, and marks (``sessionStates(marks:)``), merged per session when read;
+    /// - `session_pages`: the same without marks per page too (a session's events on one page).
     ///
     /// Every copy of an event is aggregated, redundant ones too: the reads take those back
     /// (``Copies``).
@@ -218,7 +223,65 @@ struct ClickHouseSQL: Sendable {
                     SELECT project_id, kind, key, day, device, ifNull(user_id, '') AS user_id, \(Self.strings), time
                     \(Self.contributions(of: events, role: 4))
                     """),
+            Aggregate(
+                name: "sessions",
+                columns: """
+                    project_id Int64, session_key String, day Int64, device String, user_id String,
+                        \(Self.sessionStateColumns(marks: true))
+                    """,
+                engine: "AggregatingMergeTree ORDER BY (project_id, session_key, day, device, user_id)",
+                select: """
+                    SELECT project_id, session_key, day, device, ifNull(user_id, '') AS user_id,
+                        \(Self.sessionStates(marks: true))
+                    FROM \(events)
+                    GROUP BY project_id, session_key, day, device, user_id
+                    """),
+            Aggregate(
+                name: "session_pages",
+                columns: """
+                    project_id Int64, page String, session_key String, day Int64, device String, user_id String,
+                        \(Self.sessionStateColumns(marks: false))
+                    """,
+                engine: "AggregatingMergeTree ORDER BY (project_id, page, session_key, day, device, user_id)",
+                select: """
+                    SELECT project_id, ifNull(page, '') AS page, session_key, day, device,
+                        ifNull(user_id, '') AS user_id, \(Self.sessionStates(marks: false))
+                    FROM \(events)
+                    GROUP BY project_id, page, session_key, day, device, user_id
+                    """),
         ]
+    }
+
+    /// The aggregate states of a session's events (``sessionRows(projectId:filter:page:)``,
+    /// ``sessionMarks(projectId:filter:)``): `start_state`, the `(time, day)` of the earliest;
+    /// `end_state`, the latest time; `views_state`, the page views; `first_state`, the app version
+    /// and OS of the first stored (smallest `sequence`); with `marks`, `marks_state`, the marks
+    /// `(time, sequence, mark, page, duration, day)`.
+    private static func sessionStates(marks: Bool) -> String {
+        let states = """
+            minState((time, day)) AS start_state, maxState(time) AS end_state,
+                countIfState(is_page_view = 1) AS views_state,
+                argMinState((ifNull(app_version, ''), ifNull(os, '')), sequence) AS first_state
+            """
+        guard marks else { return states }
+        return states + """
+            ,
+                groupArrayIfState((time, sequence, mark, mark_page, mark_duration, day), mark > 0) AS marks_state
+            """
+    }
+
+    /// The columns of ``sessionStates(marks:)``.
+    private static func sessionStateColumns(marks: Bool) -> String {
+        let columns = """
+            start_state AggregateFunction(min, Tuple(Int64, Int64)), end_state AggregateFunction(max, Int64),
+                views_state AggregateFunction(countIf, UInt8),
+                first_state AggregateFunction(argMin, Tuple(String, String), UInt64)
+            """
+        guard marks else { return columns }
+        return columns + """
+            ,
+                marks_state AggregateFunction(groupArrayIf, Tuple(Int64, UInt64, UInt8, String, Int64, Int64), UInt8)
+            """
     }
 
     /// Fills an aggregate table of one shard from the events it holds (a database made before
@@ -367,24 +430,30 @@ struct ClickHouseSQL: Sendable {
         projectId: Int64, filter: ReportFilter, days: Bool = true, page: Bool = true,
         copies: Copies = .counted
     ) -> [String] {
-        var conditions = ["project_id = \(projectId)"]
+        copyConditions(projectId: projectId, copies: copies)
+            + Self.filterConditions(filter, days: days, page: page, nullable: true)
+    }
+
+    /// The conditions on a project's events that keep `copies` of them.
+    func copyConditions(projectId: Int64, copies: Copies) -> [String] {
+        let project = "project_id = \(projectId)"
         switch copies {
         case .counted:
-            conditions.append(unique(projectId: projectId))
+            return [project, unique(projectId: projectId)]
         case .countedOfRedundantDevices:
-            conditions += [
-                "device IN (\(redundantDevices(projectId: projectId)))", unique(projectId: projectId),
+            return [
+                project, "device IN (\(redundantDevices(projectId: projectId)))",
+                unique(projectId: projectId),
             ]
         case .redundant:
-            conditions += [
-                "device IN (\(redundantDevices(projectId: projectId)))",
+            return [
+                project, "device IN (\(redundantDevices(projectId: projectId)))",
                 """
                 (device, message_id, sequence) IN (SELECT device, message_id, sequence
                     FROM \(database).duplicate_copies_local WHERE project_id = \(projectId))
                 """,
             ]
         }
-        return conditions + Self.filterConditions(filter, days: days, page: page, nullable: true)
     }
 
     /// The conditions on a project's rows of an aggregate table for `filter`: as
@@ -560,17 +629,42 @@ struct ClickHouseSQL: Sendable {
 
     // MARK: Sessions, dwell and moves
 
-    /// `project_id = …` and, with days in `filter`, only sessions with an event matching
-    /// `extra` on those days (every event of such a session is read, as its timeline needs).
-    private func sessionScope(projectId: Int64, filter: ReportFilter, extra: [String] = []) -> String {
-        var conditions = ["project_id = \(projectId)", unique(projectId: projectId)]
-        let inRange = ["project_id = \(projectId)"] + extra + Self.dayConditions(filter)
+    /// Each session's aggregate states (``sessionStates(marks:)``; with `page`, of its events on
+    /// that page), one row or two per session: the merged rows of `sessions` (`session_pages`)
+    /// without the devices that have a redundant copy, and those devices' counted events. With
+    /// days in `filter`, only the sessions with an event on those days (on `page`) are read, every
+    /// event of each, as its start and timeline need.
+    private func sessionStateRows(projectId: Int64, filter: ReportFilter, page: String?, marks: Bool)
+        -> String
+    {
+        let table = page == nil ? tables.sessions : tables.sessionPages
+        let onPage = page.map { ["page = \(ClickHouseFormat.literal($0))"] } ?? []
+        var scope: [String] = []
         if filter.from != nil || filter.to != nil {
-            conditions.append(
-                "session_key GLOBAL IN (SELECT session_key FROM \(database).\(tables.events) WHERE \(inRange.joined(separator: " AND ")))"
+            let inRange = ["project_id = \(projectId)"] + onPage + Self.dayConditions(filter)
+            scope.append(
+                "session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))"
             )
         }
-        return conditions.joined(separator: " AND ")
+        let rows =
+            aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage + scope
+        let events =
+            copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
+            + (page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? []) + scope
+        var merged = [
+            "minMergeState(start_state)", "maxMergeState(end_state)", "countIfMergeState(views_state)",
+            "argMinMergeState(first_state)",
+        ]
+        if marks { merged.append("groupArrayIfMergeState(marks_state)") }
+        return """
+            SELECT session_key, \(Self.sessionStates(marks: marks))
+            FROM \(database).\(tables.events) WHERE \(events.joined(separator: " AND "))
+            GROUP BY session_key
+            UNION ALL
+            SELECT session_key, \(merged.joined(separator: ", "))
+            FROM \(database).\(table) WHERE \(rows.joined(separator: " AND "))
+            GROUP BY session_key
+            """
     }
 
     /// The conditions on a session (or session page) row of `day`, `app` and `os`.
@@ -584,15 +678,13 @@ struct ClickHouseSQL: Sendable {
     /// Each session's (or with `page`, each session's events on that page) start day, length,
     /// page views, and the app version and OS of its first stored event.
     private func sessionRows(projectId: Int64, filter: ReportFilter, page: String?) -> String {
-        let pageCondition = page.map { " AND ifNull(page, '') = \(ClickHouseFormat.literal($0))" } ?? ""
-        let pageExtra = page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? []
-        return """
-            SELECT argMin(day, time) AS day, max(time) - min(time) AS length, countIf(is_page_view = 1) AS views,
-                argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
-            FROM \(database).\(tables.events)
-            WHERE \(sessionScope(projectId: projectId, filter: filter, extra: pageExtra))\(pageCondition)
-            GROUP BY session_key
-            """
+        """
+        SELECT minMerge(start_state) AS start, start.2 AS day, maxMerge(end_state) - start.1 AS length,
+            countIfMerge(views_state) AS views, argMinMerge(first_state) AS first_stored,
+            first_stored.1 AS app, first_stored.2 AS os
+        FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, marks: false)))
+        GROUP BY session_key
+        """
     }
 
     /// The sessions that started on `filter`'s days (with its page: each session's events on
@@ -617,12 +709,10 @@ struct ClickHouseSQL: Sendable {
     /// duration, day)`; and the app version and OS of its first stored event.
     private func sessionMarks(projectId: Int64, filter: ReportFilter) -> String {
         """
-        SELECT arraySlice(arraySort(x -> (x.1, x.2),
-                groupArrayIf((time, sequence, mark, mark_page, mark_duration, day), mark > 0)),
+        SELECT arraySlice(arraySort(x -> (x.1, x.2), groupArrayIfMerge(marks_state)),
                 1, \(SessionTimeline.maximumMarks)) AS marks,
-            argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
-        FROM \(database).\(tables.events)
-        WHERE \(sessionScope(projectId: projectId, filter: filter, extra: ["mark = 1"]))
+            argMinMerge(first_state) AS first_stored, first_stored.1 AS app, first_stored.2 AS os
+        FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, marks: true)))
         GROUP BY session_key
         """
     }
