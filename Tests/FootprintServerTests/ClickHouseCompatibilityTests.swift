@@ -10,12 +10,15 @@ import Testing
 /// local tables and every statement reads them instead of the `Distributed` tables.
 @Suite(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseCompatibilityTests {
+    /// The tables whose rows the test copies onto chDB.
     static let localTables = ["events", "identities", "lost_events", "duplicate_copies"]
+    /// The aggregate tables, which chDB's materialized views fill from the copied events.
+    static let aggregateTables = ["daily_counts", "person_days", "step_times", "sessions", "session_pages"]
 
     /// `sql` reading the local tables of `database` instead of its `Distributed` ones.
     static func local(_ sql: String, database: String) -> String {
         var text = sql
-        for table in localTables {
+        for table in localTables + aggregateTables {
             text = text.replacingOccurrences(
                 of: "\(database)\\.\(table)\\b(?!_local)", with: "\(database).\(table)_local",
                 options: .regularExpression)
@@ -90,15 +93,18 @@ struct ClickHouseCompatibilityTests {
             let creates = logged.filter {
                 $0.hasPrefix("CREATE TABLE") && !$0.contains("ENGINE = Distributed")
             }
+            let views = logged.filter { $0.hasPrefix("CREATE MATERIALIZED VIEW") }
             let queries = logged.filter {
                 !$0.hasPrefix("CREATE") && !$0.hasPrefix("INSERT") && !$0.hasPrefix("DROP")
             }
-            #expect(creates.count == Self.localTables.count, "\(creates)")
+            #expect(creates.count == Self.localTables.count + Self.aggregateTables.count, "\(creates)")
+            #expect(views.count == Self.aggregateTables.count, "\(views)")
             #expect(queries.count > 20, "every kind of report query: \(queries.count)")
             #expect(queries.contains { $0.contains("'$element_click'") }, "the live view's clicks")
             #expect(queries.contains { $0.contains("'$plan_health'") }, "plan health")
             statements.append(("create database", "CREATE DATABASE \(database)"))
             statements += creates.sorted().map { ("schema: \($0.prefix(60))", $0) }
+            statements += views.sorted().map { ("view: \($0.prefix(60))", $0) }
             for table in Self.localTables where !(rows[table] ?? "").isEmpty {
                 statements.append(
                     (

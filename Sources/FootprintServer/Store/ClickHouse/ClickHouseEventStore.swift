@@ -34,6 +34,9 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         public var writeTimeout: Double = 30
         /// Seconds any other ClickHouse request (a report's query) may take. Default 60.
         public var requestTimeout: Double = 60
+        /// Seconds the fill of an aggregate table from a shard's events may take, when the store
+        /// opens a database made before that table (``createSchema()``). Default 3,600.
+        public var fillTimeout: Double = 3_600
         /// The largest ClickHouse answer read, in bytes. Default 512 MiB.
         public var maximumResponseBytes = 512 << 20
         /// The most events one report reads into memory (reports over ranges that are not whole
@@ -112,24 +115,37 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     /// Creates the database and the local tables on every shard, then the `Distributed` tables
     /// on every shard (18.16 has no `ON CLUSTER` without ZooKeeper). Safe to run again.
     ///
-    /// An aggregate table missing from a shard that already holds events (a database made by an
-    /// earlier version) is created and filled from those events, after its materialized view,
-    /// which adds the events inserted from then on. An event inserted between the two would be
-    /// counted twice: upgrade with the collectors stopped, start one, then the others.
+    /// An aggregate table's materialized view is created last, once the table is complete. On a
+    /// shard that already holds events and has no view for the table (a database made by an
+    /// earlier version, or a fill cut short), the table is made anew and filled from those events
+    /// first (at most ``Configuration/fillTimeout``). Events inserted between the fill and the view
+    /// would not be aggregated: upgrade with the collectors stopped, start one, then the others.
     func createSchema() throws(ServerError) {
-        let statements = sql.schema
+        let aggregates = Set(sql.aggregates.flatMap { [sql.createTable($0), sql.createView($0)] })
+        let statements = sql.schema.filter { !aggregates.contains($0) }
         let local = statements.filter { !$0.contains("ENGINE = Distributed") }
         let distributed = statements.filter { $0.contains("ENGINE = Distributed") }
+        var filling = ClickHouseClient.Configuration()
+        filling.requestTimeout = configuration.fillTimeout
+        let filler = ClickHouseClient(location: location, configuration: filling)
         for shard in location.shards {
             let tables = try client.rows(sql.tablesOnNode, on: shard).map {
                 (name: $0[0], rows: $0.last ?? "0")
             }
             let holdsEvents = tables.contains { $0.name == "events_local" && $0.rows != "0" }
-            let missing = sql.aggregates.filter { aggregate in
-                holdsEvents && !tables.contains { $0.name == "\(aggregate.name)_local" }
-            }
             for statement in local { _ = try client.execute(statement, on: shard) }
-            for aggregate in missing { _ = try client.execute(sql.fill(aggregate), on: shard) }
+            for aggregate in sql.aggregates {
+                let viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
+                if holdsEvents && !viewed {
+                    _ = try client.execute(sql.dropTable(aggregate), on: shard)
+                    _ = try client.execute(sql.createTable(aggregate), on: shard)
+                    _ = try filler.execute(
+                        sql.fill(aggregate), settings: ["max_execution_time": "0"], on: shard)
+                } else {
+                    _ = try client.execute(sql.createTable(aggregate), on: shard)
+                }
+                _ = try client.execute(sql.createView(aggregate), on: shard)
+            }
         }
         for shard in location.shards {
             for statement in distributed { _ = try client.execute(statement, on: shard) }

@@ -116,12 +116,7 @@ struct ClickHouseSQL: Sendable {
             ENGINE = ReplacingMergeTree ORDER BY (project_id, device, message_id, sequence)
             """,
         ]
-            + aggregates.map {
-                "CREATE TABLE IF NOT EXISTS \(db).\($0.name)_local (\($0.columns))\nENGINE = \($0.engine)"
-            }
-            + aggregates.map {
-                "CREATE MATERIALIZED VIEW IF NOT EXISTS \(db).\($0.name)_mv TO \(db).\($0.name)_local AS\n\($0.select)"
-            } + [
+            + aggregates.map(createTable) + aggregates.map(createView) + [
                 """
                 CREATE TABLE IF NOT EXISTS \(db).events AS \(db).events_local
                 ENGINE = Distributed(\(cluster), \(db), events_local, cityHash64(project_id, device))
@@ -282,6 +277,27 @@ struct ClickHouseSQL: Sendable {
             ,
                 marks_state AggregateFunction(groupArrayIf, Tuple(Int64, UInt64, UInt8, String, Int64, Int64), UInt8)
             """
+    }
+
+    /// Creates an aggregate table on one shard.
+    func createTable(_ aggregate: Aggregate) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(database).\(aggregate.name)_local (\(aggregate.columns))
+        ENGINE = \(aggregate.engine)
+        """
+    }
+
+    /// Creates the materialized view that feeds an aggregate table of one shard.
+    func createView(_ aggregate: Aggregate) -> String {
+        """
+        CREATE MATERIALIZED VIEW IF NOT EXISTS \(database).\(aggregate.name)_mv TO \(database).\(aggregate.name)_local AS
+        \(aggregate.select)
+        """
+    }
+
+    /// Drops an aggregate table of one shard (before it is filled again).
+    func dropTable(_ aggregate: Aggregate) -> String {
+        "DROP TABLE IF EXISTS \(database).\(aggregate.name)_local"
     }
 
     /// Fills an aggregate table of one shard from the events it holds (a database made before
