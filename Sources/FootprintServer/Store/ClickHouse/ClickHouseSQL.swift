@@ -167,9 +167,9 @@ struct ClickHouseSQL: Sendable {
     /// - `person_days`: who did what on which day (role 2), per device, user id, page, app version
     ///   and OS, with the last stored element text;
     /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first;
-    /// - `sessions`: per session, day, device and user id, the states of the session's start
-    ///   (`(time, day)` of its earliest event), end, page views, first stored event's app version
-    ///   and OS, and marks (``sessionStates(marks:)``), merged per session when read;
+    /// - `sessions`: per session, day, device and user id, the states of the session's start (its
+    ///   earliest time and that event's day), end, page views, first stored event's app version
+    ///   and OS, and marks (``sessionStates``), merged per session when read;
     /// - `session_pages`: the same without marks per page too (a session's events on one page).
     ///
     /// Every copy of an event is aggregated, redundant ones too: the reads take those back
@@ -227,7 +227,7 @@ struct ClickHouseSQL: Sendable {
                 engine: "AggregatingMergeTree ORDER BY (project_id, session_key, day, device, user_id)",
                 select: """
                     SELECT project_id, session_key, day, device, ifNull(user_id, '') AS user_id,
-                        \(Self.sessionStates(marks: true))
+                        \(Self.sessionStateExpressions(marks: true))
                     FROM \(events)
                     GROUP BY project_id, session_key, day, device, user_id
                     """),
@@ -240,43 +240,60 @@ struct ClickHouseSQL: Sendable {
                 engine: "AggregatingMergeTree ORDER BY (project_id, page, session_key, day, device, user_id)",
                 select: """
                     SELECT project_id, ifNull(page, '') AS page, session_key, day, device,
-                        ifNull(user_id, '') AS user_id, \(Self.sessionStates(marks: false))
+                        ifNull(user_id, '') AS user_id, \(Self.sessionStateExpressions(marks: false))
                     FROM \(events)
                     GROUP BY project_id, page, session_key, day, device, user_id
                     """),
         ]
     }
 
-    /// The aggregate states of a session's events (``sessionRows(projectId:filter:page:)``,
-    /// ``sessionMarks(projectId:filter:)``): `start_state`, the `(time, day)` of the earliest;
-    /// `end_state`, the latest time; `views_state`, the page views; `first_state`, the app version
-    /// and OS of the first stored (smallest `sequence`); with `marks`, `marks_state`, the marks
-    /// `(time, sequence, mark, page, duration, day)`.
-    private static func sessionStates(marks: Bool) -> String {
-        let states = """
-            minState((time, day)) AS start_state, maxState(time) AS end_state,
-                countIfState(is_page_view = 1) AS views_state,
-                argMinState((ifNull(app_version, ''), ifNull(os, '')), sequence) AS first_state
-            """
-        guard marks else { return states }
-        return states + """
-            ,
-                groupArrayIfState((time, sequence, mark, mark_page, mark_duration, day), mark > 0) AS marks_state
-            """
+    /// The aggregate states of a session's events, in the columns `NAME_state` of `sessions` and
+    /// `session_pages`: the earliest time (`start_time`), the day of the earliest (`day`),
+    /// the latest time (`end_time`), the page views (`views`), the app version and OS of the first
+    /// stored (smallest `sequence`: `app`, `os`), and in `sessions` the marks `(time, sequence,
+    /// mark, page, duration, day)` (`marks`). Numbers and strings apart, not in tuples: ClickHouse
+    /// merges those states faster.
+    private static let sessionStates: [(name: String, function: String, arguments: String, types: String)] = [
+        ("start_time", "min", "time", "Int64"),
+        ("day", "argMin", "day, time", "Int64, Int64"),
+        ("end_time", "max", "time", "Int64"),
+        ("views", "countIf", "is_page_view = 1", "UInt8"),
+        ("app", "argMin", "ifNull(app_version, ''), sequence", "String, UInt64"),
+        ("os", "argMin", "ifNull(os, ''), sequence", "String, UInt64"),
+        (
+            "marks", "groupArrayIf", "(time, sequence, mark, mark_page, mark_duration, day), mark > 0",
+            "Tuple(Int64, UInt64, UInt8, String, Int64, Int64), UInt8"
+        ),
+    ]
+
+    /// The ``sessionStates`` a table keeps: all, or all but the marks.
+    private static func sessionStateNames(marks: Bool) -> [String] {
+        sessionStates.map(\.name).filter { marks || $0 != "marks" }
     }
 
-    /// The columns of ``sessionStates(marks:)``.
+    /// The states `names` of the events a `SELECT` groups: `…State(…) AS NAME_state`.
+    private static func sessionStateExpressions(_ names: [String]) -> String {
+        sessionStates.filter { names.contains($0.name) }.map {
+            "\($0.function)State(\($0.arguments)) AS \($0.name)_state"
+        }
+        .joined(separator: ", ")
+    }
+
+    /// The states of a table's view (``sessionStateNames(marks:)``).
+    private static func sessionStateExpressions(marks: Bool) -> String {
+        sessionStateExpressions(sessionStateNames(marks: marks))
+    }
+
+    /// The state columns of a table (``sessionStateNames(marks:)``).
     private static func sessionStateColumns(marks: Bool) -> String {
-        let columns = """
-            start_state AggregateFunction(min, Tuple(Int64, Int64)), end_state AggregateFunction(max, Int64),
-                views_state AggregateFunction(countIf, UInt8),
-                first_state AggregateFunction(argMin, Tuple(String, String), UInt64)
-            """
-        guard marks else { return columns }
-        return columns + """
-            ,
-                marks_state AggregateFunction(groupArrayIf, Tuple(Int64, UInt64, UInt8, String, Int64, Int64), UInt8)
-            """
+        sessionStates.filter { sessionStateNames(marks: marks).contains($0.name) }
+            .map { "\($0.name)_state AggregateFunction(\($0.function), \($0.types))" }.joined(separator: ", ")
+    }
+
+    /// A state of ``sessionStates`` merged over a session's rows, as `name`.
+    private static func sessionMerge(_ name: String) -> String {
+        let function = sessionStates.first { $0.name == name }?.function ?? "any"
+        return "\(function)Merge(\(name)_state) AS \(name)"
     }
 
     /// Creates an aggregate table on one shard.
@@ -645,42 +662,47 @@ struct ClickHouseSQL: Sendable {
 
     // MARK: Sessions, dwell and moves
 
-    /// Each session's aggregate states (``sessionStates(marks:)``; with `page`, of its events on
-    /// that page), one row or two per session: the merged rows of `sessions` (`session_pages`)
-    /// without the devices that have a redundant copy, and those devices' counted events. With
-    /// days in `filter`, only the sessions with an event on those days (on `page`) are read, every
-    /// event of each, as its start and timeline need.
-    private func sessionStateRows(projectId: Int64, filter: ReportFilter, page: String?, marks: Bool)
+    /// Each session's aggregate states `names` (``sessionStates``; with `page`, of its events on
+    /// that page): the rows of `sessions` (`session_pages`) without the devices that have a
+    /// redundant copy, and per session the states of those devices' counted events; merged per
+    /// session by the caller. With days in `filter`, only the rows of the sessions with an event
+    /// on those days (on `page`) are read, every row of each, as its start and timeline need (the
+    /// redundant devices' events are few and read whole: a session outside the days is left out
+    /// by its start or its views' days).
+    private func sessionStateRows(projectId: Int64, filter: ReportFilter, page: String?, names: [String])
         -> String
     {
         let table = page == nil ? tables.sessions : tables.sessionPages
         let onPage = page.map { ["page = \(ClickHouseFormat.literal($0))"] } ?? []
-        var scope: [String] = []
+        var rows = aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage
         if filter.from != nil || filter.to != nil {
             let inRange = ["project_id = \(projectId)"] + onPage + Self.dayConditions(filter)
-            scope.append(
+            rows.append(
                 "session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))"
             )
         }
-        let rows =
-            aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage + scope
         let events =
             copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
-            + (page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? []) + scope
-        var merged = [
-            "minMergeState(start_state)", "maxMergeState(end_state)", "countIfMergeState(views_state)",
-            "argMinMergeState(first_state)",
-        ]
-        if marks { merged.append("groupArrayIfMergeState(marks_state)") }
+            + (page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? [])
+        let columns = Self.sessionStates.map(\.name).filter(names.contains).map { "\($0)_state" }
         return """
-            SELECT session_key, \(Self.sessionStates(marks: marks))
+            SELECT session_key, \(Self.sessionStateExpressions(names))
             FROM \(database).\(tables.events) WHERE \(events.joined(separator: " AND "))
             GROUP BY session_key
             UNION ALL
-            SELECT session_key, \(merged.joined(separator: ", "))
+            SELECT session_key, \(columns.joined(separator: ", "))
             FROM \(database).\(table) WHERE \(rows.joined(separator: " AND "))
-            GROUP BY session_key
             """
+    }
+
+    /// The states ``sessionConditions(filter:)`` needs besides `names`: the start day with days in
+    /// `filter`, the first stored event's app version and OS with those in it.
+    private static func sessionStateNames(_ names: [String], filter: ReportFilter) -> [String] {
+        var names = names
+        if filter.from != nil || filter.to != nil { names.append("day") }
+        if filter.appVersion != nil { names.append("app") }
+        if filter.os != nil { names.append("os") }
+        return names
     }
 
     /// The conditions on a session (or session page) row of `day`, `app` and `os`.
@@ -691,16 +713,16 @@ struct ClickHouseSQL: Sendable {
         return conditions.isEmpty ? ["1"] : conditions
     }
 
-    /// Each session's (or with `page`, each session's events on that page) start day, length,
-    /// page views, and the app version and OS of its first stored event.
+    /// Each session's (or with `page`, each session's events on that page) length and page
+    /// views, and what ``sessionConditions(filter:)`` reads: its start day, and the app version
+    /// and OS of its first stored event.
     private func sessionRows(projectId: Int64, filter: ReportFilter, page: String?) -> String {
-        """
-        SELECT minMerge(start_state) AS start, start.2 AS day, maxMerge(end_state) - start.1 AS length,
-            countIfMerge(views_state) AS views, argMinMerge(first_state) AS first_stored,
-            first_stored.1 AS app, first_stored.2 AS os
-        FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, marks: false)))
-        GROUP BY session_key
-        """
+        let names = Self.sessionStateNames(["start_time", "end_time", "views"], filter: filter)
+        return """
+            SELECT \(names.map(Self.sessionMerge).joined(separator: ", ")), end_time - start_time AS length
+            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names)))
+            GROUP BY session_key
+            """
     }
 
     /// The sessions that started on `filter`'s days (with its page: each session's events on
@@ -722,38 +744,49 @@ struct ClickHouseSQL: Sendable {
 
     /// Each session's marks (page views and leaves) in time order, stored order at equal
     /// times, the first ``SessionTimeline/maximumMarks``: `(time, sequence, mark, page,
-    /// duration, day)`; and the app version and OS of its first stored event.
+    /// duration, day)`; and what ``sessionConditions(filter:)`` reads of the session: the app
+    /// version and OS of its first stored event (a view's own day is in its mark).
     private func sessionMarks(projectId: Int64, filter: ReportFilter) -> String {
-        """
-        SELECT arraySlice(arraySort(x -> (x.1, x.2), groupArrayIfMerge(marks_state)),
-                1, \(SessionTimeline.maximumMarks)) AS marks,
-            argMinMerge(first_state) AS first_stored, first_stored.1 AS app, first_stored.2 AS os
-        FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, marks: true)))
-        GROUP BY session_key
-        """
+        var names = Self.sessionStateNames(["marks"], filter: filter)
+        names.removeAll { $0 == "day" }
+        return """
+            SELECT arraySlice(arraySort(x -> (x.1, x.2), groupArrayIfMerge(marks_state)),
+                    1, \(SessionTimeline.maximumMarks)) AS marks\(names.filter { $0 != "marks" }.map { ", " + Self.sessionMerge($0) }.joined())
+            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, names: names)))
+            GROUP BY session_key
+            """
     }
 
     /// Dwell histograms per page and bucket (``DwellHistogram``): each view's dwell is the
     /// duration of the leave of its page that follows it, else the gap to the next view capped
     /// (``SessionTimeline/dwells(cap:)``), whichever comes first; a last view has none.
     func rollupDwell(projectId: Int64, filter: ReportFilter) -> String {
-        // For the view at `i`: the first later mark that is a view or a leave of its page.
-        let rest = "arraySlice(marks, i + 1)"
-        let next = "arrayFirstIndex(x -> x.3 = 1 OR (x.3 = 2 AND x.4 = marks[i].4), \(rest))"
-        let dwell = """
-            if(marks[i].3 != 1 OR \(next) = 0, -1,
-                if(\(rest)[\(next)].3 = 1, least(greatest(0, \(rest)[\(next)].1 - marks[i].1), \(dwellCap)),
-                    \(rest)[\(next)].5))
-            """
+        let carried = Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         conditions.append("milliseconds >= 0")
         if let page = filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
+        // For the mark at `i` (its page numbered per session): the time, mark and duration of the
+        // first later one that is a view or a leave of its page, `(0, 0, 0)` when none is. Every
+        // column a lambda reads is one of its arrays: ClickHouse 18.16 reads no other.
+        let next = """
+            arrayFirst((s, p, j) -> j > i AND (s.2 = 1 OR (s.2 = 2 AND p = page)), steps, pages, arrayEnumerate(steps))
+            """
+        let dwell = """
+            if(m.3 != 1 OR n.2 = 0, -1, if(n.2 = 1, least(greatest(0, n.1 - m.1), \(dwellCap)), n.3))
+            """
         return """
             SELECT page, \(Self.bucket("milliseconds")) AS bucket, count(), sum(milliseconds), sum(toFloat64(milliseconds))
             FROM (
-                SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds, app, os FROM (
-                    SELECT arrayMap(i -> (marks[i].4, marks[i].6, \(dwell)), arrayEnumerate(marks)) AS dwells, app, os
-                    FROM (\(sessionMarks(projectId: projectId, filter: filter)))
+                SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds\(carried) FROM (
+                    SELECT arrayMap((m, n) -> (m.4, m.6, \(dwell)), marks, nexts) AS dwells\(carried)
+                    FROM (
+                        SELECT marks\(carried), arrayMap((i, page) -> \(next), arrayEnumerate(steps), pages) AS nexts
+                        FROM (
+                            SELECT marks\(carried), arrayMap(x -> (x.1, x.3, x.5), marks) AS steps,
+                                arrayEnumerateDense(arrayMap(x -> x.4, marks)) AS pages
+                            FROM (\(sessionMarks(projectId: projectId, filter: filter)))
+                        )
+                    )
                 ) ARRAY JOIN dwells AS dwell
             ) WHERE \(conditions.joined(separator: " AND "))
             GROUP BY page, bucket
@@ -763,21 +796,29 @@ struct ClickHouseSQL: Sendable {
     /// Page-to-page moves from views on `filter`'s days (``SessionTimeline/moves()``): each
     /// view to the next view of its session, the last to `''` (the session's end).
     func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) -> String {
+        let carried = Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         if let page { conditions.append("from_page = \(ClickHouseFormat.literal(page))") }
         return """
             SELECT from_page, to_page, count() FROM (
-                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day, app, os FROM (
-                    SELECT arrayMap(i -> (views[i].4, if(i < length(views), views[i + 1].4, ''), views[i].6),
-                        arrayEnumerate(views)) AS moves, app, os
+                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day\(carried) FROM (
+                    SELECT arrayMap((v, next) -> (v.4, next, v.6), views,
+                        arraySlice(arrayPushBack(arrayMap(x -> x.4, views), ''), 2)) AS moves\(carried)
                     FROM (
-                        SELECT arrayFilter(x -> x.3 = 1, marks) AS views, app, os
+                        SELECT arrayFilter(x -> x.3 = 1, marks) AS views\(carried)
                         FROM (\(sessionMarks(projectId: projectId, filter: filter)))
                     )
                 ) ARRAY JOIN moves AS move
             ) WHERE \(conditions.joined(separator: " AND "))
             GROUP BY from_page, to_page
             """
+    }
+
+    /// The columns of a session ``sessionMarks(projectId:filter:)`` gives besides its marks, which
+    /// the reads of them carry to ``sessionConditions(filter:)``: `, app` and `, os` when `filter`
+    /// has them.
+    private static func sessionColumns(_ filter: ReportFilter) -> String {
+        (filter.appVersion != nil ? ", app" : "") + (filter.os != nil ? ", os" : "")
     }
 
     /// ``DwellHistogram/bucket(of:)`` in SQL: the value below 16, else 16 buckets per power of
