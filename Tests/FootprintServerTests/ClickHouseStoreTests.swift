@@ -107,7 +107,8 @@ struct ClickHouseStoreTests {
 
     /// Regression for the session aggregates (`sessions`, `session_pages`): sessions whose
     /// events arrive over several INSERTs, out of order, across midnight, before and after a
-    /// login, one of them shared by two devices, and a device whose batch is sent again (its rows
+    /// login, with leaves of other pages, before the first view and twice after one, one of them
+    /// shared by two devices, and a device whose batch is sent again (its rows
     /// are read from its counted events, merged with the other device's aggregated rows). Their
     /// sessions, dwell and moves equal the SQLite store's before and after every table is merged.
     @Test func sessionsSplitOverInsertsAndResentBatchesEqualSQLites() throws {
@@ -142,6 +143,9 @@ struct ClickHouseStoreTests {
             ],
             [
                 event("a3", "device-a", "long", -70, view: "List", leave: 15_000),
+                event("a7", "device-a", "long", -80, view: "Home", leave: 2_000),
+                event("a8", "device-a", "long", -65, view: "List", leave: 16_000),
+                event("a0", "device-a", "long", -130, view: "Detail", leave: 1_000),
                 event("a6", "device-a", "long", 100, view: "List", user: "u1"),
                 event("c1", "device-c", "third", 5, view: "List", version: "2.0"),
             ],

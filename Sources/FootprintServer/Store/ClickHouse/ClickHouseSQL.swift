@@ -713,13 +713,14 @@ struct ClickHouseSQL: Sendable {
         return conditions.isEmpty ? ["1"] : conditions
     }
 
-    /// Each session's (or with `page`, each session's events on that page) length and page
-    /// views, and what ``sessionConditions(filter:)`` reads: its start day, and the app version
-    /// and OS of its first stored event.
-    private func sessionRows(projectId: Int64, filter: ReportFilter, page: String?) -> String {
-        let names = Self.sessionStateNames(["start_time", "end_time", "views"], filter: filter)
+    /// Each session's (or with `page`, each session's events on that page) page views, with
+    /// `length` its length, and what ``sessionConditions(filter:)`` reads: its start day, and the
+    /// app version and OS of its first stored event.
+    private func sessionRows(projectId: Int64, filter: ReportFilter, page: String?, length: Bool) -> String {
+        let names = Self.sessionStateNames(
+            length ? ["start_time", "end_time", "views"] : ["views"], filter: filter)
         return """
-            SELECT \(names.map(Self.sessionMerge).joined(separator: ", ")), end_time - start_time AS length
+            SELECT \(names.map(Self.sessionMerge).joined(separator: ", "))\(length ? ", end_time - start_time AS length" : "")
             FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names)))
             GROUP BY session_key
             """
@@ -729,7 +730,7 @@ struct ClickHouseSQL: Sendable {
     /// that page): length and page views.
     func storedSessions(projectId: Int64, filter: ReportFilter) -> String {
         """
-        SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page)))
+        SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page, length: true)))
         WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
         """
     }
@@ -737,7 +738,7 @@ struct ClickHouseSQL: Sendable {
     /// With a page in `filter`: the repeat views of the page and the sessions' ends there.
     func pageMoves(projectId: Int64, filter: ReportFilter, page: String) -> String {
         """
-        SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page)))
+        SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page, length: false)))
         WHERE \(sessionConditions(filter: filter).joined(separator: " AND ")) AND views > 0
         """
     }
@@ -765,27 +766,28 @@ struct ClickHouseSQL: Sendable {
         var conditions = sessionConditions(filter: filter)
         conditions.append("milliseconds >= 0")
         if let page = filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
-        // For the mark at `i` (its page numbered per session): the time, mark and duration of the
-        // first later one that is a view or a leave of its page, `(0, 0, 0)` when none is. Every
-        // column a lambda reads is one of its arrays: ClickHouse 18.16 reads no other.
-        let next = """
-            arrayFirst((s, p, j) -> j > i AND (s.2 = 1 OR (s.2 = 2 AND p = page)), steps, pages, arrayEnumerate(steps))
+        // The views and, after each, the first leave of its page before the next view (`timed`):
+        // a mark's segment counts the views up to it, and such a leave is the second mark of its
+        // segment and page (the view the first). The mark after a view in `timed` ends its dwell:
+        // its leave, else the next view; `(0, 0, 0, '', 0, 0)` after the last one.
+        let segments = "arrayCumSum(arrayMap(x -> x.3 = 1, marks))"
+        let timed = """
+            arrayFilter((m, s, u) -> m.3 = 1 OR (m.3 = 2 AND s > 0 AND u = 2), marks, \(segments),
+                arrayEnumerateUniq(\(segments), arrayMap(x -> x.4, marks)))
             """
+        let end = "(toInt64(0), toUInt64(0), toUInt8(0), '', toInt64(0), toInt64(0))"
         let dwell = """
-            if(m.3 != 1 OR n.2 = 0, -1, if(n.2 = 1, least(greatest(0, n.1 - m.1), \(dwellCap)), n.3))
+            if(m.3 != 1 OR n.3 = 0, -1, if(n.3 = 1, least(greatest(0, n.1 - m.1), \(dwellCap)), n.5))
             """
         return """
             SELECT page, \(Self.bucket("milliseconds")) AS bucket, count(), sum(milliseconds), sum(toFloat64(milliseconds))
             FROM (
                 SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds\(carried) FROM (
-                    SELECT arrayMap((m, n) -> (m.4, m.6, \(dwell)), marks, nexts) AS dwells\(carried)
+                    SELECT arrayMap((m, n) -> (m.4, m.6, \(dwell)), timed,
+                        arraySlice(arrayPushBack(timed, \(end)), 2)) AS dwells\(carried)
                     FROM (
-                        SELECT marks\(carried), arrayMap((i, page) -> \(next), arrayEnumerate(steps), pages) AS nexts
-                        FROM (
-                            SELECT marks\(carried), arrayMap(x -> (x.1, x.3, x.5), marks) AS steps,
-                                arrayEnumerateDense(arrayMap(x -> x.4, marks)) AS pages
-                            FROM (\(sessionMarks(projectId: projectId, filter: filter)))
-                        )
+                        SELECT \(timed) AS timed\(carried)
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter)))
                     )
                 ) ARRAY JOIN dwells AS dwell
             ) WHERE \(conditions.joined(separator: " AND "))
