@@ -824,12 +824,18 @@ struct ClickHouseSQL: Sendable {
     }
 
     /// ``DwellHistogram/bucket(of:)`` in SQL: the value below 16, else 16 buckets per power of
-    /// two (the power counted exactly, without floating point).
+    /// two. The power is `log2` of the value (at least 16 in that branch, so every shift stays in
+    /// range), then put right exactly with integer shifts where the floating point was one off.
     static func bucket(_ value: String) -> String {
-        let exponent = "(arraySum(arrayMap(k -> \(value) >= bitShiftLeft(toInt64(1), k), range(63))) - 1)"
+        let atLeast16 = "greatest(\(value), 16)"
+        let estimate = "least(greatest(toInt64(log2(toFloat64(\(atLeast16)))), 4), 62)"
+        let exponent = """
+            (\(estimate) - toInt64(bitShiftLeft(toInt64(1), \(estimate)) > \(atLeast16))
+                + toInt64(\(estimate) < 62 AND bitShiftLeft(toInt64(1), \(estimate) + 1) <= \(atLeast16)))
+            """
         return """
             if(\(value) < 16, greatest(0, \(value)),
-                16 + (\(exponent) - 4) * 16 + bitAnd(bitShiftRight(\(value), \(exponent) - 4), 15))
+                16 + (\(exponent) - 4) * 16 + bitAnd(bitShiftRight(\(atLeast16), \(exponent) - 4), 15))
             """
     }
 
