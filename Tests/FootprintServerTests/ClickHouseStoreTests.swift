@@ -201,6 +201,20 @@ struct ClickHouseStoreTests {
                 try write(store, project)
                 #expect(try ClickHouseTesting.redundantCopies(store, project: project) == shared.count)
                 #expect(try answers(store, project) == expected)
+                // Narrowed to the sessions with a row on the filter's days or not, the same rows.
+                for filter in filters {
+                    let sql = store.sql
+                    for narrowed in [
+                        { sql.storedSessions(projectId: project.id, filter: filter, narrow: $0) },
+                        { sql.rollupDwell(projectId: project.id, filter: filter, narrow: $0) },
+                        { sql.rollupMoves(projectId: project.id, filter: filter, from: nil, narrow: $0) },
+                    ] as [(Bool) -> String] {
+                        #expect(
+                            try store.client.rows(narrowed(true)).map { $0.joined(separator: "\t") }.sorted()
+                                == store.client.rows(narrowed(false)).map { $0.joined(separator: "\t") }
+                                .sorted())
+                    }
+                }
                 for shard in store.location.shards {
                     for table in tables {
                         _ = try store.client.execute("SYSTEM START MERGES \(db).\(table)", on: shard)

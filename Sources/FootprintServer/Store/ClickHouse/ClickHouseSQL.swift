@@ -665,17 +665,18 @@ struct ClickHouseSQL: Sendable {
     /// Each session's aggregate states `names` (``sessionStates``; with `page`, of its events on
     /// that page): the rows of `sessions` (`session_pages`) without the devices that have a
     /// redundant copy, and per session the states of those devices' counted events; merged per
-    /// session by the caller. With days in `filter`, only the rows of the sessions with an event
-    /// on those days (on `page`) are read, every row of each, as its start and timeline need (the
-    /// redundant devices' events are few and read whole: a session outside the days is left out
-    /// by its start or its views' days).
-    private func sessionStateRows(projectId: Int64, filter: ReportFilter, page: String?, names: [String])
-        -> String
-    {
+    /// session by the caller. With `narrow` and days in `filter`, only the rows of the sessions
+    /// with an event on those days (on `page`) are read, every row of each, as its start and
+    /// timeline need (``sessionRowsInRange(projectId:filter:page:)`` tells when that pays; either
+    /// way a session outside the days is left out by its start or its views' days, so the
+    /// redundant devices' events, few, are read whole).
+    private func sessionStateRows(
+        projectId: Int64, filter: ReportFilter, page: String?, names: [String], narrow: Bool
+    ) -> String {
         let table = page == nil ? tables.sessions : tables.sessionPages
         let onPage = page.map { ["page = \(ClickHouseFormat.literal($0))"] } ?? []
         var rows = aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage
-        if filter.from != nil || filter.to != nil {
+        if narrow, filter.from != nil || filter.to != nil {
             let inRange = ["project_id = \(projectId)"] + onPage + Self.dayConditions(filter)
             rows.append(
                 "session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))"
@@ -705,6 +706,19 @@ struct ClickHouseSQL: Sendable {
         return names
     }
 
+    /// A project's rows of `sessions` (with `page`, of `session_pages` on that page) on `filter`'s
+    /// days, and all: `in range, all`. Narrowing a session read to the sessions with a row on
+    /// those days (its `narrow`) pays when they are at most half: the set of their keys costs
+    /// about as much as merging the other rows.
+    func sessionRowsInRange(projectId: Int64, filter: ReportFilter, page: String?) -> String {
+        let days = Self.dayConditions(filter)
+        let onPage = page.map { " AND page = \(ClickHouseFormat.literal($0))" } ?? ""
+        return """
+            SELECT countIf(\(days.isEmpty ? "1" : days.joined(separator: " AND "))), count()
+            FROM \(database).\(page == nil ? tables.sessions : tables.sessionPages) WHERE project_id = \(projectId)\(onPage)
+            """
+    }
+
     /// The conditions on a session (or session page) row of `day`, `app` and `os`.
     private func sessionConditions(filter: ReportFilter) -> [String] {
         var conditions = Self.dayConditions(filter)
@@ -716,29 +730,33 @@ struct ClickHouseSQL: Sendable {
     /// Each session's (or with `page`, each session's events on that page) page views, with
     /// `length` its length, and what ``sessionConditions(filter:)`` reads: its start day, and the
     /// app version and OS of its first stored event.
-    private func sessionRows(projectId: Int64, filter: ReportFilter, page: String?, length: Bool) -> String {
+    private func sessionRows(
+        projectId: Int64, filter: ReportFilter, page: String?, length: Bool, narrow: Bool
+    )
+        -> String
+    {
         let names = Self.sessionStateNames(
             length ? ["start_time", "end_time", "views"] : ["views"], filter: filter)
         return """
             SELECT \(names.map(Self.sessionMerge).joined(separator: ", "))\(length ? ", end_time - start_time AS length" : "")
-            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names)))
+            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names, narrow: narrow)))
             GROUP BY session_key
             """
     }
 
     /// The sessions that started on `filter`'s days (with its page: each session's events on
     /// that page): length and page views.
-    func storedSessions(projectId: Int64, filter: ReportFilter) -> String {
+    func storedSessions(projectId: Int64, filter: ReportFilter, narrow: Bool = true) -> String {
         """
-        SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page, length: true)))
+        SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page, length: true, narrow: narrow)))
         WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
         """
     }
 
     /// With a page in `filter`: the repeat views of the page and the sessions' ends there.
-    func pageMoves(projectId: Int64, filter: ReportFilter, page: String) -> String {
+    func pageMoves(projectId: Int64, filter: ReportFilter, page: String, narrow: Bool = true) -> String {
         """
-        SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page, length: false)))
+        SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page, length: false, narrow: narrow)))
         WHERE \(sessionConditions(filter: filter).joined(separator: " AND ")) AND views > 0
         """
     }
@@ -747,13 +765,13 @@ struct ClickHouseSQL: Sendable {
     /// times, the first ``SessionTimeline/maximumMarks``: `(time, sequence, mark, page,
     /// duration, day)`; and what ``sessionConditions(filter:)`` reads of the session: the app
     /// version and OS of its first stored event (a view's own day is in its mark).
-    private func sessionMarks(projectId: Int64, filter: ReportFilter) -> String {
+    private func sessionMarks(projectId: Int64, filter: ReportFilter, narrow: Bool) -> String {
         var names = Self.sessionStateNames(["marks"], filter: filter)
         names.removeAll { $0 == "day" }
         return """
             SELECT arraySlice(arraySort(x -> (x.1, x.2), groupArrayIfMerge(marks_state)),
                     1, \(SessionTimeline.maximumMarks)) AS marks\(names.filter { $0 != "marks" }.map { ", " + Self.sessionMerge($0) }.joined())
-            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, names: names)))
+            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, names: names, narrow: narrow)))
             GROUP BY session_key
             """
     }
@@ -761,7 +779,7 @@ struct ClickHouseSQL: Sendable {
     /// Dwell histograms per page and bucket (``DwellHistogram``): each view's dwell is the
     /// duration of the leave of its page that follows it, else the gap to the next view capped
     /// (``SessionTimeline/dwells(cap:)``), whichever comes first; a last view has none.
-    func rollupDwell(projectId: Int64, filter: ReportFilter) -> String {
+    func rollupDwell(projectId: Int64, filter: ReportFilter, narrow: Bool = true) -> String {
         let carried = Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         conditions.append("milliseconds >= 0")
@@ -787,7 +805,7 @@ struct ClickHouseSQL: Sendable {
                         arraySlice(arrayPushBack(timed, \(end)), 2)) AS dwells\(carried)
                     FROM (
                         SELECT \(timed) AS timed\(carried)
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter)))
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, narrow: narrow)))
                     )
                 ) ARRAY JOIN dwells AS dwell
             ) WHERE \(conditions.joined(separator: " AND "))
@@ -797,7 +815,9 @@ struct ClickHouseSQL: Sendable {
 
     /// Page-to-page moves from views on `filter`'s days (``SessionTimeline/moves()``): each
     /// view to the next view of its session, the last to `''` (the session's end).
-    func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) -> String {
+    func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?, narrow: Bool = true)
+        -> String
+    {
         let carried = Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         if let page { conditions.append("from_page = \(ClickHouseFormat.literal(page))") }
@@ -808,7 +828,7 @@ struct ClickHouseSQL: Sendable {
                         arraySlice(arrayPushBack(arrayMap(x -> x.4, views), ''), 2)) AS moves\(carried)
                     FROM (
                         SELECT arrayFilter(x -> x.3 = 1, marks) AS views\(carried)
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter)))
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, narrow: narrow)))
                     )
                 ) ARRAY JOIN moves AS move
             ) WHERE \(conditions.joined(separator: " AND "))
@@ -1077,6 +1097,16 @@ struct ClickHouseSQL: Sendable {
                     projectId: projectId, filter: filter, kinds: [.elementClicks, .similarElementClicks])
             ),
             ("dwell", rollupDwell(projectId: projectId, filter: filter)),
+            ("dwell of every session", rollupDwell(projectId: projectId, filter: filter, narrow: false)),
+            ("session rows in range", sessionRowsInRange(projectId: projectId, filter: filter, page: nil)),
+            (
+                "session rows on a page in range",
+                sessionRowsInRange(projectId: projectId, filter: filter, page: onPage.page)
+            ),
+            (
+                "sessions on a page of every session",
+                storedSessions(projectId: projectId, filter: onPage, narrow: false)
+            ),
             ("dwell on a page", rollupDwell(projectId: projectId, filter: onPage)),
             ("moves", rollupMoves(projectId: projectId, filter: filter, from: nil)),
             ("moves from a page", rollupMoves(projectId: projectId, filter: filter, from: "Home")),
