@@ -86,7 +86,7 @@ extension ReportService {
         let top = RollupReports.top(
             .planEvents, in: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
         let people = try store.rollupPersonDays(
-            projectId: project.id, filter: filter, kind: .planEvents, keys: Set(top.map(\.key)))
+            projectId: project.id, filter: filter, kind: .planEvents, keys: Set(top.map(\.key)), pages: false)
         return RollupReports.events(top: top, people: people, filter: filter)
     }
 }

@@ -68,9 +68,9 @@ public struct ReportService: Sendable {
         return RollupReports.traffic(
             counts: try rollupCounts(project, filter, given: counts),
             active: try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil),
+                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil, pages: false),
             viewers: try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: .pageViews, keys: nil),
+                projectId: project.id, filter: filter, kind: .pageViews, keys: nil, pages: false),
             dwell: dwell ? try store.rollupDwell(projectId: project.id, filter: filter) : [:], filter: filter)
     }
 
@@ -103,7 +103,8 @@ public struct ReportService: Sendable {
             .trackEvents, in: try rollupCounts(project, filter, given: counts),
             limit: limit)
         let people = try store.rollupPersonDays(
-            projectId: project.id, filter: filter, kind: .trackEvents, keys: Set(top.map(\.key)))
+            projectId: project.id, filter: filter, kind: .trackEvents, keys: Set(top.map(\.key)), pages: false
+        )
         return RollupReports.events(top: top, people: people, filter: filter)
     }
 
@@ -141,7 +142,8 @@ public struct ReportService: Sendable {
         var people: [RollupKind: [RollupPersonDays]] = [:]
         for (kind, wanted) in keys {
             people[kind] = try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: kind, keys: kind == .anyEvent ? nil : wanted)
+                projectId: project.id, filter: filter, kind: kind, keys: kind == .anyEvent ? nil : wanted,
+                pages: true)
         }
         return RollupReports.definedEvents(definitions, matches: matches, people: people, filter: filter)
     }
@@ -168,7 +170,7 @@ public struct ReportService: Sendable {
         if let paths { rows.removeAll { !paths.contains($0.key) } }
         let top = RollupReports.elements(rows: rows, people: [], filter: filter, limit: limit)
         let people = try store.rollupPersonDays(
-            projectId: project.id, filter: filter, kind: kind, keys: Set(top.map(\.path)))
+            projectId: project.id, filter: filter, kind: kind, keys: Set(top.map(\.path)), pages: false)
         return RollupReports.elements(rows: rows, people: people, filter: filter, limit: limit)
     }
 
@@ -276,10 +278,10 @@ public struct ReportService: Sendable {
         }
         return RollupReports.retention(
             active: try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil),
+                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil, pages: false),
             returns: try returnEvent.map { event throws(ServerError) in
                 try store.rollupPersonDays(
-                    projectId: project.id, filter: filter, kind: .trackEvents, keys: [event])
+                    projectId: project.id, filter: filter, kind: .trackEvents, keys: [event], pages: false)
             },
             returnEvent: returnEvent, days: days, filter: filter)
     }

@@ -71,9 +71,13 @@ public protocol EventStore: AccessStore {
 
     /// Who did what on which days, in the 64-day blocks `filter`'s days touch (callers keep the
     /// days in range), with identity links applied and its other filters.
-    /// - Parameter keys: only these keys (`nil`: all).
-    func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
-        throws(ServerError) -> [RollupPersonDays]
+    /// - Parameters:
+    ///   - keys: only these keys (`nil`: all).
+    ///   - pages: give each row's page. Without, a store may give one row per person over every
+    ///     page (its page `""`): far fewer rows, for the callers that only count people.
+    func rollupPersonDays(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, pages: Bool
+    ) throws(ServerError) -> [RollupPersonDays]
 
     /// The sessions that started on the days of `filter`, with its app version and OS filters.
     /// With its page: each session's events on that page (their span and page views), counted

@@ -38,13 +38,13 @@ extension ClickHouseEventStore {
             }
     }
 
-    public func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
-        throws(ServerError) -> [RollupPersonDays]
-    {
+    public func rollupPersonDays(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, pages: Bool
+    ) throws(ServerError) -> [RollupPersonDays] {
         if let keys, keys.isEmpty { return [] }
         let links = try identityLinks(projectId: projectId)
         return try client.rows(
-            sql.rollupPersonDays(projectId: projectId, filter: filter, kind: kind, keys: keys)
+            sql.rollupPersonDays(projectId: projectId, filter: filter, kind: kind, keys: keys, pages: pages)
         )
         .compactMap { row in
             guard row.count == 6 else { return nil }

@@ -609,11 +609,11 @@ struct ClickHouseSQL: Sendable {
     }
 
     /// Who did what in which 64-day blocks: the day bits per key, block, anonymous id, user id
-    /// and page; from `person_days`, with the devices that have a redundant copy read from their
-    /// counted events.
-    func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
-        -> String
-    {
+    /// and page (`''` for each unless `pages`); from `person_days`, with the devices that have a
+    /// redundant copy read from their counted events.
+    func rollupPersonDays(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, pages: Bool
+    ) -> String {
         var items = ["kind = \(kind.rawValue)"]
         if let keys { items.append("key IN (\(Self.list(keys)))") }
         let blocks = Self.blockConditions(filter)
@@ -622,14 +622,17 @@ struct ClickHouseSQL: Sendable {
             rollupConditions(
                 projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
             + blocks
+        let page = pages ? "page" : "''"
         return """
-            SELECT key, day_block, device, user_id, page, groupBitOr(day_bit) FROM \(database).\(tables.personDays)
+            SELECT key, day_block, device, user_id, \(page) AS on_page, groupBitOr(day_bit)
+            FROM \(database).\(tables.personDays)
             WHERE \((aggregate + items + blocks).joined(separator: " AND "))
-            GROUP BY key, day_block, device, user_id, page
+            GROUP BY key, day_block, device, user_id, on_page
             UNION ALL
-            SELECT key, day_block, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupBitOr(day_bit)
+            SELECT key, day_block, ifNull(anonymous_id, ''), ifNull(user_id, ''), \(pages ? "ifNull(page, '')" : "''") AS on_page,
+                groupBitOr(day_bit)
             \(contributions(rows: rows, items: items, role: 2))
-            GROUP BY key, day_block, anonymous_id, user_id, page
+            GROUP BY key, day_block, anonymous_id, user_id, on_page
             """
     }
 
@@ -1081,11 +1084,13 @@ struct ClickHouseSQL: Sendable {
             ),
             (
                 "person days",
-                rollupPersonDays(projectId: projectId, filter: filter, kind: .pageViews, keys: nil)
+                rollupPersonDays(
+                    projectId: projectId, filter: filter, kind: .pageViews, keys: nil, pages: true)
             ),
             (
                 "person days of keys",
-                rollupPersonDays(projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"])
+                rollupPersonDays(
+                    projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"], pages: false)
             ),
             ("funnel times", funnelTimes(projectId: projectId, filter: filter, sources: sources)),
             ("sessions", storedSessions(projectId: projectId, filter: filter)),

@@ -59,9 +59,10 @@ extension SQLiteEventStore {
         }
     }
 
-    public func rollupPersonDays(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
-        throws(ServerError) -> [RollupPersonDays]
-    {
+    /// Each stored row: its page, whatever `pages` says (the rows are stored per page).
+    public func rollupPersonDays(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, pages: Bool
+    ) throws(ServerError) -> [RollupPersonDays] {
         if let keys, keys.isEmpty { return [] }
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
         conditions = conditions.map { "r." + $0 }
