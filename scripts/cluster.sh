@@ -167,9 +167,14 @@ PY
         echo "shard $i already runs"
         return 0
     fi
+    # Another server on the port would answer for this one (and outlive its stop).
+    if shard_answers "$i" 2>/dev/null; then
+        echo "cluster.sh: port $(http_port "$i") already answers (another server)" >&2
+        return 1
+    fi
     (close_inherited && cd "$dir" && exec clickhouse-server --config-file="$dir/config.xml" >>"$dir/log/stdout.log" 2>&1) &
     echo $! >"$dir/pid"
-    wait_until "shard $i (port $(http_port "$i"))" 120 shard_answers "$i" || {
+    wait_until "shard $i (port $(http_port "$i"))" 120 shard_answers "$i" && kill -0 "$(cat "$dir/pid")" || {
         tail -n 20 "$dir/log/clickhouse-server.err.log" >&2 2>/dev/null || true
         return 1
     }
@@ -193,11 +198,15 @@ start_collector() {
         echo "cluster.sh: no footprint executable at $footprint (swift build --product footprint)" >&2
         return 1
     }
+    if collector_answers "$i" 2>/dev/null; then
+        echo "cluster.sh: port $port already answers (another server)" >&2
+        return 1
+    fi
     (close_inherited && exec "$footprint" serve --store "$(clickhouse_url)" --db "$state/metadata.sqlite" \
         --port "$port" --trusted-proxy 127.0.0.1 --admin-token "$admin_token" \
         >"$dir/output.log" 2>&1) &
     echo $! >"$dir/pid"
-    wait_until "collector $i (port $port)" 120 collector_answers "$i" || {
+    wait_until "collector $i (port $port)" 120 collector_answers "$i" && kill -0 "$(cat "$dir/pid")" || {
         tail -n 20 "$dir/output.log" >&2
         return 1
     }

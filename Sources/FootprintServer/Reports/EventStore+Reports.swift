@@ -1,6 +1,55 @@
 import FootprintWire
 
 extension EventStore {
+    /// ``RollupReports/people(_:filter:)`` of the person rows: a store that can count people
+    /// itself gives the same numbers.
+    public func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        throws(ServerError) -> [String: Int]
+    {
+        if let keys, keys.isEmpty { return [:] }
+        return RollupReports.people(
+            try rollupPersonDays(projectId: projectId, filter: filter, kind: kind, keys: keys, pages: false),
+            filter: filter)
+    }
+
+    /// ``activityOfPersonRows(projectId:filter:)``: a store that can count people itself gives
+    /// the same numbers.
+    public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
+        try activityOfPersonRows(projectId: projectId, filter: filter)
+    }
+
+    /// ``retentionOfPersonRows(projectId:filter:returnEvent:days:)``: a store that can count
+    /// people itself gives the same numbers.
+    public func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        throws(ServerError) -> RetentionReport
+    {
+        try retentionOfPersonRows(projectId: projectId, filter: filter, returnEvent: returnEvent, days: days)
+    }
+
+    /// ``RollupReports/retention(active:returns:returnEvent:days:filter:)`` of the person rows.
+    func retentionOfPersonRows(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        throws(ServerError) -> RetentionReport
+    {
+        RollupReports.retention(
+            active: try rollupPersonDays(
+                projectId: projectId, filter: filter, kind: .anyEvent, keys: nil, pages: false),
+            returns: try returnEvent.map { event throws(ServerError) in
+                try rollupPersonDays(
+                    projectId: projectId, filter: filter, kind: .trackEvents, keys: [event], pages: false)
+            },
+            returnEvent: returnEvent, days: days, filter: filter)
+    }
+
+    /// ``RollupReports/activity(active:viewers:filter:)`` of the person rows.
+    func activityOfPersonRows(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
+        RollupReports.activity(
+            active: try rollupPersonDays(
+                projectId: projectId, filter: filter, kind: .anyEvent, keys: nil, pages: false),
+            viewers: try rollupPersonDays(
+                projectId: projectId, filter: filter, kind: .pageViews, keys: nil, pages: false),
+            filter: filter)
+    }
+
     /// The report engine over a project's events that pass `filter`.
     /// - Parameters:
     ///   - projectId: the project.

@@ -85,8 +85,8 @@ extension ReportService {
         let filter = parameters.filter
         let top = RollupReports.top(
             .planEvents, in: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
-        let people = try store.rollupPersonDays(
-            projectId: project.id, filter: filter, kind: .planEvents, keys: Set(top.map(\.key)), pages: false)
-        return RollupReports.events(top: top, people: people, filter: filter)
+        let people = try store.peopleCounts(
+            projectId: project.id, filter: filter, kind: .planEvents, keys: Set(top.map(\.key)))
+        return RollupReports.events(top: top, people: people)
     }
 }

@@ -67,10 +67,7 @@ public struct ReportService: Sendable {
         }
         return RollupReports.traffic(
             counts: try rollupCounts(project, filter, given: counts),
-            active: try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil, pages: false),
-            viewers: try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: .pageViews, keys: nil, pages: false),
+            activity: try store.activity(projectId: project.id, filter: filter),
             dwell: dwell ? try store.rollupDwell(projectId: project.id, filter: filter) : [:], filter: filter)
     }
 
@@ -102,10 +99,9 @@ public struct ReportService: Sendable {
         let top = RollupReports.top(
             .trackEvents, in: try rollupCounts(project, filter, given: counts),
             limit: limit)
-        let people = try store.rollupPersonDays(
-            projectId: project.id, filter: filter, kind: .trackEvents, keys: Set(top.map(\.key)), pages: false
-        )
-        return RollupReports.events(top: top, people: people, filter: filter)
+        let people = try store.peopleCounts(
+            projectId: project.id, filter: filter, kind: .trackEvents, keys: Set(top.map(\.key)))
+        return RollupReports.events(top: top, people: people)
     }
 
     /// The events each definition matches, with people, most frequent first. Definitions with
@@ -168,10 +164,10 @@ public struct ReportService: Sendable {
         let kind: RollupKind = grouping == .similar ? .similarElementClicks : .elementClicks
         var rows = try store.rollupPageCounts(projectId: project.id, filter: filter, kinds: [kind])
         if let paths { rows.removeAll { !paths.contains($0.key) } }
-        let top = RollupReports.elements(rows: rows, people: [], filter: filter, limit: limit)
-        let people = try store.rollupPersonDays(
-            projectId: project.id, filter: filter, kind: kind, keys: Set(top.map(\.path)), pages: false)
-        return RollupReports.elements(rows: rows, people: people, filter: filter, limit: limit)
+        let top = RollupReports.elements(rows: rows, people: [:], limit: limit)
+        let people = try store.peopleCounts(
+            projectId: project.id, filter: filter, kind: kind, keys: Set(top.map(\.path)))
+        return RollupReports.elements(rows: rows, people: people, limit: limit)
     }
 
     /// Exposures, skips, clicks and exposure→click rate per list item, most exposed first.
@@ -276,13 +272,7 @@ public struct ReportService: Sendable {
             return try engine(project: project, parameters: parameters).retention(
                 returnEvent: returnEvent, days: days, lastDay: lastDay)
         }
-        return RollupReports.retention(
-            active: try store.rollupPersonDays(
-                projectId: project.id, filter: filter, kind: .anyEvent, keys: nil, pages: false),
-            returns: try returnEvent.map { event throws(ServerError) in
-                try store.rollupPersonDays(
-                    projectId: project.id, filter: filter, kind: .trackEvents, keys: [event], pages: false)
-            },
-            returnEvent: returnEvent, days: days, filter: filter)
+        return try store.retention(
+            projectId: project.id, filter: filter, returnEvent: returnEvent, days: days)
     }
 }

@@ -27,13 +27,11 @@ public enum RollupReports {
     /// PV, UV and DAU/WAU/MAU per day and PV, UV and dwell per page.
     /// - Parameters:
     ///   - counts: the daily counts of the range.
-    ///   - active: ``RollupKind/anyEvent`` rows of the range.
-    ///   - viewers: ``RollupKind/pageViews`` rows of the range (every page).
+    ///   - activity: who was active in the range (``activity(active:viewers:filter:)``).
     ///   - dwell: each page's dwell histogram over the range.
     ///   - filter: the range.
     public static func traffic(
-        counts: [RollupCount], active: [RollupPersonDays], viewers: [RollupPersonDays],
-        dwell: [String: DwellHistogram], filter: ReportFilter
+        counts: [RollupCount], activity: PeopleActivity, dwell: [String: DwellHistogram], filter: ReportFilter
     ) -> TrafficReport {
         let (firstDay, dayCount) = days(of: filter)
         var eventsPerDay = Array(repeating: 0, count: dayCount)
@@ -55,6 +53,35 @@ public enum RollupReports {
                 break
             }
         }
+        let none = Array(repeating: 0, count: dayCount)
+        let days = (0..<dayCount).map { day in
+            DayTraffic(
+                day: Timestamp(millisecondsSince1970: (firstDay + Int64(day)) * 86_400_000).dayString,
+                events: eventsPerDay[day], pageViews: viewsPerDay[day], visitors: activity.visitors[day],
+                dailyActive: activity.daily[day], weeklyActive: activity.weekly[day],
+                monthlyActive: activity.monthly[day])
+        }
+        let pages = pageViews.map { page, perDay in
+            let histogram = dwell[page] ?? DwellHistogram()
+            return PageTraffic(
+                page: page, pageViews: perDay.saturatingSum(), visitors: activity.pages[page]?.people ?? 0,
+                averageDwellMilliseconds: histogram.average, medianDwellMilliseconds: histogram.median,
+                dwellSamples: histogram.count, pageViewsPerDay: perDay,
+                visitorsPerDay: activity.pages[page]?.perDay ?? none)
+        }.sorted { ($0.pageViews, $1.page) > ($1.pageViews, $0.page) }
+        return TrafficReport(
+            events: eventsPerDay.saturatingSum(), pageViews: viewsPerDay.saturatingSum(),
+            people: activity.people, days: days, pages: pages)
+    }
+
+    /// Who was active in the range of `filter`, from person rows.
+    /// - Parameters:
+    ///   - active: ``RollupKind/anyEvent`` rows of the range.
+    ///   - viewers: ``RollupKind/pageViews`` rows of the range (every page).
+    public static func activity(active: [RollupPersonDays], viewers: [RollupPersonDays], filter: ReportFilter)
+        -> PeopleActivity
+    {
+        let (firstDay, dayCount) = days(of: filter)
         var activeDays = RangeDays(firstDay: firstDay, dayCount: dayCount)
         for row in active { activeDays.add(row) }
         var visitorDays = RangeDays(firstDay: firstDay, dayCount: dayCount)
@@ -63,29 +90,13 @@ public enum RollupReports {
             visitorDays.add(row)
             pageDays[row.key, default: RangeDays(firstDay: firstDay, dayCount: dayCount)].add(row)
         }
-        let daily = activeDays.peoplePerDay(window: 1)
-        let weekly = activeDays.peoplePerDay(window: 7)
-        let monthly = activeDays.peoplePerDay(window: 30)
-        let visitors = visitorDays.peoplePerDay(window: 1)
-        let days = (0..<dayCount).map { day in
-            DayTraffic(
-                day: Timestamp(millisecondsSince1970: (firstDay + Int64(day)) * 86_400_000).dayString,
-                events: eventsPerDay[day], pageViews: viewsPerDay[day], visitors: visitors[day],
-                dailyActive: daily[day], weeklyActive: weekly[day], monthlyActive: monthly[day])
-        }
-        let pages = pageViews.map { page, perDay in
-            let histogram = dwell[page] ?? DwellHistogram()
-            return PageTraffic(
-                page: page, pageViews: perDay.saturatingSum(), visitors: pageDays[page]?.people ?? 0,
-                averageDwellMilliseconds: histogram.average, medianDwellMilliseconds: histogram.median,
-                dwellSamples: histogram.count, pageViewsPerDay: perDay,
-                visitorsPerDay: pageDays[page]?.peoplePerDay(window: 1)
-                    ?? Array(repeating: 0, count: dayCount))
-        }.sorted { ($0.pageViews, $1.page) > ($1.pageViews, $0.page) }
-        return TrafficReport(
-            events: eventsPerDay.saturatingSum(), pageViews: viewsPerDay.saturatingSum(),
-            people: activeDays.people,
-            days: days, pages: pages)
+        return PeopleActivity(
+            people: activeDays.people, daily: activeDays.peoplePerDay(window: 1),
+            weekly: activeDays.peoplePerDay(window: 7), monthly: activeDays.peoplePerDay(window: 30),
+            visitors: visitorDays.peoplePerDay(window: 1),
+            pages: pageDays.mapValues {
+                PeopleActivity.Page(people: $0.people, perDay: $0.peoplePerDay(window: 1))
+            })
     }
 
     // MARK: Events, elements, items
@@ -125,12 +136,9 @@ public enum RollupReports {
     /// Track events by name with their people, most frequent first.
     /// - Parameters:
     ///   - top: the events and counts (``top(_:in:limit:)`` of ``RollupKind/trackEvents``).
-    ///   - people: ``RollupKind/trackEvents`` rows of those events.
-    public static func events(
-        top: [(key: String, count: Int)], people rows: [RollupPersonDays], filter: ReportFilter
-    ) -> [EventStatistics] {
-        let people = people(rows, filter: filter)
-        return top.map {
+    ///   - people: the people of those events (``EventStore/peopleCounts(projectId:filter:kind:keys:)``).
+    public static func events(top: [(key: String, count: Int)], people: [String: Int]) -> [EventStatistics] {
+        top.map {
             EventStatistics(event: $0.key, count: $0.count, uniqueVisitors: people[$0.key] ?? 0)
         }
     }
@@ -138,10 +146,8 @@ public enum RollupReports {
     /// Element paths with their clicks, page, latest text and people, most clicked first.
     /// - Parameters:
     ///   - rows: the range's element rows (exact or similar paths).
-    ///   - people: person rows of the same kind, for the paths wanted (or all).
-    public static func elements(
-        rows: [RollupPageCount], people personRows: [RollupPersonDays], filter: ReportFilter, limit: Int
-    )
+    ///   - people: the people of the paths wanted (or all), of the same kind.
+    public static func elements(rows: [RollupPageCount], people: [String: Int], limit: Int)
         -> [ElementStatistics]
     {
         var groups: [String: (clicks: Int, pages: [String: Int], text: (day: Int64, text: String)?)] = [:]
@@ -154,7 +160,6 @@ public enum RollupReports {
             }
             groups[row.key] = group
         }
-        let people = people(personRows, filter: filter)
         return groups.map { path, group in
             ElementStatistics(
                 path: path,
@@ -359,22 +364,48 @@ public enum RollupReports {
             for row in returns { returnDays.add(row) }
         }
         let span = max(0, span)
-        var cohorts: [Int: (people: Int, returned: [Int])] = [:]
+        var cohorts: [Int: Cohort] = [:]
         for (person, slot) in activeDays.slots {
             guard let first = activeDays.days(inSlot: slot).first else { continue }
-            var cohort = cohorts[first] ?? (0, Array(repeating: 0, count: span + 1))
+            var cohort = cohorts[first] ?? Cohort(people: 0, returned: Array(repeating: 0, count: span + 1))
             cohort.people += 1
             if let back = returnDays.slots[person] {
                 for n in 0...span where returnDays.has(first + n, inSlot: back) { cohort.returned[n] += 1 }
             }
             cohorts[first] = cohort
         }
+        return retention(cohorts: cohorts, returnEvent: returnEvent, days: span, filter: filter)
+    }
+
+    /// One retention cohort: its people, and per day after its first (0…span) those who returned.
+    public struct Cohort: Sendable, Hashable {
+        /// The people whose first active day in range is the cohort's.
+        public var people: Int
+        /// For day `n` after it, the people active (or doing the return event) then.
+        public var returned: [Int]
+
+        /// Creates a cohort.
+        public init(people: Int, returned: [Int]) {
+            self.people = people
+            self.returned = returned
+        }
+    }
+
+    /// The retention report of `cohorts` (by first day, an offset in the range): the days past
+    /// the range's end are unknown (`nil`).
+    public static func retention(
+        cohorts: [Int: Cohort], returnEvent: String?, days span: Int, filter: ReportFilter
+    ) -> RetentionReport {
+        let (firstDay, dayCount) = days(of: filter)
+        let span = max(0, span)
         let rows = cohorts.keys.sorted().map { day in
             let cohort = cohorts[day]!
             return RetentionCohort(
                 day: Timestamp(millisecondsSince1970: (firstDay + Int64(day)) * 86_400_000).dayString,
                 people: cohort.people,
-                returned: (0...span).map { n in day + n < dayCount ? cohort.returned[n] : nil })
+                returned: (0...span).map { n in
+                    day + n < dayCount && n < cohort.returned.count ? cohort.returned[n] : nil
+                })
         }
         return RetentionReport(returnEvent: returnEvent, cohorts: rows, days: span)
     }

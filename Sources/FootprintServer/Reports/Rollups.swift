@@ -124,3 +124,43 @@ public struct RollupMove: Sendable, Hashable {
         self.count = count
     }
 }
+
+/// Who was active on the days of a range (identity links applied): each figure of
+/// ``TrafficReport`` that counts people.
+public struct PeopleActivity: Sendable, Hashable {
+    /// One page's visitors.
+    public struct Page: Sendable, Hashable {
+        /// The people who viewed it.
+        public var people: Int
+        /// The people who viewed it, per day of the range.
+        public var perDay: [Int]
+
+        /// Creates a page's figures.
+        public init(people: Int, perDay: [Int]) {
+            self.people = people
+            self.perDay = perDay
+        }
+    }
+
+    /// The people active in the range.
+    public var people: Int
+    /// Per day of the range, the people active that day, in the 7 days and in the 30 days
+    /// ending that day (within the range).
+    public var daily: [Int], weekly: [Int], monthly: [Int]
+    /// Per day of the range, the people who viewed a page.
+    public var visitors: [Int]
+    /// Each viewed page's visitors.
+    public var pages: [String: Page]
+
+    /// Creates the figures.
+    public init(
+        people: Int, daily: [Int], weekly: [Int], monthly: [Int], visitors: [Int], pages: [String: Page]
+    ) {
+        self.people = people
+        self.daily = daily
+        self.weekly = weekly
+        self.monthly = monthly
+        self.visitors = visitors
+        self.pages = pages
+    }
+}

@@ -79,6 +79,22 @@ public protocol EventStore: AccessStore {
         projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, pages: Bool
     ) throws(ServerError) -> [RollupPersonDays]
 
+    /// The distinct people (identity links applied) per key of `kind` who did it on a day of
+    /// `filter`'s range (whole days), with its other filters.
+    /// - Parameter keys: only these keys (`nil`: all).
+    func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        throws(ServerError) -> [String: Int]
+
+    /// Who was active on the days of `filter`'s range (whole days), with its other filters: the
+    /// people, DAU/WAU/MAU and visitors per day, and each page's visitors.
+    func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity
+
+    /// Retention over the days of `filter`'s range (whole days), with its other filters: cohorts
+    /// by each person's first active day, and per day `0…days` after it those active again (or
+    /// doing `returnEvent`, a track event's name).
+    func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        throws(ServerError) -> RetentionReport
+
     /// The sessions that started on the days of `filter`, with its app version and OS filters.
     /// With its page: each session's events on that page (their span and page views), counted
     /// on the day of the first.

@@ -57,6 +57,88 @@ extension ClickHouseEventStore {
         }
     }
 
+    public func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        throws(ServerError) -> [String: Int]
+    {
+        if let keys, keys.isEmpty { return [:] }
+        var people: [String: Int] = [:]
+        for row in try client.rows(
+            sql.peopleCounts(projectId: projectId, filter: filter, kind: kind, keys: keys))
+        where row.count == 2 {
+            people[ClickHouseFormat.text(row[0]) ?? ""] = Int(ClickHouseFormat.int64(row[1]))
+        }
+        return people
+    }
+
+    /// Counted by ClickHouse for ranges of at most ``ClickHouseSQL/maskedDays`` days; longer ones
+    /// from the person rows, as the SQLite store.
+    public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
+        let (_, dayCount) = RollupReports.days(of: filter)
+        guard dayCount <= ClickHouseSQL.maskedDays else {
+            return try activityOfPersonRows(projectId: projectId, filter: filter)
+        }
+        var activity = PeopleActivity(
+            people: 0, daily: Array(repeating: 0, count: dayCount),
+            weekly: Array(repeating: 0, count: dayCount),
+            monthly: Array(repeating: 0, count: dayCount), visitors: Array(repeating: 0, count: dayCount),
+            pages: [:])
+        for row in try client.rows(sql.activePeople(projectId: projectId, filter: filter))
+        where row.count == 5 {
+            let day = Int(ClickHouseFormat.int64(row[0]))
+            guard day >= 0, day < dayCount else { continue }
+            activity.people = Int(ClickHouseFormat.int64(row[1]))
+            activity.daily[day] = Int(ClickHouseFormat.int64(row[2]))
+            activity.weekly[day] = Int(ClickHouseFormat.int64(row[3]))
+            activity.monthly[day] = Int(ClickHouseFormat.int64(row[4]))
+        }
+        let none = Array(repeating: 0, count: dayCount)
+        for (page, people) in try peopleCounts(
+            projectId: projectId, filter: filter, kind: .pageViews, keys: nil)
+        {
+            activity.pages[page] = PeopleActivity.Page(people: people, perDay: none)
+        }
+        let (firstDay, _) = RollupReports.days(of: filter)
+        for row in try client.rows(sql.visitors(projectId: projectId, filter: filter)) where row.count == 4 {
+            let day = Int(ClickHouseFormat.int64(row[2]) - firstDay)
+            guard day >= 0, day < dayCount else { continue }
+            let visitors = Int(ClickHouseFormat.int64(row[3]))
+            if row[0] == "1" {
+                activity.pages[ClickHouseFormat.text(row[1]) ?? ""]?.perDay[day] = visitors
+            } else {
+                activity.visitors[day] = visitors
+            }
+        }
+        return activity
+    }
+
+    /// Counted by ClickHouse for ranges of at most ``ClickHouseSQL/maskedDays`` days; longer ones
+    /// from the person rows, as the SQLite store.
+    public func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        throws(ServerError) -> RetentionReport
+    {
+        let (_, dayCount) = RollupReports.days(of: filter)
+        guard dayCount <= ClickHouseSQL.maskedDays else {
+            return try retentionOfPersonRows(
+                projectId: projectId, filter: filter, returnEvent: returnEvent, days: days)
+        }
+        let span = max(0, days)
+        var cohorts: [Int: RollupReports.Cohort] = [:]
+        for row in try client.rows(
+            sql.retention(projectId: projectId, filter: filter, returnEvent: returnEvent, days: span))
+        where row.count == 4 {
+            let first = Int(ClickHouseFormat.int64(row[0]))
+            let n = Int(ClickHouseFormat.int64(row[1]))
+            guard first >= 0, first < dayCount, n >= 0, n <= span else { continue }
+            var cohort =
+                cohorts[first]
+                ?? RollupReports.Cohort(people: 0, returned: Array(repeating: 0, count: span + 1))
+            if n == 0 { cohort.people = Int(ClickHouseFormat.int64(row[2])) }
+            cohort.returned[n] = Int(ClickHouseFormat.int64(row[3]))
+            cohorts[first] = cohort
+        }
+        return RollupReports.retention(cohorts: cohorts, returnEvent: returnEvent, days: span, filter: filter)
+    }
+
     /// Each person's step times, read per source, kind and key in one query; each row completes
     /// the steps its source completes on its page (as the SQLite store's event-time rows).
     public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)

@@ -663,6 +663,174 @@ struct ClickHouseSQL: Sendable {
             """
     }
 
+    // MARK: People
+
+    /// Each anonymous id's first linked user id (as ``identityLinks(projectId:)``) and a mark that
+    /// it has one: `device, linked, is_linked`, joined `USING device`.
+    private func links(projectId: Int64) -> String {
+        """
+        SELECT anonymous_id AS device, min(user_id) AS linked, toUInt8(1) AS is_linked
+        FROM \(database).\(tables.identities) WHERE project_id = \(projectId) GROUP BY anonymous_id
+        """
+    }
+
+    /// A row's person, as the reports resolve it: its user id, else its device's first linked
+    /// user id, else its device (``RollupPersonDays/person``).
+    private static let person = "if(user_id != '', user_id, if(is_linked = 1, linked, device))"
+
+    /// The conditions on `day` that keep the days ``RollupReports`` counts for `filter`.
+    private static func rangeConditions(_ filter: ReportFilter) -> [String] {
+        let (first, count) = RollupReports.days(of: filter)
+        return ["day >= \(first)", "day < \(first &+ Int64(count))"]
+    }
+
+    /// The people who did something of `kind` (keys among `keys`) on the range's days, with the
+    /// range's other filters, as rows of `state` (an aggregate state over each group's rows,
+    /// `state` in the rows), grouped by `groups` (among `key`, `day` and `person`): from
+    /// `person_days`, and for the devices with a redundant copy from their counted events. The
+    /// caller merges the two parts.
+    private func peopleParts(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, groups: [String],
+        state: String
+    ) -> String {
+        var items = ["kind = \(kind.rawValue)"]
+        if let keys { items.append("key IN (\(Self.list(keys)))") }
+        let range = Self.rangeConditions(filter)
+        let columns = groups.map { $0 == "person" ? "\(Self.person) AS person" : $0 }
+        let select = (columns + ["\(state) AS state"]).joined(separator: ", ")
+        let group = groups.isEmpty ? "" : "GROUP BY \(groups.joined(separator: ", "))"
+        let aggregate =
+            aggregateConditions(projectId: projectId, filter: filter, days: false, people: true) + items
+            + range
+        let rows =
+            rollupConditions(
+                projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
+            + range
+        return """
+            SELECT \(select) FROM \(database).\(tables.personDays)
+                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            PREWHERE \(aggregate.joined(separator: " AND "))
+            \(group)
+            UNION ALL
+            SELECT \(select) FROM (
+                SELECT key, day, device, ifNull(user_id, '') AS user_id
+                \(contributions(rows: rows, items: items, role: 2))
+            ) AS raw ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            \(group)
+            """
+    }
+
+    /// The most days of a range ``activePeople(projectId:filter:)`` and the visitor reads take:
+    /// each person's days are one 64-bit mask.
+    static let maskedDays = 64
+
+    /// Each person's days of ``peopleParts(projectId:filter:kind:keys:groups:state:)``
+    /// as a mask (bit `n`: day `n` of the range, at most ``maskedDays``): `[key,] person, mask`.
+    private func personMasks(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>? = nil, byKey: Bool
+    ) -> String {
+        let (first, _) = RollupReports.days(of: filter)
+        let groups = byKey ? ["key", "person"] : ["person"]
+        let parts = peopleParts(
+            projectId: projectId, filter: filter, kind: kind, keys: keys, groups: groups,
+            state: "groupBitOrState(bitShiftLeft(toUInt64(1), toUInt64(day - \(first))))")
+        let group = groups.joined(separator: ", ")
+        return "SELECT \(group), groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY \(group)"
+    }
+
+    /// The days of the range among the `window` days from each day of `mask` on
+    /// (``RangeDays/peoplePerDay(window:)``), as a mask.
+    private static func covered(_ filter: ReportFilter, window: Int) -> String {
+        let (_, count) = RollupReports.days(of: filter)
+        let range = count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+        var covered = "mask"
+        for shift in stride(from: 1, to: min(window, 64), by: 1) {
+            covered = "bitOr(\(covered), bitShiftLeft(mask, \(shift)))"
+        }
+        return "bitAnd(\(covered), toUInt64(\(range)))"
+    }
+
+    /// Whether mask `column` has day `d` (`1` or `0`). The reads take each person's row once per
+    /// day of the range (`ARRAY JOIN range(N) AS d`) rather than in a lambda: 18.16 loses the
+    /// subquery's columns that only a lambda inside an aggregate names.
+    private static func has(_ column: String) -> String { "bitAnd(bitShiftRight(\(column), d), 1)" }
+
+    /// The distinct people per key (``EventStore/peopleCounts(projectId:filter:kind:keys:)``):
+    /// `key, people`.
+    func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?) -> String
+    {
+        let parts = peopleParts(
+            projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["key"],
+            state: "uniqExactState(\(Self.person))")
+        return "SELECT key, uniqExactMerge(state) FROM (\(parts)) GROUP BY key"
+    }
+
+    /// Per day of the range (`d`, from 0): the people active in the range (the same on every
+    /// row), and those active that day, in the 7 and in the 30 days ending there:
+    /// `d, people, daily, weekly, monthly`. For ranges of at most ``maskedDays``.
+    func activePeople(projectId: Int64, filter: ReportFilter) -> String {
+        let (_, count) = RollupReports.days(of: filter)
+        return """
+            SELECT d, count(), sum(\(Self.has("daily"))), sum(\(Self.has("weekly"))), sum(\(Self.has("monthly")))
+            FROM (
+                SELECT \(Self.covered(filter, window: 1)) AS daily, \(Self.covered(filter, window: 7)) AS weekly,
+                    \(Self.covered(filter, window: 30)) AS monthly
+                FROM (\(personMasks(projectId: projectId, filter: filter, kind: .anyEvent, byKey: false))))
+            ARRAY JOIN range(\(count)) AS d
+            GROUP BY d
+            """
+    }
+
+    /// Per day of the range, the visitors of any page (`0, '', day, visitors`), and per page and
+    /// day, the page's (`1, page, day, visitors`); `day` since 1970. Each page's visitors over
+    /// the range are its ``peopleCounts(projectId:filter:kind:keys:)``.
+    func visitors(projectId: Int64, filter: ReportFilter) -> String {
+        let state = "uniqExactState(\(Self.person))"
+        let all = peopleParts(
+            projectId: projectId, filter: filter, kind: .pageViews, keys: nil, groups: ["day"], state: state)
+        let pages = peopleParts(
+            projectId: projectId, filter: filter, kind: .pageViews, keys: nil, groups: ["key", "day"],
+            state: state)
+        return """
+            SELECT toUInt8(0), '', day, uniqExactMerge(state) FROM (\(all)) GROUP BY day
+            UNION ALL
+            SELECT toUInt8(1), key, day, uniqExactMerge(state) FROM (\(pages)) GROUP BY key, day
+            """
+    }
+
+    /// Retention cohorts (``RollupReports/retention(active:returns:returnEvent:days:filter:)``):
+    /// `first, n, people, returned` per first active day (an offset in the range) and day `n`
+    /// (`0…days`) after it inside the range; `returned` counts those active again (or doing
+    /// `returnEvent`, a track event) on that day. For ranges of at most ``maskedDays``.
+    func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int) -> String {
+        let (_, count) = RollupReports.days(of: filter)
+        let active = personMasks(projectId: projectId, filter: filter, kind: .anyEvent, byKey: false)
+        let masks: String
+        if let returnEvent {
+            let returns = personMasks(
+                projectId: projectId, filter: filter, kind: .trackEvents, keys: [returnEvent], byKey: false)
+            masks = """
+                SELECT person, groupBitOrIf(mask, which = 0) AS active, groupBitOrIf(mask, which = 1) AS returned
+                FROM (
+                    SELECT toUInt8(0) AS which, person, mask FROM (\(active))
+                    UNION ALL
+                    SELECT toUInt8(1) AS which, person, mask FROM (\(returns)))
+                GROUP BY person
+                """
+        } else {
+            masks = "SELECT person, mask AS active, mask AS returned FROM (\(active))"
+        }
+        // A mask's first day: the power of two of its lowest bit (exact in a double).
+        return """
+            SELECT first, n, count(), sum(bitAnd(bitShiftRight(returned, first + n), 1)) FROM (
+                SELECT toUInt64(log2(bitAnd(active, bitNot(active) + 1))) AS first, returned
+                FROM (\(masks)) WHERE active != 0)
+            ARRAY JOIN range(\(max(0, days) + 1)) AS n
+            WHERE first + n < \(count)
+            GROUP BY first, n
+            """
+    }
+
     // MARK: Sessions, dwell and moves
 
     /// Each session's aggregate states `names` (``sessionStates``; with `page`, of its events on
@@ -1093,6 +1261,17 @@ struct ClickHouseSQL: Sendable {
                     projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"], pages: false)
             ),
             ("funnel times", funnelTimes(projectId: projectId, filter: filter, sources: sources)),
+            (
+                "people counts",
+                peopleCounts(projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"])
+            ),
+            ("active people", activePeople(projectId: projectId, filter: filter)),
+            ("visitors", visitors(projectId: projectId, filter: filter)),
+            ("retention", retention(projectId: projectId, filter: filter, returnEvent: nil, days: 7)),
+            (
+                "retention of an event",
+                retention(projectId: projectId, filter: filter, returnEvent: "Product Viewed", days: 7)
+            ),
             ("sessions", storedSessions(projectId: projectId, filter: filter)),
             ("sessions on a page", storedSessions(projectId: projectId, filter: onPage)),
             ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "")),
