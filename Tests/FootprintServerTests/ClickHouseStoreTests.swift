@@ -41,7 +41,9 @@ struct ClickHouseStoreTests {
                             "duplicate_copies_local", "events", "events_local", "identities",
                             "identities_local",
                             "lost_events", "lost_events_local", "person_days", "person_days_local",
-                            "person_days_mv", "step_times", "step_times_local", "step_times_mv",
+                            "person_days_mv", "session_pages", "session_pages_local", "session_pages_mv",
+                            "sessions", "sessions_local", "sessions_mv", "step_times", "step_times_local",
+                            "step_times_mv",
                         ])
             }
             #expect(perShard.reduce(0, +) == 200)
@@ -100,6 +102,127 @@ struct ClickHouseStoreTests {
             try store.createSchema()
             ClickHouseAgreementTests.expectSame(
                 try ClickHouseAgreementTests.everyReport(store, project, data: data), before)
+        }
+    }
+
+    /// Regression for the session aggregates (`sessions`, `session_pages`): sessions whose
+    /// events arrive over several INSERTs, out of order, across midnight, before and after a
+    /// login, with leaves of other pages, before the first view and twice after one, one of them
+    /// shared by two devices, and a device whose batch is sent again (its rows
+    /// are read from its counted events, merged with the other device's aggregated rows). Their
+    /// sessions, dwell and moves equal the SQLite store's before and after every table is merged.
+    @Test func sessionsSplitOverInsertsAndResentBatchesEqualSQLites() throws {
+        let midnight = Timestamp(millisecondsSince1970: 1_796_083_200_000 + 86_400_000)
+        func event(
+            _ id: String, _ device: String, _ session: String, _ seconds: Int64, view page: String,
+            leave: Int64? = nil, user: String? = nil, version: String = "1.0"
+        ) -> EventRecord {
+            let time = midnight.adding(milliseconds: seconds * 1_000)
+            return EventRecord(
+                messageId: id, type: leave == nil ? .screen : .track,
+                name: leave == nil ? page : "$screen_leave",
+                time: time, clientTimestamp: time, sentAt: nil, receivedAt: time, anonymousId: device,
+                userId: user, sessionId: session, page: page, elementPath: nil, appVersion: version,
+                os: "iOS 17.2", payload: #"{"type":"screen"}"#, durationMilliseconds: leave)
+        }
+        let shared = [
+            event("b1", "device-b", "shared", -110, view: "Home"),
+            event("b2", "device-b", "shared", -80, view: "List"),
+            event("b3", "device-b", "shared", -75, view: "List", leave: 4_000),
+        ]
+        let batches: [[EventRecord]] = [
+            shared,
+            [
+                event("a4", "device-a", "long", 30, view: "Detail", user: "u1"),
+                event("a5", "device-a", "long", 90, view: "Home", user: "u1"),
+            ],
+            [
+                event("a1", "device-a", "long", -120, view: "Home"),
+                event("a2", "device-a", "long", -90, view: "List"),
+                event("s1", "device-a", "shared", -60, view: "Detail", version: "2.0"),
+            ],
+            [
+                event("a3", "device-a", "long", -70, view: "List", leave: 15_000),
+                event("a7", "device-a", "long", -80, view: "Home", leave: 2_000),
+                event("a8", "device-a", "long", -65, view: "List", leave: 16_000),
+                event("a0", "device-a", "long", -130, view: "Detail", leave: 1_000),
+                event("a6", "device-a", "long", 100, view: "List", user: "u1"),
+                event("c1", "device-c", "third", 5, view: "List", version: "2.0"),
+            ],
+            shared,
+            [event("c2", "device-c", "third", 9, view: "Detail", version: "2.0")],
+        ]
+        let first = midnight.adding(milliseconds: -86_400_000)
+        let filters = [
+            ReportFilter(from: first, to: midnight.adding(milliseconds: 86_400_000)),
+            ReportFilter(from: midnight, to: midnight.adding(milliseconds: 86_400_000)),
+            ReportFilter(from: first, to: midnight),
+            ReportFilter(from: first, to: midnight.adding(milliseconds: 86_400_000), page: "List"),
+            ReportFilter(page: "Detail"),
+            ReportFilter(appVersion: "2.0"),
+        ]
+        // Each answer as sorted lines, so that the order of rows and dictionaries does not count.
+        func answers(_ store: any EventStore, _ project: Project) throws -> [[String]] {
+            try filters.map { filter in
+                let sessions = try store.storedSessions(projectId: project.id, filter: filter).map {
+                    "session \($0.lengthMilliseconds) ms, \($0.pageViews) views"
+                }
+                let dwell = try store.rollupDwell(projectId: project.id, filter: filter).flatMap {
+                    page, histogram in
+                    histogram.bins.map {
+                        "dwell \(page) bucket \($0.key): \($0.value.count), \($0.value.total) ms"
+                    }
+                }
+                let moves = try [nil, "List"].flatMap { from in
+                    try store.rollupMoves(projectId: project.id, filter: filter, from: from).map {
+                        "moves from \(from ?? "any"): \($0.from) to \($0.to ?? "end") \($0.count)"
+                    }
+                }
+                return (sessions + dwell + moves).sorted()
+            }
+        }
+        func write(_ store: any EventStore, _ project: Project) throws {
+            for events in batches {
+                _ = try store.write(IngestBatch(projectId: project.id, events: events, receivedAt: midnight))
+            }
+        }
+        try withTemporaryStore("footprint-sessions") { sqlite, sqliteProject in
+            try write(sqlite, sqliteProject)
+            let expected = try answers(sqlite, sqliteProject)
+            #expect(try sqlite.storedSessions(projectId: sqliteProject.id, filter: filters[0]).count == 3)
+            try ClickHouseTesting.withStore { store, project throws in
+                let db = store.location.database
+                let tables = ["sessions_local", "session_pages_local"]
+                for shard in store.location.shards {
+                    for table in tables {
+                        _ = try store.client.execute("SYSTEM STOP MERGES \(db).\(table)", on: shard)
+                    }
+                }
+                try write(store, project)
+                #expect(try ClickHouseTesting.redundantCopies(store, project: project) == shared.count)
+                #expect(try answers(store, project) == expected)
+                // Narrowed to the sessions with a row on the filter's days or not, the same rows.
+                for filter in filters {
+                    let sql = store.sql
+                    for narrowed in [
+                        { sql.storedSessions(projectId: project.id, filter: filter, narrow: $0) },
+                        { sql.rollupDwell(projectId: project.id, filter: filter, narrow: $0) },
+                        { sql.rollupMoves(projectId: project.id, filter: filter, from: nil, narrow: $0) },
+                    ] as [(Bool) -> String] {
+                        #expect(
+                            try store.client.rows(narrowed(true)).map { $0.joined(separator: "\t") }.sorted()
+                                == store.client.rows(narrowed(false)).map { $0.joined(separator: "\t") }
+                                .sorted())
+                    }
+                }
+                for shard in store.location.shards {
+                    for table in tables {
+                        _ = try store.client.execute("SYSTEM START MERGES \(db).\(table)", on: shard)
+                        _ = try store.client.execute("OPTIMIZE TABLE \(db).\(table) FINAL", on: shard)
+                    }
+                }
+                #expect(try answers(store, project) == expected)
+            }
         }
     }
 

@@ -195,20 +195,23 @@ extension ClickHouseEventStore {
     public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
     {
         if let page = filter.page, page.isEmpty { return [] }
-        return try client.rows(sql.storedSessions(projectId: projectId, filter: filter)).compactMap { row in
-            guard row.count == 2 else { return nil }
-            return StoredSession(
-                lengthMilliseconds: ClickHouseFormat.int64(row[0]),
-                pageViews: Int(ClickHouseFormat.int64(row[1])))
-        }
+        let narrow = try narrowsSessions(projectId: projectId, filter: filter, page: filter.page)
+        return try client.rows(sql.storedSessions(projectId: projectId, filter: filter, narrow: narrow))
+            .compactMap { row in
+                guard row.count == 2 else { return nil }
+                return StoredSession(
+                    lengthMilliseconds: ClickHouseFormat.int64(row[0]),
+                    pageViews: Int(ClickHouseFormat.int64(row[1])))
+            }
     }
 
     public func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String:
         DwellHistogram]
     {
         var histograms: [String: DwellHistogram] = [:]
-        for row in try client.rows(sql.rollupDwell(projectId: projectId, filter: filter)) where row.count == 5
-        {
+        let narrow = try narrowsSessions(projectId: projectId, filter: filter, page: nil)
+        for row in try client.rows(sql.rollupDwell(projectId: projectId, filter: filter, narrow: narrow))
+        where row.count == 5 {
             let count = ClickHouseFormat.int64(row[2])
             guard count != 0 else { continue }
             histograms[ClickHouseFormat.text(row[0]) ?? "", default: DwellHistogram()].add(
@@ -223,9 +226,11 @@ extension ClickHouseEventStore {
     {
         if let onPage = filter.page {
             guard page == nil || page == onPage, !onPage.isEmpty else { return [] }
+            let narrow = try narrowsSessions(projectId: projectId, filter: filter, page: onPage)
             guard
-                let row = try client.rows(sql.pageMoves(projectId: projectId, filter: filter, page: onPage))
-                    .first,
+                let row = try client.rows(
+                    sql.pageMoves(projectId: projectId, filter: filter, page: onPage, narrow: narrow)
+                ).first,
                 row.count == 2
             else { return [] }
             return [
@@ -233,8 +238,11 @@ extension ClickHouseEventStore {
                 RollupMove(from: onPage, to: nil, count: Int(ClickHouseFormat.int64(row[1]))),
             ].filter { $0.count != 0 }
         }
-        return try client.rows(sql.rollupMoves(projectId: projectId, filter: filter, from: page)).compactMap {
-            row in
+        let narrow = try narrowsSessions(projectId: projectId, filter: filter, page: nil)
+        return try client.rows(
+            sql.rollupMoves(projectId: projectId, filter: filter, from: page, narrow: narrow)
+        )
+        .compactMap { row in
             guard row.count == 3 else { return nil }
             let next = ClickHouseFormat.text(row[1]) ?? ""
             let move = RollupMove(
@@ -275,6 +283,22 @@ extension ClickHouseEventStore {
             }
             return event
         }
+    }
+
+    /// Whether a session read of `filter` (of `page`'s session rows) narrows to the sessions with
+    /// a row on its days: when it has days and at most half of the rows are on them
+    /// (``ClickHouseSQL/sessionRowsInRange(projectId:filter:page:)``). The answer is the same
+    /// either way; only its cost differs.
+    func narrowsSessions(projectId: Int64, filter: ReportFilter, page: String?) throws(ServerError) -> Bool {
+        guard filter.from != nil || filter.to != nil else { return false }
+        guard
+            let row = try client.rows(
+                sql.sessionRowsInRange(projectId: projectId, filter: filter, page: page)
+            )
+            .first, row.count == 2
+        else { return true }
+        let inRange = ClickHouseFormat.int64(row[0])
+        return inRange <= ClickHouseFormat.int64(row[1]) / 2
     }
 
     /// The numbers of a `TabSeparated` array of integers (`[1,2,3]`).

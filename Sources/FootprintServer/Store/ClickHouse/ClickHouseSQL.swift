@@ -26,17 +26,18 @@ struct ClickHouseSQL: Sendable {
     /// The names of the tables statements read and write.
     struct Tables: Sendable {
         var events: String, identities: String, lostEvents: String, duplicateCopies: String
-        var dailyCounts: String, personDays: String, stepTimes: String
+        var dailyCounts: String, personDays: String, stepTimes: String, sessions: String, sessionPages: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
             duplicateCopies: "duplicate_copies", dailyCounts: "daily_counts", personDays: "person_days",
-            stepTimes: "step_times")
+            stepTimes: "step_times", sessions: "sessions", sessionPages: "session_pages")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
             events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
             duplicateCopies: "duplicate_copies_local", dailyCounts: "daily_counts_local",
-            personDays: "person_days_local", stepTimes: "step_times_local")
+            personDays: "person_days_local", stepTimes: "step_times_local", sessions: "sessions_local",
+            sessionPages: "session_pages_local")
     }
 
     // MARK: Schema
@@ -165,7 +166,11 @@ struct ClickHouseSQL: Sendable {
     ///   contributions with role 1), as the SQLite rollups keep them;
     /// - `person_days`: who did what on which day (role 2), per device, user id, page, app version
     ///   and OS, with the last stored element text;
-    /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first.
+    /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first;
+    /// - `sessions`: per session, day, device and user id, the states of the session's start (its
+    ///   earliest time and that event's day), end, page views, first stored event's app version
+    ///   and OS, and marks (``sessionStates``), merged per session when read;
+    /// - `session_pages`: the same without marks per page too (a session's events on one page).
     ///
     /// Every copy of an event is aggregated, redundant ones too: the reads take those back
     /// (``Copies``).
@@ -213,7 +218,82 @@ struct ClickHouseSQL: Sendable {
                     SELECT project_id, kind, key, day, device, ifNull(user_id, '') AS user_id, \(Self.strings), time
                     \(Self.contributions(of: events, role: 4))
                     """),
+            Aggregate(
+                name: "sessions",
+                columns: """
+                    project_id Int64, session_key String, day Int64, device String, user_id String,
+                        \(Self.sessionStateColumns(marks: true))
+                    """,
+                engine: "AggregatingMergeTree ORDER BY (project_id, session_key, day, device, user_id)",
+                select: """
+                    SELECT project_id, session_key, day, device, ifNull(user_id, '') AS user_id,
+                        \(Self.sessionStateExpressions(marks: true))
+                    FROM \(events)
+                    GROUP BY project_id, session_key, day, device, user_id
+                    """),
+            Aggregate(
+                name: "session_pages",
+                columns: """
+                    project_id Int64, page String, session_key String, day Int64, device String, user_id String,
+                        \(Self.sessionStateColumns(marks: false))
+                    """,
+                engine: "AggregatingMergeTree ORDER BY (project_id, page, session_key, day, device, user_id)",
+                select: """
+                    SELECT project_id, ifNull(page, '') AS page, session_key, day, device,
+                        ifNull(user_id, '') AS user_id, \(Self.sessionStateExpressions(marks: false))
+                    FROM \(events)
+                    GROUP BY project_id, page, session_key, day, device, user_id
+                    """),
         ]
+    }
+
+    /// The aggregate states of a session's events, in the columns `NAME_state` of `sessions` and
+    /// `session_pages`: the earliest time (`start_time`), the day of the earliest (`day`),
+    /// the latest time (`end_time`), the page views (`views`), the app version and OS of the first
+    /// stored (smallest `sequence`: `app`, `os`), and in `sessions` the marks `(time, sequence,
+    /// mark, page, duration, day)` (`marks`). Numbers and strings apart, not in tuples: ClickHouse
+    /// merges those states faster.
+    private static let sessionStates: [(name: String, function: String, arguments: String, types: String)] = [
+        ("start_time", "min", "time", "Int64"),
+        ("day", "argMin", "day, time", "Int64, Int64"),
+        ("end_time", "max", "time", "Int64"),
+        ("views", "countIf", "is_page_view = 1", "UInt8"),
+        ("app", "argMin", "ifNull(app_version, ''), sequence", "String, UInt64"),
+        ("os", "argMin", "ifNull(os, ''), sequence", "String, UInt64"),
+        (
+            "marks", "groupArrayIf", "(time, sequence, mark, mark_page, mark_duration, day), mark > 0",
+            "Tuple(Int64, UInt64, UInt8, String, Int64, Int64), UInt8"
+        ),
+    ]
+
+    /// The ``sessionStates`` a table keeps: all, or all but the marks.
+    private static func sessionStateNames(marks: Bool) -> [String] {
+        sessionStates.map(\.name).filter { marks || $0 != "marks" }
+    }
+
+    /// The states `names` of the events a `SELECT` groups: `…State(…) AS NAME_state`.
+    private static func sessionStateExpressions(_ names: [String]) -> String {
+        sessionStates.filter { names.contains($0.name) }.map {
+            "\($0.function)State(\($0.arguments)) AS \($0.name)_state"
+        }
+        .joined(separator: ", ")
+    }
+
+    /// The states of a table's view (``sessionStateNames(marks:)``).
+    private static func sessionStateExpressions(marks: Bool) -> String {
+        sessionStateExpressions(sessionStateNames(marks: marks))
+    }
+
+    /// The state columns of a table (``sessionStateNames(marks:)``).
+    private static func sessionStateColumns(marks: Bool) -> String {
+        sessionStates.filter { sessionStateNames(marks: marks).contains($0.name) }
+            .map { "\($0.name)_state AggregateFunction(\($0.function), \($0.types))" }.joined(separator: ", ")
+    }
+
+    /// A state of ``sessionStates`` merged over a session's rows, as `name`.
+    private static func sessionMerge(_ name: String) -> String {
+        let function = sessionStates.first { $0.name == name }?.function ?? "any"
+        return "\(function)Merge(\(name)_state) AS \(name)"
     }
 
     /// Creates an aggregate table on one shard.
@@ -383,24 +463,30 @@ struct ClickHouseSQL: Sendable {
         projectId: Int64, filter: ReportFilter, days: Bool = true, page: Bool = true,
         copies: Copies = .counted
     ) -> [String] {
-        var conditions = ["project_id = \(projectId)"]
+        copyConditions(projectId: projectId, copies: copies)
+            + Self.filterConditions(filter, days: days, page: page, nullable: true)
+    }
+
+    /// The conditions on a project's events that keep `copies` of them.
+    func copyConditions(projectId: Int64, copies: Copies) -> [String] {
+        let project = "project_id = \(projectId)"
         switch copies {
         case .counted:
-            conditions.append(unique(projectId: projectId))
+            return [project, unique(projectId: projectId)]
         case .countedOfRedundantDevices:
-            conditions += [
-                "device IN (\(redundantDevices(projectId: projectId)))", unique(projectId: projectId),
+            return [
+                project, "device IN (\(redundantDevices(projectId: projectId)))",
+                unique(projectId: projectId),
             ]
         case .redundant:
-            conditions += [
-                "device IN (\(redundantDevices(projectId: projectId)))",
+            return [
+                project, "device IN (\(redundantDevices(projectId: projectId)))",
                 """
                 (device, message_id, sequence) IN (SELECT device, message_id, sequence
                     FROM \(database).duplicate_copies_local WHERE project_id = \(projectId))
                 """,
             ]
         }
-        return conditions + Self.filterConditions(filter, days: days, page: page, nullable: true)
     }
 
     /// The conditions on a project's rows of an aggregate table for `filter`: as
@@ -785,17 +871,61 @@ struct ClickHouseSQL: Sendable {
 
     // MARK: Sessions, dwell and moves
 
-    /// `project_id = …` and, with days in `filter`, only sessions with an event matching
-    /// `extra` on those days (every event of such a session is read, as its timeline needs).
-    private func sessionScope(projectId: Int64, filter: ReportFilter, extra: [String] = []) -> String {
-        var conditions = ["project_id = \(projectId)", unique(projectId: projectId)]
-        let inRange = ["project_id = \(projectId)"] + extra + Self.dayConditions(filter)
-        if filter.from != nil || filter.to != nil {
-            conditions.append(
-                "session_key GLOBAL IN (SELECT session_key FROM \(database).\(tables.events) WHERE \(inRange.joined(separator: " AND ")))"
+    /// Each session's aggregate states `names` (``sessionStates``; with `page`, of its events on
+    /// that page): the rows of `sessions` (`session_pages`) without the devices that have a
+    /// redundant copy, and per session the states of those devices' counted events; merged per
+    /// session by the caller. With `narrow` and days in `filter`, only the rows of the sessions
+    /// with an event on those days (on `page`) are read, every row of each, as its start and
+    /// timeline need (``sessionRowsInRange(projectId:filter:page:)`` tells when that pays; either
+    /// way a session outside the days is left out by its start or its views' days, so the
+    /// redundant devices' events, few, are read whole).
+    private func sessionStateRows(
+        projectId: Int64, filter: ReportFilter, page: String?, names: [String], narrow: Bool
+    ) -> String {
+        let table = page == nil ? tables.sessions : tables.sessionPages
+        let onPage = page.map { ["page = \(ClickHouseFormat.literal($0))"] } ?? []
+        var rows = aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage
+        if narrow, filter.from != nil || filter.to != nil {
+            let inRange = ["project_id = \(projectId)"] + onPage + Self.dayConditions(filter)
+            rows.append(
+                "session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))"
             )
         }
-        return conditions.joined(separator: " AND ")
+        let events =
+            copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
+            + (page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? [])
+        let columns = Self.sessionStates.map(\.name).filter(names.contains).map { "\($0)_state" }
+        return """
+            SELECT session_key, \(Self.sessionStateExpressions(names))
+            FROM \(database).\(tables.events) WHERE \(events.joined(separator: " AND "))
+            GROUP BY session_key
+            UNION ALL
+            SELECT session_key, \(columns.joined(separator: ", "))
+            FROM \(database).\(table) WHERE \(rows.joined(separator: " AND "))
+            """
+    }
+
+    /// The states ``sessionConditions(filter:)`` needs besides `names`: the start day with days in
+    /// `filter`, the first stored event's app version and OS with those in it.
+    private static func sessionStateNames(_ names: [String], filter: ReportFilter) -> [String] {
+        var names = names
+        if filter.from != nil || filter.to != nil { names.append("day") }
+        if filter.appVersion != nil { names.append("app") }
+        if filter.os != nil { names.append("os") }
+        return names
+    }
+
+    /// A project's rows of `sessions` (with `page`, of `session_pages` on that page) on `filter`'s
+    /// days, and all: `in range, all`. Narrowing a session read to the sessions with a row on
+    /// those days (its `narrow`) pays when they are at most half: the set of their keys costs
+    /// about as much as merging the other rows.
+    func sessionRowsInRange(projectId: Int64, filter: ReportFilter, page: String?) -> String {
+        let days = Self.dayConditions(filter)
+        let onPage = page.map { " AND page = \(ClickHouseFormat.literal($0))" } ?? ""
+        return """
+            SELECT countIf(\(days.isEmpty ? "1" : days.joined(separator: " AND "))), count()
+            FROM \(database).\(page == nil ? tables.sessions : tables.sessionPages) WHERE project_id = \(projectId)\(onPage)
+            """
     }
 
     /// The conditions on a session (or session page) row of `day`, `app` and `os`.
@@ -806,73 +936,86 @@ struct ClickHouseSQL: Sendable {
         return conditions.isEmpty ? ["1"] : conditions
     }
 
-    /// Each session's (or with `page`, each session's events on that page) start day, length,
-    /// page views, and the app version and OS of its first stored event.
-    private func sessionRows(projectId: Int64, filter: ReportFilter, page: String?) -> String {
-        let pageCondition = page.map { " AND ifNull(page, '') = \(ClickHouseFormat.literal($0))" } ?? ""
-        let pageExtra = page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? []
+    /// Each session's (or with `page`, each session's events on that page) page views, with
+    /// `length` its length, and what ``sessionConditions(filter:)`` reads: its start day, and the
+    /// app version and OS of its first stored event.
+    private func sessionRows(
+        projectId: Int64, filter: ReportFilter, page: String?, length: Bool, narrow: Bool
+    )
+        -> String
+    {
+        let names = Self.sessionStateNames(
+            length ? ["start_time", "end_time", "views"] : ["views"], filter: filter)
         return """
-            SELECT argMin(day, time) AS day, max(time) - min(time) AS length, countIf(is_page_view = 1) AS views,
-                argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
-            FROM \(database).\(tables.events)
-            WHERE \(sessionScope(projectId: projectId, filter: filter, extra: pageExtra))\(pageCondition)
+            SELECT \(names.map(Self.sessionMerge).joined(separator: ", "))\(length ? ", end_time - start_time AS length" : "")
+            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names, narrow: narrow)))
             GROUP BY session_key
             """
     }
 
     /// The sessions that started on `filter`'s days (with its page: each session's events on
     /// that page): length and page views.
-    func storedSessions(projectId: Int64, filter: ReportFilter) -> String {
+    func storedSessions(projectId: Int64, filter: ReportFilter, narrow: Bool = true) -> String {
         """
-        SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page)))
+        SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page, length: true, narrow: narrow)))
         WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
         """
     }
 
     /// With a page in `filter`: the repeat views of the page and the sessions' ends there.
-    func pageMoves(projectId: Int64, filter: ReportFilter, page: String) -> String {
+    func pageMoves(projectId: Int64, filter: ReportFilter, page: String, narrow: Bool = true) -> String {
         """
-        SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page)))
+        SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page, length: false, narrow: narrow)))
         WHERE \(sessionConditions(filter: filter).joined(separator: " AND ")) AND views > 0
         """
     }
 
     /// Each session's marks (page views and leaves) in time order, stored order at equal
     /// times, the first ``SessionTimeline/maximumMarks``: `(time, sequence, mark, page,
-    /// duration, day)`; and the app version and OS of its first stored event.
-    private func sessionMarks(projectId: Int64, filter: ReportFilter) -> String {
-        """
-        SELECT arraySlice(arraySort(x -> (x.1, x.2),
-                groupArrayIf((time, sequence, mark, mark_page, mark_duration, day), mark > 0)),
-                1, \(SessionTimeline.maximumMarks)) AS marks,
-            argMin(ifNull(app_version, ''), sequence) AS app, argMin(ifNull(os, ''), sequence) AS os
-        FROM \(database).\(tables.events)
-        WHERE \(sessionScope(projectId: projectId, filter: filter, extra: ["mark = 1"]))
-        GROUP BY session_key
-        """
+    /// duration, day)`; and what ``sessionConditions(filter:)`` reads of the session: the app
+    /// version and OS of its first stored event (a view's own day is in its mark).
+    private func sessionMarks(projectId: Int64, filter: ReportFilter, narrow: Bool) -> String {
+        var names = Self.sessionStateNames(["marks"], filter: filter)
+        names.removeAll { $0 == "day" }
+        return """
+            SELECT arraySlice(arraySort(x -> (x.1, x.2), groupArrayIfMerge(marks_state)),
+                    1, \(SessionTimeline.maximumMarks)) AS marks\(names.filter { $0 != "marks" }.map { ", " + Self.sessionMerge($0) }.joined())
+            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, names: names, narrow: narrow)))
+            GROUP BY session_key
+            """
     }
 
     /// Dwell histograms per page and bucket (``DwellHistogram``): each view's dwell is the
     /// duration of the leave of its page that follows it, else the gap to the next view capped
     /// (``SessionTimeline/dwells(cap:)``), whichever comes first; a last view has none.
-    func rollupDwell(projectId: Int64, filter: ReportFilter) -> String {
-        // For the view at `i`: the first later mark that is a view or a leave of its page.
-        let rest = "arraySlice(marks, i + 1)"
-        let next = "arrayFirstIndex(x -> x.3 = 1 OR (x.3 = 2 AND x.4 = marks[i].4), \(rest))"
-        let dwell = """
-            if(marks[i].3 != 1 OR \(next) = 0, -1,
-                if(\(rest)[\(next)].3 = 1, least(greatest(0, \(rest)[\(next)].1 - marks[i].1), \(dwellCap)),
-                    \(rest)[\(next)].5))
-            """
+    func rollupDwell(projectId: Int64, filter: ReportFilter, narrow: Bool = true) -> String {
+        let carried = Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         conditions.append("milliseconds >= 0")
         if let page = filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
+        // The views and, after each, the first leave of its page before the next view (`timed`):
+        // a mark's segment counts the views up to it, and such a leave is the second mark of its
+        // segment and page (the view the first). The mark after a view in `timed` ends its dwell:
+        // its leave, else the next view; `(0, 0, 0, '', 0, 0)` after the last one.
+        let segments = "arrayCumSum(arrayMap(x -> x.3 = 1, marks))"
+        let timed = """
+            arrayFilter((m, s, u) -> m.3 = 1 OR (m.3 = 2 AND s > 0 AND u = 2), marks, \(segments),
+                arrayEnumerateUniq(\(segments), arrayMap(x -> x.4, marks)))
+            """
+        let end = "(toInt64(0), toUInt64(0), toUInt8(0), '', toInt64(0), toInt64(0))"
+        let dwell = """
+            if(m.3 != 1 OR n.3 = 0, -1, if(n.3 = 1, least(greatest(0, n.1 - m.1), \(dwellCap)), n.5))
+            """
         return """
             SELECT page, \(Self.bucket("milliseconds")) AS bucket, count(), sum(milliseconds), sum(toFloat64(milliseconds))
             FROM (
-                SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds, app, os FROM (
-                    SELECT arrayMap(i -> (marks[i].4, marks[i].6, \(dwell)), arrayEnumerate(marks)) AS dwells, app, os
-                    FROM (\(sessionMarks(projectId: projectId, filter: filter)))
+                SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds\(carried) FROM (
+                    SELECT arrayMap((m, n) -> (m.4, m.6, \(dwell)), timed,
+                        arraySlice(arrayPushBack(timed, \(end)), 2)) AS dwells\(carried)
+                    FROM (
+                        SELECT \(timed) AS timed\(carried)
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, narrow: narrow)))
+                    )
                 ) ARRAY JOIN dwells AS dwell
             ) WHERE \(conditions.joined(separator: " AND "))
             GROUP BY page, bucket
@@ -881,17 +1024,20 @@ struct ClickHouseSQL: Sendable {
 
     /// Page-to-page moves from views on `filter`'s days (``SessionTimeline/moves()``): each
     /// view to the next view of its session, the last to `''` (the session's end).
-    func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) -> String {
+    func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?, narrow: Bool = true)
+        -> String
+    {
+        let carried = Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         if let page { conditions.append("from_page = \(ClickHouseFormat.literal(page))") }
         return """
             SELECT from_page, to_page, count() FROM (
-                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day, app, os FROM (
-                    SELECT arrayMap(i -> (views[i].4, if(i < length(views), views[i + 1].4, ''), views[i].6),
-                        arrayEnumerate(views)) AS moves, app, os
+                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day\(carried) FROM (
+                    SELECT arrayMap((v, next) -> (v.4, next, v.6), views,
+                        arraySlice(arrayPushBack(arrayMap(x -> x.4, views), ''), 2)) AS moves\(carried)
                     FROM (
-                        SELECT arrayFilter(x -> x.3 = 1, marks) AS views, app, os
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter)))
+                        SELECT arrayFilter(x -> x.3 = 1, marks) AS views\(carried)
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, narrow: narrow)))
                     )
                 ) ARRAY JOIN moves AS move
             ) WHERE \(conditions.joined(separator: " AND "))
@@ -899,13 +1045,26 @@ struct ClickHouseSQL: Sendable {
             """
     }
 
+    /// The columns of a session ``sessionMarks(projectId:filter:)`` gives besides its marks, which
+    /// the reads of them carry to ``sessionConditions(filter:)``: `, app` and `, os` when `filter`
+    /// has them.
+    private static func sessionColumns(_ filter: ReportFilter) -> String {
+        (filter.appVersion != nil ? ", app" : "") + (filter.os != nil ? ", os" : "")
+    }
+
     /// ``DwellHistogram/bucket(of:)`` in SQL: the value below 16, else 16 buckets per power of
-    /// two (the power counted exactly, without floating point).
+    /// two. The power is `log2` of the value (at least 16 in that branch, so every shift stays in
+    /// range), then put right exactly with integer shifts where the floating point was one off.
     static func bucket(_ value: String) -> String {
-        let exponent = "(arraySum(arrayMap(k -> \(value) >= bitShiftLeft(toInt64(1), k), range(63))) - 1)"
+        let atLeast16 = "greatest(\(value), 16)"
+        let estimate = "least(greatest(toInt64(log2(toFloat64(\(atLeast16)))), 4), 62)"
+        let exponent = """
+            (\(estimate) - toInt64(bitShiftLeft(toInt64(1), \(estimate)) > \(atLeast16))
+                + toInt64(\(estimate) < 62 AND bitShiftLeft(toInt64(1), \(estimate) + 1) <= \(atLeast16)))
+            """
         return """
             if(\(value) < 16, greatest(0, \(value)),
-                16 + (\(exponent) - 4) * 16 + bitAnd(bitShiftRight(\(value), \(exponent) - 4), 15))
+                16 + (\(exponent) - 4) * 16 + bitAnd(bitShiftRight(\(atLeast16), \(exponent) - 4), 15))
             """
     }
 
@@ -1172,6 +1331,16 @@ struct ClickHouseSQL: Sendable {
                     projectId: projectId, filter: filter, kinds: [.elementClicks, .similarElementClicks])
             ),
             ("dwell", rollupDwell(projectId: projectId, filter: filter)),
+            ("dwell of every session", rollupDwell(projectId: projectId, filter: filter, narrow: false)),
+            ("session rows in range", sessionRowsInRange(projectId: projectId, filter: filter, page: nil)),
+            (
+                "session rows on a page in range",
+                sessionRowsInRange(projectId: projectId, filter: filter, page: onPage.page)
+            ),
+            (
+                "sessions on a page of every session",
+                storedSessions(projectId: projectId, filter: onPage, narrow: false)
+            ),
             ("dwell on a page", rollupDwell(projectId: projectId, filter: onPage)),
             ("moves", rollupMoves(projectId: projectId, filter: filter, from: nil)),
             ("moves from a page", rollupMoves(projectId: projectId, filter: filter, from: "Home")),
