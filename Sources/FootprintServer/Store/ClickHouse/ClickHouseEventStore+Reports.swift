@@ -87,7 +87,7 @@ extension ClickHouseEventStore {
     /// Counted by ClickHouse for ranges of at most ``ClickHouseSQL/maskedDays`` days; longer ones
     /// from the person rows, as the SQLite store.
     public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
-        let (_, dayCount) = RollupReports.days(of: filter)
+        let (firstDay, dayCount) = RollupReports.days(of: filter)
         guard dayCount <= ClickHouseSQL.maskedDays else {
             return try activityOfPersonRows(projectId: projectId, filter: filter)
         }
@@ -111,7 +111,6 @@ extension ClickHouseEventStore {
         {
             activity.pages[page] = PeopleActivity.Page(people: people, perDay: none)
         }
-        let (firstDay, _) = RollupReports.days(of: filter)
         for row in try client.rows(sql.visitors(projectId: projectId, filter: filter)) where row.count == 4 {
             let day = Int(ClickHouseFormat.int64(row[2]) - firstDay)
             guard day >= 0, day < dayCount else { continue }

@@ -121,10 +121,6 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     /// first (at most ``Configuration/fillTimeout``). Events inserted between the fill and the view
     /// would not be aggregated: upgrade with the collectors stopped, start one, then the others.
     func createSchema() throws(ServerError) {
-        let aggregates = Set(sql.aggregates.flatMap { [sql.createTable($0), sql.createView($0)] })
-        let statements = sql.schema.filter { !aggregates.contains($0) }
-        let local = statements.filter { !$0.contains("ENGINE = Distributed") }
-        let distributed = statements.filter { $0.contains("ENGINE = Distributed") }
         var filling = ClickHouseClient.Configuration()
         filling.requestTimeout = configuration.fillTimeout
         let filler = ClickHouseClient(location: location, configuration: filling)
@@ -133,7 +129,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                 (name: $0[0], rows: $0.last ?? "0")
             }
             let holdsEvents = tables.contains { $0.name == "events_local" && $0.rows != "0" }
-            for statement in local { _ = try client.execute(statement, on: shard) }
+            for statement in sql.localTables { _ = try client.execute(statement, on: shard) }
             for aggregate in sql.aggregates {
                 let viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
                 if holdsEvents && !viewed {
@@ -148,7 +144,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
             }
         }
         for shard in location.shards {
-            for statement in distributed { _ = try client.execute(statement, on: shard) }
+            for statement in sql.distributedTables { _ = try client.execute(statement, on: shard) }
         }
     }
 

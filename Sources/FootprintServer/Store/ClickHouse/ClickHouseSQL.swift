@@ -90,8 +90,15 @@ struct ClickHouseSQL: Sendable {
         """
 
     /// The statements that create the database and the tables on one shard, in order: the local
-    /// tables, then the `Distributed` tables over every shard's local tables.
+    /// tables, the aggregate tables and their views, then the `Distributed` tables over every
+    /// shard's local tables.
     var schema: [String] {
+        localTables + aggregates.map(createTable) + aggregates.map(createView) + distributedTables
+    }
+
+    /// The statements that create the database and the local tables of one shard, aggregate tables
+    /// apart.
+    var localTables: [String] {
         let db = database
         return [
             "CREATE DATABASE IF NOT EXISTS \(db)",
@@ -116,24 +123,30 @@ struct ClickHouseSQL: Sendable {
             ENGINE = ReplacingMergeTree ORDER BY (project_id, device, message_id, sequence)
             """,
         ]
-            + aggregates.map(createTable) + aggregates.map(createView) + [
-                """
-                CREATE TABLE IF NOT EXISTS \(db).events AS \(db).events_local
-                ENGINE = Distributed(\(cluster), \(db), events_local, cityHash64(project_id, device))
-                """,
-                """
-                CREATE TABLE IF NOT EXISTS \(db).identities AS \(db).identities_local
-                ENGINE = Distributed(\(cluster), \(db), identities_local, cityHash64(project_id, anonymous_id))
-                """,
-                """
-                CREATE TABLE IF NOT EXISTS \(db).lost_events AS \(db).lost_events_local
-                ENGINE = Distributed(\(cluster), \(db), lost_events_local, cityHash64(project_id, batch_key))
-                """,
-                """
-                CREATE TABLE IF NOT EXISTS \(db).duplicate_copies AS \(db).duplicate_copies_local
-                ENGINE = Distributed(\(cluster), \(db), duplicate_copies_local, cityHash64(project_id, device))
-                """,
-            ]
+    }
+
+    /// The statements that create the `Distributed` tables of one shard, over every shard's
+    /// local tables.
+    var distributedTables: [String] {
+        let db = database
+        return [
+            """
+            CREATE TABLE IF NOT EXISTS \(db).events AS \(db).events_local
+            ENGINE = Distributed(\(cluster), \(db), events_local, cityHash64(project_id, device))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).identities AS \(db).identities_local
+            ENGINE = Distributed(\(cluster), \(db), identities_local, cityHash64(project_id, anonymous_id))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).lost_events AS \(db).lost_events_local
+            ENGINE = Distributed(\(cluster), \(db), lost_events_local, cityHash64(project_id, batch_key))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).duplicate_copies AS \(db).duplicate_copies_local
+            ENGINE = Distributed(\(cluster), \(db), duplicate_copies_local, cityHash64(project_id, device))
+            """,
+        ]
             + aggregates.map {
                 """
                 CREATE TABLE IF NOT EXISTS \(db).\($0.name) AS \(db).\($0.name)_local
@@ -184,11 +197,7 @@ struct ClickHouseSQL: Sendable {
                         os String, count AggregateFunction(sum, Int64)
                     """,
                 engine: "AggregatingMergeTree ORDER BY (project_id, day, kind, key, page, app_version, os)",
-                select: """
-                    SELECT project_id, day, kind, key, \(Self.strings), sumState(toInt64(1)) AS count
-                    \(Self.contributions(of: events, role: 1))
-                    GROUP BY project_id, day, kind, key, page, app_version, os
-                    """,
+                select: Self.dailyCounts(of: events),
                 shardingKey: "cityHash64(project_id, day)", byPerson: false),
             Aggregate(
                 name: "person_days",
@@ -345,11 +354,21 @@ struct ClickHouseSQL: Sendable {
         "maxIfState((sequence, ifNull(element_text, '')), toUInt8(kind IN (2, 3) AND isNotNull(element_text)))"
 
     /// The contributions (``RollupDelta/Contribution``) with role `bit` of the rows of `table`
-    /// (a materialized view's source: every row inserted).
-    private static func contributions(of table: String, role bit: Int) -> String {
+    /// (a materialized view's source: every row inserted), or of those with `rows`' conditions.
+    private static func contributions(of table: String, rows: [String] = [], role bit: Int) -> String {
         """
-        FROM \(table) ARRAY JOIN kinds AS kind, keys AS key, roles AS role
+        FROM \(table) ARRAY JOIN kinds AS kind, keys AS key, roles AS role\(rows.isEmpty ? "" : "\nPREWHERE " + rows.joined(separator: " AND "))
         WHERE bitAnd(role, \(bit)) != 0
+        """
+    }
+
+    /// The `daily_counts` rows of the events of `table` (with `rows`' conditions), each event
+    /// counted `sign` times: its view's query, and the negated counts of a deleted person.
+    private static func dailyCounts(of table: String, rows: [String] = [], sign: Int = 1) -> String {
+        """
+        SELECT project_id, day, kind, key, \(strings), sumState(toInt64(\(sign))) AS count
+        \(contributions(of: table, rows: rows, role: 1))
+        GROUP BY project_id, day, kind, key, page, app_version, os
         """
     }
 
@@ -734,17 +753,17 @@ struct ClickHouseSQL: Sendable {
     static let maskedDays = 64
 
     /// Each person's days of ``peopleParts(projectId:filter:kind:keys:groups:state:)``
-    /// as a mask (bit `n`: day `n` of the range, at most ``maskedDays``): `[key,] person, mask`.
+    /// as a mask (bit `n`: day `n` of the range, at most ``maskedDays``): `person, mask`.
     private func personMasks(
-        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>? = nil, byKey: Bool
-    ) -> String {
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>? = nil
+    )
+        -> String
+    {
         let (first, _) = RollupReports.days(of: filter)
-        let groups = byKey ? ["key", "person"] : ["person"]
         let parts = peopleParts(
-            projectId: projectId, filter: filter, kind: kind, keys: keys, groups: groups,
+            projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["person"],
             state: "groupBitOrState(bitShiftLeft(toUInt64(1), toUInt64(day - \(first))))")
-        let group = groups.joined(separator: ", ")
-        return "SELECT \(group), groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY \(group)"
+        return "SELECT person, groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY person"
     }
 
     /// The days of the range among the `window` days from each day of `mask` on
@@ -784,7 +803,7 @@ struct ClickHouseSQL: Sendable {
             FROM (
                 SELECT \(Self.covered(filter, window: 1)) AS daily, \(Self.covered(filter, window: 7)) AS weekly,
                     \(Self.covered(filter, window: 30)) AS monthly
-                FROM (\(personMasks(projectId: projectId, filter: filter, kind: .anyEvent, byKey: false))))
+                FROM (\(personMasks(projectId: projectId, filter: filter, kind: .anyEvent))))
             ARRAY JOIN range(\(count)) AS d
             GROUP BY d
             """
@@ -801,10 +820,9 @@ struct ClickHouseSQL: Sendable {
             AND page = \(ClickHouseFormat.literal(selector.page)))
             """
         }
-        let all = Set(selections.flatMap { $0 }).sorted {
-            ($0.kind.rawValue, $0.key, $0.page) < ($1.kind.rawValue, $1.key, $1.page)
-        }
-        let pairs = Set(all.map { "(\($0.kind.rawValue), \(ClickHouseFormat.literal($0.key)))" }).sorted()
+        let pairs = Set(
+            selections.flatMap { $0 }.map { "(\($0.kind.rawValue), \(ClickHouseFormat.literal($0.key)))" }
+        ).sorted()
         let each = selections.enumerated().map { index, selection in
             selection.isEmpty
                 ? "0" : "if(\(selection.map(matches).sorted().joined(separator: " OR ")), \(index + 1), 0)"
@@ -842,11 +860,11 @@ struct ClickHouseSQL: Sendable {
     /// `returnEvent`, a track event) on that day. For ranges of at most ``maskedDays``.
     func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int) -> String {
         let (_, count) = RollupReports.days(of: filter)
-        let active = personMasks(projectId: projectId, filter: filter, kind: .anyEvent, byKey: false)
+        let active = personMasks(projectId: projectId, filter: filter, kind: .anyEvent)
         let masks: String
         if let returnEvent {
             let returns = personMasks(
-                projectId: projectId, filter: filter, kind: .trackEvents, keys: [returnEvent], byKey: false)
+                projectId: projectId, filter: filter, kind: .trackEvents, keys: [returnEvent])
             masks = """
                 SELECT person, groupBitOrIf(mask, which = 0) AS active, groupBitOrIf(mask, which = 1) AS returned
                 FROM (
@@ -1128,14 +1146,13 @@ struct ClickHouseSQL: Sendable {
     /// delete by): adds the negated counts of every stored copy of them, the redundant ones too
     /// (their records are deleted with them). Runs before the events are deleted.
     func negativeCounts(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
-        """
-        INSERT INTO \(database).daily_counts_local
-        SELECT project_id, day, kind, key, \(Self.strings), sumState(toInt64(-1)) AS count
-        FROM \(database).events_local ARRAY JOIN kinds AS kind, keys AS key, roles AS role
-        PREWHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
-        WHERE bitAnd(role, 1) != 0
-        GROUP BY project_id, day, kind, key, page, app_version, os
-        """
+        let rows = [
+            "project_id = \(projectId)", Self.personCondition(person: person, anonymousIds: anonymousIds),
+        ]
+        return """
+            INSERT INTO \(database).daily_counts_local
+            \(Self.dailyCounts(of: "\(database).events_local", rows: rows, sign: -1))
+            """
     }
 
     /// Deletes a person's rows from one shard's aggregate tables that have a person
@@ -1261,8 +1278,9 @@ struct ClickHouseSQL: Sendable {
     /// writer's check of its copies, and every read. Tests run them on each ClickHouse release.
     func everyStatement(projectId: Int64, filter: ReportFilter) -> [(label: String, sql: String)] {
         var statements: [(label: String, sql: String)] = []
-        for (index, statement) in schema.enumerated()
-        where tables.events != Tables.local.events || !statement.contains("ENGINE = Distributed") {
+        let schema =
+            tables.events == Tables.local.events ? schema.dropLast(distributedTables.count) : schema[...]
+        for (index, statement) in schema.enumerated() {
             statements.append(("schema \(index + 1)", statement))
         }
         let sources = [
