@@ -4,9 +4,11 @@
 Usage: chdb_check.py STATEMENTS.json
 
 STATEMENTS.json is a JSON array of {"label": "...", "sql": "..."} objects (or of plain strings),
-run in order in one chDB session: first the schema (local tables only: a single in-process node
+an object may also give "expect", the TSV text the statement must return. They are run in order in
+one chDB session: first the schema (local tables only: a single in-process node
 has no cluster for Distributed tables), then every report query against those tables. Prints one
-line per statement with the rows it returned; exits 1 naming every statement that failed, 2 when
+line per statement with the rows it returned; exits 1 naming every statement that failed (or
+returned other rows than expected), 2 when
 chDB is not installed or the file cannot be read. The Swift ClickHouse tests write the file from
 the store's SQL and call this script, proving that the SQL the store sends to ClickHouse 18.16
 also runs on a current release.
@@ -41,14 +43,19 @@ def main(arguments):
         version = connection.query("SELECT version()", "TSV").bytes().decode().strip()
         print(f"chDB {version}: {len(entries)} statements")
         for number, entry in enumerate(entries, start=1):
+            expected = None
             if isinstance(entry, str):
                 label, sql = f"statement {number}", entry
             else:
                 label, sql = entry.get("label", f"statement {number}"), entry.get("sql", "")
+                expected = entry.get("expect")
             try:
-                result = connection.query(sql, "TSV")
-                rows = result.bytes().decode(errors="replace").count("\n")
-                print(f"ok    {label} ({rows} rows)")
+                text = connection.query(sql, "TSV").bytes().decode(errors="replace")
+                if expected is not None and text.strip() != expected.strip():
+                    print(f"FAIL  {label}: returned {text.strip()[:300]!r}, expected {expected.strip()[:300]!r}")
+                    failures.append(label)
+                    continue
+                print(f"ok    {label} ({text.count(chr(10))} rows)")
             except Exception as error:  # chDB raises its own error type for every server error
                 message = " ".join(str(error).split())[:600]
                 print(f"FAIL  {label}: {message}")

@@ -1,5 +1,6 @@
 /// Where a funnel's steps are read from the per-person event times kept on ingest
-/// (``EventStore/funnelHits(projectId:filter:sources:)``), and which steps each row completes.
+/// (``EventStore/funnelPeople(projectId:filter:sources:stepCount:windowMilliseconds:)``), and
+/// which steps each row completes.
 ///
 /// A source is a kind and key of event-time rows: page views by page, track events by name,
 /// `$element_click` events by exact or by similar path. Its rows are split by page, so a step
@@ -36,9 +37,26 @@ public struct FunnelSources: Sendable, Hashable {
     /// Every source to read, with the steps its rows complete.
     public private(set) var sources: [Source: Steps] = [:]
 
+    /// The most distinct step sets (``stepSets``) a funnel read from event times may have.
+    public static let maximumStepSets = 4_096
+
+    /// Every distinct set of steps a row completes (none empty), ascending: the order in which
+    /// hits at the same time are taken (``FunnelHit/precedes(_:_:)``).
+    public var stepSets: [UInt64] {
+        var sets: Set<UInt64> = []
+        for steps in sources.values {
+            if steps.onAnyPage != 0 { sets.insert(steps.onAnyPage) }
+            for bits in steps.onPage.values where steps.onAnyPage | bits != 0 {
+                sets.insert(steps.onAnyPage | bits)
+            }
+        }
+        return sets.sorted()
+    }
+
     /// The sources of `steps`, or `nil` when the event times cannot answer them: a defined step
     /// the rollups cannot match (``RollupReports/canAnswer(_:)-swift.type.method``), one that
-    /// matches identify, alias or group messages, or steps that would read a click twice.
+    /// matches identify, alias or group messages, steps that would read a click twice, or more
+    /// than ``maximumStepSets`` step sets.
     /// - Parameters:
     ///   - steps: the funnel's steps (at most 64).
     ///   - counts: the range's daily counts per page of ``RollupReports/definitionCountKinds``;
@@ -71,7 +89,7 @@ public struct FunnelSources: Sendable, Hashable {
                 }
             }
         }
-        guard !readsAClickTwice else { return nil }
+        guard !readsAClickTwice, stepSets.count <= Self.maximumStepSets else { return nil }
     }
 
     private static func isAllClicks(_ selector: RollupReports.PeopleSelector) -> Bool {

@@ -250,7 +250,9 @@ public struct ReportService: Sendable {
         // The steps' event times per person, not the range's events.
         return FunnelReport(
             steps: steps,
-            people: try store.funnelHits(projectId: project.id, filter: filter, sources: sources),
+            reached: try store.funnelPeople(
+                projectId: project.id, filter: filter, sources: sources, stepCount: steps.count,
+                windowMilliseconds: windowMilliseconds),
             windowMilliseconds: windowMilliseconds)
     }
 

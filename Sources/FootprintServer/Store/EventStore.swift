@@ -55,10 +55,14 @@ public protocol EventStore: AccessStore {
     func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
         -> [AnalyticsEvent]
 
-    /// Each person's events in `filter` that complete funnel steps, read from the per-person
-    /// event times of `sources` (each row's steps by its page), identity links applied.
-    func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
-        -> [[FunnelHit]]
+    /// How many people (identity links applied) reached each of `stepCount` funnel steps in
+    /// `filter`, as ``FunnelReport/reached(stepCount:people:windowMilliseconds:)`` counts them
+    /// over each person's events that complete steps: those of the per-person event times of
+    /// `sources` (each row's steps by its page).
+    func funnelPeople(
+        projectId: Int64, filter: ReportFilter, sources: FunnelSources, stepCount: Int,
+        windowMilliseconds: Int64
+    ) throws(ServerError) -> [Int]
 
     /// The daily rollup counts of a project on the days of `filter` (whole UTC days), with its
     /// other filters applied, summed per day, kind and key.

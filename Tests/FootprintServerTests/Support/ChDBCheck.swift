@@ -22,11 +22,27 @@ enum ChDBCheck {
     static func expectEveryStatementRuns(
         _ statements: [(label: String, sql: String)], sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
+        try expectEveryStatementRuns(
+            statements.map { ($0.label, $0.sql, nil) }, sourceLocation: sourceLocation)
+    }
+
+    /// ``expectEveryStatementRuns(_:sourceLocation:)`` where a statement may also give the TSV
+    /// text it must return (`expect`).
+    static func expectEveryStatementRuns(
+        _ statements: [(label: String, sql: String, expect: String?)],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let python = try #require(python, missing, sourceLocation: sourceLocation)
         let file = NSTemporaryDirectory() + "footprint-chdb-\(UInt32.random(in: 0..<UInt32.max)).json"
         defer { try? FileManager.default.removeItem(atPath: file) }
         let json = JSONValue.array(
-            statements.map { .object(["label": .string($0.label), "sql": .string($0.sql)]) })
+            statements.map { statement in
+                var entry: [String: JSONValue] = [
+                    "label": .string(statement.label), "sql": .string(statement.sql),
+                ]
+                if let expected = statement.expect { entry["expect"] = .string(expected) }
+                return .object(entry)
+            })
         try JSONWriter.string(json).write(toFile: file, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)

@@ -71,28 +71,10 @@ public struct FunnelHit: Sendable, Hashable {
 }
 
 extension FunnelReport {
-    /// The funnel over each person's hits (one array per person, any order).
-    ///
-    /// Each occurrence of the first step may start an attempt; a person counts at the deepest
-    /// step any attempt reached. A later step before the first, or after the window, does not
-    /// count.
-    public init(steps: [FunnelStep], people: [[FunnelHit]], windowMilliseconds window: Int64) {
-        var reached = Array(repeating: 0, count: steps.count)
-        for unsorted in people where !steps.isEmpty {
-            let timeline = unsorted.sorted(by: FunnelHit.precedes)
-            var deepest = 0
-            for (start, entry) in timeline.enumerated() where entry.steps & 1 != 0 {
-                let deadline = entry.time.saturatingAdd(window)
-                var next = 1
-                for later in timeline[(start + 1)...] {
-                    guard next < steps.count, later.time <= deadline else { break }
-                    if later.steps & (1 << UInt64(next)) != 0 { next += 1 }
-                }
-                deepest = max(deepest, next)
-                if deepest == steps.count { break }
-            }
-            for step in 0..<deepest { reached[step] += 1 }
-        }
+    /// The funnel of `steps` whose people reached each step as `reached` gives (one count per
+    /// step, deepest last; see ``reached(stepCount:people:windowMilliseconds:)``).
+    public init(steps: [FunnelStep], reached: [Int], windowMilliseconds window: Int64) {
+        let reached = (0..<steps.count).map { $0 < reached.count ? max(0, reached[$0]) : 0 }
         let started = reached.first ?? 0
         self.init(
             steps: steps.enumerated().map { index, step in
@@ -104,6 +86,41 @@ extension FunnelReport {
             windowMilliseconds: window,
             conversion: started == 0 || steps.isEmpty ? 0 : Double(reached[steps.count - 1]) / Double(started)
         )
+    }
+
+    /// How many people reached each of `stepCount` steps, from each person's hits (one array per
+    /// person, any order).
+    ///
+    /// Each occurrence of the first step may start an attempt; a person counts at the deepest
+    /// step any attempt reached. A later step before the first, or after the window, does not
+    /// count; one hit completes at most one step of an attempt.
+    public static func reached(stepCount: Int, people: [[FunnelHit]], windowMilliseconds window: Int64)
+        -> [Int]
+    {
+        var reached = Array(repeating: 0, count: max(0, stepCount))
+        for person in people where stepCount > 0 {
+            for step in 0..<depth(stepCount: stepCount, hits: person, windowMilliseconds: window) {
+                reached[step] += 1
+            }
+        }
+        return reached
+    }
+
+    /// The deepest step (a count, `0` for none) any attempt among one person's `hits` reached.
+    public static func depth(stepCount: Int, hits: [FunnelHit], windowMilliseconds window: Int64) -> Int {
+        let timeline = hits.sorted(by: FunnelHit.precedes)
+        var deepest = 0
+        for (start, entry) in timeline.enumerated() where entry.steps & 1 != 0 {
+            let deadline = entry.time.saturatingAdd(window)
+            var next = 1
+            for later in timeline[(start + 1)...] {
+                guard next < stepCount, later.time <= deadline else { break }
+                if later.steps & (1 << UInt64(next)) != 0 { next += 1 }
+            }
+            deepest = max(deepest, min(next, stepCount))
+            if deepest == stepCount { break }
+        }
+        return deepest
     }
 }
 
@@ -127,6 +144,10 @@ extension ReportEngine {
                     FunnelHit(time: event.time.millisecondsSince1970, steps: matched))
             }
         }
-        return FunnelReport(steps: steps, people: Array(timelines.values), windowMilliseconds: window)
+        return FunnelReport(
+            steps: steps,
+            reached: FunnelReport.reached(
+                stepCount: steps.count, people: Array(timelines.values), windowMilliseconds: window),
+            windowMilliseconds: window)
     }
 }

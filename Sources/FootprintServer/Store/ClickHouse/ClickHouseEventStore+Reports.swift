@@ -152,43 +152,23 @@ extension ClickHouseEventStore {
         return RollupReports.retention(cohorts: cohorts, returnEvent: returnEvent, days: span, filter: filter)
     }
 
-    /// Each person's step times, read per source, kind and key in one query; each row completes
-    /// the steps its source completes on its page (as the SQLite store's event-time rows).
-    public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
-        -> [[FunnelHit]]
-    {
-        guard !sources.sources.isEmpty else { return [] }
-        let links = try identityLinks(projectId: projectId)
-        let rows = try client.rows(
-            sql.funnelTimes(projectId: projectId, filter: filter, sources: Array(sources.sources.keys)))
-        var people: [String: Int] = [:]
-        var timelines: [[FunnelHit]] = []
-        for row in rows where row.count == 6 {
-            guard let kind = RollupKind(rawValue: ClickHouseFormat.int64(row[0])),
-                let steps = sources.sources[
-                    FunnelSources.Source(kind: kind, key: ClickHouseFormat.text(row[1]) ?? "")]
-            else { continue }
-            let completed =
-                steps.onPage.isEmpty
-                ? steps.onAnyPage : steps.completed(onPage: ClickHouseFormat.text(row[4]) ?? "")
-            guard completed != 0 else { continue }
-            let anonymousId = ClickHouseFormat.text(row[2]) ?? ""
-            let userId = ClickHouseFormat.text(row[3]) ?? ""
-            let person = userId.isEmpty ? links[anonymousId] ?? anonymousId : userId
-            let index: Int
-            if let known = people[person] {
-                index = known
-            } else {
-                index = timelines.count
-                people[person] = index
-                timelines.append([])
-            }
-            for time in Self.integers(row[5]) {
-                timelines[index].append(FunnelHit(time: time, steps: completed))
-            }
+    /// Counted by ClickHouse (``ClickHouseSQL/funnelPeople(projectId:filter:sources:stepCount:windowMilliseconds:)``).
+    public func funnelPeople(
+        projectId: Int64, filter: ReportFilter, sources: FunnelSources, stepCount: Int,
+        windowMilliseconds: Int64
+    ) throws(ServerError) -> [Int] {
+        var reached = Array(repeating: 0, count: max(0, stepCount))
+        guard stepCount > 0, !sources.stepSets.isEmpty,
+            let row = try client.rows(
+                sql.funnelPeople(
+                    projectId: projectId, filter: filter, sources: sources, stepCount: stepCount,
+                    windowMilliseconds: windowMilliseconds)
+            ).first
+        else { return reached }
+        for (step, field) in zip(reached.indices, row) {
+            reached[step] = Int(max(0, ClickHouseFormat.int64(field)))
         }
-        for index in timelines.indices { timelines[index].sort(by: FunnelHit.precedes) }
-        return timelines
+        return reached
     }
 
     public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
@@ -298,10 +278,5 @@ extension ClickHouseEventStore {
         else { return true }
         let inRange = ClickHouseFormat.int64(row[0])
         return inRange <= ClickHouseFormat.int64(row[1]) / 2
-    }
-
-    /// The numbers of a `TabSeparated` array of integers (`[1,2,3]`).
-    static func integers(_ field: Substring) -> [Int64] {
-        field.dropFirst().dropLast().split(separator: ",").compactMap { Int64($0) }
     }
 }

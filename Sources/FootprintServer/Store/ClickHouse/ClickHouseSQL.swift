@@ -6,7 +6,8 @@ import FootprintWire
 /// The SQL is what ClickHouse 18.16 and current releases both accept: no `DateTime64`, no
 /// `JSONExtract*`, no `ON CLUSTER`, no window functions, no `LowCardinality`, no bound query
 /// parameters (values are literals made by ``ClickHouseFormat/literal(_:)``), and no
-/// `windowFunnel` (funnels get each person's step times, ``funnelTimes(projectId:filter:sources:)``).
+/// `windowFunnel`, whose ties and timestamps differ between releases (funnels walk each person's
+/// step times in array functions, ``funnelDepths(of:stepSets:stepCount:windowMilliseconds:)``).
 ///
 /// No read uses `FINAL`: each copy of an event is identified by its device, message id and
 /// `sequence`, the first stored (smallest `sequence`) counts, and every other copy the writer
@@ -655,31 +656,103 @@ struct ClickHouseSQL: Sendable {
             """
     }
 
-    /// The event times of funnel sources (their kind and key) in `filter`'s exact range, per
-    /// kind, key, anonymous id, user id and page; from `step_times`, with the devices that have
-    /// a redundant copy read from their counted events.
-    func funnelTimes(projectId: Int64, filter: ReportFilter, sources: [FunnelSources.Source]) -> String {
-        var times: [String] = []
-        if let from = filter.from { times.append("time >= \(from.millisecondsSince1970)") }
-        if let to = filter.to { times.append("time < \(to.millisecondsSince1970)") }
-        let matches = sources.map {
-            "(kind = \($0.kind.rawValue) AND key = \(ClickHouseFormat.literal($0.key)))"
+    /// The people per step of a funnel (``EventStore/funnelPeople(projectId:filter:sources:stepCount:windowMilliseconds:)``):
+    /// one row, `reached1, reached2, …`. Each person's hits are read from `step_times` (and for
+    /// the devices with a redundant copy from their counted events) in `filter`'s exact range,
+    /// each packed as `time * S + r`, `r` its step set's rank among the `S` of
+    /// ``FunnelSources/stepSets``, so that one ascending sort puts them in funnel order
+    /// (``FunnelHit/precedes(_:_:)``); ``funnelDepths(of:stepSets:stepCount:windowMilliseconds:)``
+    /// then walks each person's. Ingest keeps times in `0…now + 1 day` and the sets are at most
+    /// ``FunnelSources/maximumStepSets``, so the packing cannot overflow.
+    func funnelPeople(
+        projectId: Int64, filter: ReportFilter, sources: FunnelSources, stepCount: Int,
+        windowMilliseconds window: Int64
+    ) -> String {
+        let sets = sources.stepSets
+        var rank: [UInt64: Int] = [:]
+        for (index, set) in sets.enumerated() { rank[set] = index }
+        var branches: [String] = []
+        for (source, steps) in sources.sources.sorted(by: {
+            ($0.key.kind.rawValue, $0.key.key) < ($1.key.kind.rawValue, $1.key.key)
+        }) {
+            let match = "kind = \(source.kind.rawValue) AND key = \(ClickHouseFormat.literal(source.key))"
+            for (page, bits) in steps.onPage.sorted(by: { $0.key < $1.key }) {
+                guard let index = rank[steps.onAnyPage | bits] else { continue }
+                branches.append("\(match) AND page = \(ClickHouseFormat.literal(page)), \(index)")
+            }
+            if let index = rank[steps.onAnyPage] { branches.append("\(match), \(index)") }
         }
-        let items = ["(\(matches.joined(separator: " OR ")))"]
-        let aggregate = aggregateConditions(projectId: projectId, filter: filter, people: true)
-        let rows =
-            rollupConditions(
-                projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
-            + times
+        let ranked = branches.isEmpty ? "toInt64(-1)" : "multiIf(\(branches.joined(separator: ", ")), -1)"
+        var range = Self.dayConditions(filter)
+        if let from = filter.from { range.append("time >= \(from.millisecondsSince1970)") }
+        if let to = filter.to { range.append("time < \(to.millisecondsSince1970)") }
+        let parts = peopleParts(
+            projectId: projectId, filter: filter,
+            items: [Self.keys(sources.sources.keys.map { ($0.kind, $0.key) }), "\(ranked) >= 0"],
+            groups: ["person"], state: "groupArray(time * \(max(1, sets.count)) + \(ranked))",
+            source: (tables.stepTimes, 4, range))
+        let hits = "SELECT arraySort(groupArrayArray(state)) AS hits FROM (\(parts)) GROUP BY person"
+        let counts = (1...max(1, min(stepCount, 64))).map { "countIf(depth >= \($0))" }
         return """
-            SELECT kind, key, device, user_id, page, groupArray(time) FROM \(database).\(tables.stepTimes)
-            WHERE \((aggregate + items + times).joined(separator: " AND "))
-            GROUP BY kind, key, device, user_id, page
-            UNION ALL
-            SELECT kind, key, ifNull(anonymous_id, ''), ifNull(user_id, ''), ifNull(page, ''), groupArray(time)
-            \(contributions(rows: rows, items: items, role: 4))
-            GROUP BY kind, key, anonymous_id, user_id, page
+            SELECT \(counts.joined(separator: ", "))
+            FROM (\(Self.funnelDepths(of: hits, stepSets: sets, stepCount: stepCount, windowMilliseconds: window)))
             """
+    }
+
+    /// Each person's deepest funnel step (`depth`, a count) beside the columns of `query`'s rows,
+    /// each a person's packed hits ascending (`hits`, see
+    /// ``funnelPeople(projectId:filter:sources:stepCount:windowMilliseconds:)``), as
+    /// ``FunnelReport/depth(stepCount:hits:windowMilliseconds:)`` walks them.
+    ///
+    /// The walk keeps, for each step, the latest start of an attempt that has reached it so far
+    /// (a later start leaves more of the window, so it is never worse), in arrays instead of a
+    /// loop: for step `k`, `e_k` marks the hits that complete it for an attempt that reached step
+    /// `k - 1` before them and is still in its window, `s_k` is per hit the start of the latest
+    /// such attempt before it (`n_k` of them before it; the starts only grow, so the latest is
+    /// the largest). The person reached step `k` when any hit is marked in `e_k`.
+    /// - Parameter sets: the step sets the hits' ranks index, ascending.
+    static func funnelDepths(
+        of query: String, stepSets sets: [UInt64], stepCount: Int, windowMilliseconds window: Int64
+    ) -> String {
+        let count = max(1, sets.count)
+        let span = min(max(window, -(1 << 61)), 1 << 61)
+        var columns = [
+            "arrayMap(h -> intDiv(h, \(count)), hits) AS t",
+            "arrayMap(h -> [\((sets.isEmpty ? [0] : sets).map(String.init).joined(separator: ", "))][h % \(count) + 1], hits) AS b",
+        ]
+        let levels = max(1, min(stepCount, 64))
+        for step in 0..<levels {
+            let bit = "bitAnd(y, \(UInt64(1) << UInt64(step))) != 0"
+            if step == 0 {
+                columns += [
+                    "arrayMap(y -> toUInt8(\(bit)), b) AS e0", "arrayFilter((x, e) -> e = 1, t, e0) AS v0",
+                ]
+            } else {
+                columns += [
+                    """
+                    arrayMap((y, n, s, x) -> toUInt8(\(bit) AND n > 0 AND x <= s + \(span)), \
+                    b, n\(step - 1), s\(step - 1), t) AS e\(step)
+                    """,
+                    "arrayFilter((s, e) -> e = 1, s\(step - 1), e\(step)) AS v\(step)",
+                ]
+            }
+            if step + 1 < levels {
+                columns += [
+                    "arrayMap((c, e) -> c - e, arrayCumSum(e\(step)), e\(step)) AS n\(step)",
+                    "arrayMap(n -> if(n > 0, v\(step)[n], 0), n\(step)) AS s\(step)",
+                ]
+            }
+        }
+        let depth = (0..<levels).map { "(arraySum(e\($0)) > 0)" }.joined(separator: " + ")
+        return "SELECT *, \(columns.joined(separator: ",\n    ")),\n    \(depth) AS depth FROM (\(query))"
+    }
+
+    /// `(kind, key) IN (…)` of `pairs`. The list always has two tuples at least: `IN ((1, 'a'))`
+    /// would read as the list of 1 and 'a'. Kind 255 is none.
+    private static func keys(_ pairs: [(RollupKind, String)]) -> String {
+        let some = Set(pairs.map { "(\($0.0.rawValue), \(ClickHouseFormat.literal($0.1)))" }).sorted()
+        let list = some.isEmpty ? ["(255, '')", "(255, '')"] : some.count > 1 ? some : some + some
+        return "(kind, key) IN (\(list.joined(separator: ", ")))"
     }
 
     // MARK: People
@@ -719,10 +792,13 @@ struct ClickHouseSQL: Sendable {
 
     /// ``peopleParts(projectId:filter:kind:keys:groups:state:)`` of the rows with `items`'
     /// conditions (on kind, key and page); a group may be an expression `… AS name`.
+    /// - Parameter source: another person table than `person_days` (`table`), the role of the
+    ///   contributions it keeps and the conditions on its rows' `day` and `time` for `filter`.
     private func peopleParts(
-        projectId: Int64, filter: ReportFilter, items: [String], groups: [String], state: String
+        projectId: Int64, filter: ReportFilter, items: [String], groups: [String], state: String,
+        source: (table: String, role: Int, range: [String])? = nil
     ) -> String {
-        let range = Self.rangeConditions(filter)
+        let (table, role, range) = source ?? (tables.personDays, 2, Self.rangeConditions(filter))
         let columns = groups.map { $0 == "person" ? "\(Self.person) AS person" : $0 }
         let names = groups.map { $0.components(separatedBy: " AS ").last ?? $0 }
         let select = (columns + ["\(state) AS state"]).joined(separator: ", ")
@@ -735,14 +811,14 @@ struct ClickHouseSQL: Sendable {
                 projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
             + range
         return """
-            SELECT \(select) FROM \(database).\(tables.personDays)
+            SELECT \(select) FROM \(database).\(table)
                 GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
             PREWHERE \(aggregate.joined(separator: " AND "))
             \(group)
             UNION ALL
             SELECT \(select) FROM (
-                SELECT kind, key, ifNull(page, '') AS page, day, device, ifNull(user_id, '') AS user_id
-                \(contributions(rows: rows, items: items, role: 2))
+                SELECT kind, key, ifNull(page, '') AS page, day, time, device, ifNull(user_id, '') AS user_id
+                \(contributions(rows: rows, items: items, role: role))
             ) AS raw ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
             \(group)
             """
@@ -820,18 +896,13 @@ struct ClickHouseSQL: Sendable {
             AND page = \(ClickHouseFormat.literal(selector.page)))
             """
         }
-        let pairs = Set(
-            selections.flatMap { $0 }.map { "(\($0.kind.rawValue), \(ClickHouseFormat.literal($0.key)))" }
-        ).sorted()
         let each = selections.enumerated().map { index, selection in
             selection.isEmpty
                 ? "0" : "if(\(selection.map(matches).sorted().joined(separator: " OR ")), \(index + 1), 0)"
         }
-        // Two tuples at least: `IN ((1, 'a'))` would read as the list of 1 and 'a'. Kind 255 is none.
-        let some = pairs.isEmpty ? ["(255, '')"] : pairs
-        let list = some.count > 1 ? some : some + some
         let parts = peopleParts(
-            projectId: projectId, filter: filter, items: ["(kind, key) IN (\(list.joined(separator: ", ")))"],
+            projectId: projectId, filter: filter,
+            items: [Self.keys(selections.flatMap { $0 }.map { ($0.kind, $0.key) })],
             groups: ["arrayJoin(arrayFilter(x -> x > 0, [\(each.joined(separator: ", "))])) AS selection"],
             state: "uniqExactState(\(Self.person))")
         return "SELECT selection, uniqExactMerge(state) FROM (\(parts)) GROUP BY selection"
@@ -1283,11 +1354,15 @@ struct ClickHouseSQL: Sendable {
         for (index, statement) in schema.enumerated() {
             statements.append(("schema \(index + 1)", statement))
         }
-        let sources = [
-            FunnelSources.Source(kind: .pageViews, key: "Home"),
-            FunnelSources.Source(kind: .trackEvents, key: "Product Viewed"),
-            FunnelSources.Source(kind: .elementClicks, key: "#buy"),
-        ]
+        // A step on every page, one on one page only, and a source of two steps.
+        let added = EventDefinition(
+            id: "added", name: "Added", matchers: [EventMatcher(event: "Added", page: "Cart")])
+        let steps: [FunnelStep] = [.page("Home"), .event("Product Viewed"), .defined(added), .page("Home")]
+        let sources = FunnelSources(
+            steps: steps,
+            counts: [
+                RollupPageCount(kind: .trackEvents, key: "Added", page: "Cart", day: 0, count: 1, text: nil)
+            ])
         var onPage = filter
         onPage.page = onPage.page ?? "Home"
         statements += [
@@ -1316,7 +1391,13 @@ struct ClickHouseSQL: Sendable {
                 rollupPersonDays(
                     projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"], pages: false)
             ),
-            ("funnel times", funnelTimes(projectId: projectId, filter: filter, sources: sources)),
+            (
+                "funnel people",
+                funnelPeople(
+                    projectId: projectId, filter: filter,
+                    sources: sources ?? FunnelSources(steps: [], counts: [])!,
+                    stepCount: steps.count, windowMilliseconds: 86_400_000)
+            ),
             (
                 "people counts",
                 peopleCounts(projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"])

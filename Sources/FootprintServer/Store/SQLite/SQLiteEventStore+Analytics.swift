@@ -8,10 +8,22 @@ extension SQLiteEventStore {
         try events(projectId: projectId, filter: filter, properties: properties)
     }
 
-    /// Reads `rollup_person_times` (a few bytes per event), one index range per source: rows
-    /// per person, page, app version, OS and 8-day block. The sources are read in parallel, each
-    /// on its own connection.
-    public func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
+    /// ``FunnelReport/reached(stepCount:people:windowMilliseconds:)`` of ``funnelHits(projectId:filter:sources:)``.
+    public func funnelPeople(
+        projectId: Int64, filter: ReportFilter, sources: FunnelSources, stepCount: Int,
+        windowMilliseconds: Int64
+    ) throws(ServerError) -> [Int] {
+        FunnelReport.reached(
+            stepCount: stepCount,
+            people: try funnelHits(projectId: projectId, filter: filter, sources: sources),
+            windowMilliseconds: windowMilliseconds)
+    }
+
+    /// Each person's events in `filter` that complete funnel steps, read from
+    /// `rollup_person_times` (a few bytes per event), one index range per source: rows per
+    /// person, page, app version, OS and 8-day block, each row's steps by its page, identity
+    /// links applied. The sources are read in parallel, each on its own connection.
+    func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
         -> [[FunnelHit]]
     {
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
