@@ -106,19 +106,18 @@ extension ClickHouseEventStore {
             activity.monthly[day] = Int(ClickHouseFormat.int64(row[4]))
         }
         let none = Array(repeating: 0, count: dayCount)
-        for (page, people) in try peopleCounts(
-            projectId: projectId, filter: filter, kind: .pageViews, keys: nil)
-        {
-            activity.pages[page] = PeopleActivity.Page(people: people, perDay: none)
-        }
         for row in try client.rows(sql.visitors(projectId: projectId, filter: filter)) where row.count == 4 {
-            let day = Int(ClickHouseFormat.int64(row[2]) - firstDay)
-            guard day >= 0, day < dayCount else { continue }
+            let page = ClickHouseFormat.text(row[1]) ?? ""
             let visitors = Int(ClickHouseFormat.int64(row[3]))
-            if row[0] == "1" {
-                activity.pages[ClickHouseFormat.text(row[1]) ?? ""]?.perDay[day] = visitors
-            } else {
+            let day = Int(ClickHouseFormat.int64(row[2]) - firstDay)
+            switch row[0] {
+            case "2":
+                activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].people = visitors
+            case "1" where day >= 0 && day < dayCount:
+                activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].perDay[day] = visitors
+            case "0" where day >= 0 && day < dayCount:
                 activity.visitors[day] = visitors
+            default: continue
             }
         }
         return activity

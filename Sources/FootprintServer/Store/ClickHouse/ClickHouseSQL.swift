@@ -908,20 +908,21 @@ struct ClickHouseSQL: Sendable {
         return "SELECT selection, uniqExactMerge(state) FROM (\(parts)) GROUP BY selection"
     }
 
-    /// Per day of the range, the visitors of any page (`0, '', day, visitors`), and per page and
-    /// day, the page's (`1, page, day, visitors`); `day` since 1970. Each page's visitors over
-    /// the range are its ``peopleCounts(projectId:filter:kind:keys:)``.
+    /// The visitors of the range's days in one read of the page views' people: per day, of any
+    /// page (`0, '', day, visitors`); per page and day (`1, page, day, visitors`); and per page
+    /// over the range (`2, page, -1, visitors`, its
+    /// ``peopleCounts(projectId:filter:kind:keys:)``). `day` is since 1970. The people of each
+    /// page and day are merged once, then into each of the three.
     func visitors(projectId: Int64, filter: ReportFilter) -> String {
-        let state = "uniqExactState(\(Self.person))"
-        let all = peopleParts(
-            projectId: projectId, filter: filter, kind: .pageViews, keys: nil, groups: ["day"], state: state)
         let pages = peopleParts(
             projectId: projectId, filter: filter, kind: .pageViews, keys: nil, groups: ["key", "day"],
-            state: state)
+            state: "uniqExactState(\(Self.person))")
         return """
-            SELECT toUInt8(0), '', day, uniqExactMerge(state) FROM (\(all)) GROUP BY day
-            UNION ALL
-            SELECT toUInt8(1), key, day, uniqExactMerge(state) FROM (\(pages)) GROUP BY key, day
+            SELECT tag, of_page, of_day, uniqExactMerge(state) FROM (
+                SELECT tag, if(tag = 0, '', key) AS of_page, if(tag = 2, toInt64(-1), day) AS of_day, state
+                FROM (SELECT key, day, uniqExactMergeState(state) AS state FROM (\(pages)) GROUP BY key, day)
+                ARRAY JOIN [toUInt8(0), toUInt8(1), toUInt8(2)] AS tag)
+            GROUP BY tag, of_page, of_day
             """
     }
 
