@@ -114,7 +114,8 @@ extension ClickHouseEventStore {
             case "2":
                 activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].people = visitors
             case "1" where day >= 0 && day < dayCount:
-                activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].perDay[day] = visitors
+                activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].perDay[day] =
+                    visitors
             case "0" where day >= 0 && day < dayCount:
                 activity.visitors[day] = visitors
             default: continue
