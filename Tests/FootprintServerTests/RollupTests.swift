@@ -445,6 +445,10 @@ import Testing
                 .init(kind: .elementClicks, key: detail): .init(onPage: ["ProductDetail": 0b110]),
             ])
         #expect(read.sources.values.first { !$0.onPage.isEmpty }?.completed(onPage: "Home") == 0)
+        // The step sets rows complete, ascending (the order ties are taken in); none empty.
+        #expect(read.stepSets == [0b001, 0b110])
+        let twice = try #require(sources([.page("Home"), .event("Added"), .page("Home"), buyOnDetail]))
+        #expect(twice.stepSets == [0b0010, 0b0101, 0b1000])
         // Every click on Search is read as `$element_click` there, not by path as well.
         let search = try #require(sources([try defined("clicks on search")]))
         #expect(

@@ -6,8 +6,9 @@ import FootprintWire
 /// The SQL is what ClickHouse 18.16 and current releases both accept: no `DateTime64`, no
 /// `JSONExtract*`, no `ON CLUSTER`, no window functions, no `LowCardinality`, no bound query
 /// parameters (values are literals made by ``ClickHouseFormat/literal(_:)``), and no
-/// `windowFunnel`, whose ties and timestamps differ between releases (funnels walk each person's
-/// step times in array functions, ``funnelDepths(of:stepSets:stepCount:windowMilliseconds:)``).
+/// `windowFunnel`, which in 18.16 takes only 32-bit timestamps and equal ones in row order (funnels
+/// walk each person's step times in array functions,
+/// ``funnelDepths(of:stepSets:stepCount:windowMilliseconds:)``).
 ///
 /// No read uses `FINAL`: each copy of an event is identified by its device, message id and
 /// `sequence`, the first stored (smallest `sequence`) counts, and every other copy the writer
