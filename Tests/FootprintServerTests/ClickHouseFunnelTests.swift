@@ -208,3 +208,62 @@ struct ClickHouseFunnelTests {
         }
     }
 }
+
+extension ClickHouseFunnelTests {
+    /// Regression: a defined step named every page it matches in the funnel's SQL, four times,
+    /// so a definition over 2,000 pages made a query past ClickHouse's default `max_query_size`
+    /// (256 KiB) and `max_ast_elements`, and the funnel and defined-event reports failed. Each
+    /// page is named once per part now, and the store's queries may be larger.
+    @Test func aDefinedStepOverThousandsOfPagesIsCountedAsOnSQLite() throws {
+        let day: Int64 = 1_796_083_200_000
+        let pages = (0..<2_000).map { "Page \($0) " + String(repeating: "of a long screen title ", count: 5) }
+        let opened = EventDefinition(
+            id: "opened", name: "Opened anywhere",
+            matchers: pages.map { EventMatcher(event: "Opened", page: $0) })
+        let events = pages.enumerated().flatMap { index, page in
+            let time = Timestamp(millisecondsSince1970: day + Int64(index) * 1_000)
+            return [
+                EventRecord(
+                    messageId: "v\(index)", type: .screen, name: "Home", time: time, clientTimestamp: time,
+                    sentAt: nil, receivedAt: time, anonymousId: "d\(index % 300)", userId: nil,
+                    sessionId: "s\(index % 300)", page: "Home", elementPath: nil, appVersion: "1.0",
+                    os: "iOS 17.2", payload: #"{"type":"screen"}"#),
+                EventRecord(
+                    messageId: "o\(index)", type: .track, name: "Opened",
+                    time: time.adding(milliseconds: 500), clientTimestamp: time.adding(milliseconds: 500),
+                    sentAt: nil, receivedAt: time, anonymousId: "d\((index * 7) % 300)", userId: nil,
+                    sessionId: "s\(index % 300)", page: page, elementPath: nil, appVersion: "1.0",
+                    os: "iOS 17.2", payload: #"{"type":"track"}"#),
+            ]
+        }
+        let filter = ReportFilter(
+            from: Timestamp(millisecondsSince1970: day),
+            to: Timestamp(millisecondsSince1970: day + 86_400_000))
+        func answers(_ store: any EventStore, _ project: Project) throws -> [[Int]] {
+            try store.saveEventDefinition(
+                opened, projectId: project.id, at: Timestamp(millisecondsSince1970: day))
+            _ = try store.write(
+                IngestBatch(
+                    projectId: project.id, events: events, receivedAt: Timestamp(millisecondsSince1970: day)))
+            let counts = try store.rollupPageCounts(
+                projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
+            let sources = try #require(
+                FunnelSources(steps: [.page("Home"), .defined(opened)], counts: counts))
+            let selectors = RollupReports.match(opened, counts: counts).people
+            #expect(selectors.count == pages.count)
+            return [
+                try store.funnelPeople(
+                    projectId: project.id, filter: filter, sources: sources, stepCount: 2,
+                    windowMilliseconds: 60_000),
+                try store.peopleCounts(projectId: project.id, filter: filter, selections: [Set(selectors)]),
+            ]
+        }
+        let expected = try withTemporaryStore("footprint-wide-funnel") { sqlite, project throws in
+            try answers(sqlite, project)
+        }
+        #expect(expected[0][1] > 30)
+        try ClickHouseTesting.withStore { store, project throws in
+            #expect(try answers(store, project) == expected)
+        }
+    }
+}

@@ -27,6 +27,14 @@ final class ClickHouseClient: Sendable {
         var maximumResponseBytes = 512 << 20
     }
 
+    /// Settings of every request unless it gives its own: statements up to 64 MiB and their
+    /// syntax trees up to a million elements (ClickHouse's defaults, 256 KiB and 50,000, refuse a
+    /// copy check of a large group, or a report over a definition that matches thousands of
+    /// pages or paths).
+    static let defaultSettings = [
+        "max_query_size": "67108864", "max_ast_elements": "1000000", "max_expanded_ast_elements": "10000000",
+    ]
+
     let location: ClickHouseLocation
     let configuration: Configuration
     private let session: URLSession
@@ -63,7 +71,8 @@ final class ClickHouseClient: Sendable {
         components.host = target.host.contains(":") ? "[\(target.host)]" : target.host
         components.port = Int(target.port)
         components.path = "/"
-        var items = settings.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        var items = settings.merging(Self.defaultSettings) { given, _ in given }.sorted { $0.key < $1.key }
+            .map { URLQueryItem(name: $0.key, value: $0.value) }
         if settings["max_execution_time"] == nil {
             items.append(
                 URLQueryItem(name: "max_execution_time", value: String(max(1, Int(timeout)))))

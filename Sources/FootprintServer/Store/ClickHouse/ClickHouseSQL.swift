@@ -677,9 +677,13 @@ struct ClickHouseSQL: Sendable {
             ($0.key.kind.rawValue, $0.key.key) < ($1.key.kind.rawValue, $1.key.key)
         }) {
             let match = "kind = \(source.kind.rawValue) AND key = \(ClickHouseFormat.literal(source.key))"
-            for (page, bits) in steps.onPage.sorted(by: { $0.key < $1.key }) {
-                guard let index = rank[steps.onAnyPage | bits] else { continue }
-                branches.append("\(match) AND page = \(ClickHouseFormat.literal(page)), \(index)")
+            // Each page named once: a defined step may match thousands.
+            var pages: [Int: Set<String>] = [:]
+            for (page, bits) in steps.onPage {
+                if let index = rank[steps.onAnyPage | bits] { pages[index, default: []].insert(page) }
+            }
+            for (index, named) in pages.sorted(by: { $0.key < $1.key }) {
+                branches.append("\(match) AND page IN (\(Self.list(named))), \(index)")
             }
             if let index = rank[steps.onAnyPage] { branches.append("\(match), \(index)") }
         }
@@ -687,10 +691,13 @@ struct ClickHouseSQL: Sendable {
         var range = Self.dayConditions(filter)
         if let from = filter.from { range.append("time >= \(from.millisecondsSince1970)") }
         if let to = filter.to { range.append("time < \(to.millisecondsSince1970)") }
+        // The rank once per part (`AS ranked`); a row no step set takes (a page-limited source's
+        // row on another page) is left out.
         let parts = peopleParts(
             projectId: projectId, filter: filter,
-            items: [Self.keys(sources.sources.keys.map { ($0.kind, $0.key) }), "\(ranked) >= 0"],
-            groups: ["person"], state: "groupArray(time * \(max(1, sets.count)) + \(ranked))",
+            items: [Self.keys(sources.sources.keys.map { ($0.kind, $0.key) })],
+            groups: ["person"],
+            state: "groupArrayIf(time * \(max(1, sets.count)) + (\(ranked) AS ranked), ranked >= 0)",
             source: (tables.stepTimes, 4, range))
         let hits = "SELECT arraySort(groupArrayArray(state)) AS hits FROM (\(parts)) GROUP BY person"
         let counts = (1...max(1, min(stepCount, 64))).map { "countIf(depth >= \($0))" }
