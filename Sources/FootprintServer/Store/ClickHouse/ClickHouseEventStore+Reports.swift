@@ -105,17 +105,16 @@ extension ClickHouseEventStore {
             activity.weekly[day] = Int(ClickHouseFormat.int64(row[3]))
             activity.monthly[day] = Int(ClickHouseFormat.int64(row[4]))
         }
-        let none = Array(repeating: 0, count: dayCount)
+        let unseen = PeopleActivity.Page(people: 0, perDay: Array(repeating: 0, count: dayCount))
         for row in try client.rows(sql.visitors(projectId: projectId, filter: filter)) where row.count == 4 {
             let page = ClickHouseFormat.text(row[1]) ?? ""
             let visitors = Int(ClickHouseFormat.int64(row[3]))
             let day = Int(ClickHouseFormat.int64(row[2]) - firstDay)
             switch row[0] {
             case "2":
-                activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].people = visitors
+                activity.pages[page, default: unseen].people = visitors
             case "1" where day >= 0 && day < dayCount:
-                activity.pages[page, default: PeopleActivity.Page(people: 0, perDay: none)].perDay[day] =
-                    visitors
+                activity.pages[page, default: unseen].perDay[day] = visitors
             case "0" where day >= 0 && day < dayCount:
                 activity.visitors[day] = visitors
             default: continue
