@@ -12,6 +12,8 @@ import Foundation
 ///   milliseconds, default `0,50,200`: the bench restarts both collectors with
 ///   `--insert-interval`), and against one `footprint serve` on SQLite; events/s, latency, and
 ///   the CPU each process spent per event; 100,000 events a run (`FOOTPRINT_INGEST_EVENTS`).
+///   Then ClickHouse alone: the stored events copied inside the shards into a new database, with
+///   and without the views (``ClusterBench/insertCeiling(views:directory:)``).
 ///   `FOOTPRINT_BENCH_INGEST=0` leaves ingest out.
 /// - Disk: bytes per stored event (`system.parts` on both shards against the SQLite file).
 /// - Reports: every report of the `reports` suite over the same generated events (1M by default,
@@ -165,6 +167,23 @@ private struct ClusterBench {
             let seconds = best.value.cpuSeconds.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
             return seconds / Double(max(1, best.value.events)) * 100_000
         }
+        // What the shards alone take, with nothing in front of them.
+        for views in [true, false] {
+            let ceiling = try insertCeiling(views: views, directory: directory)
+            let shardSeconds = ceiling.cpuSeconds.values.reduce(0, +)
+            rows += [
+                BenchmarkRow(
+                    metric:
+                        "ClickHouse alone, INSERT … SELECT, \(views ? "with the five views" : "no views")",
+                    value: Measure.rate(Double(ceiling.events) / ceiling.seconds),
+                    note:
+                        "\(Measure.grouped(ceiling.events)) stored events copied inside the shards; \(Measure.fixed(Double(ceiling.events) / ceiling.seconds / max(1, sqliteIngest.rate), 2)) × SQLite's ingest"
+                ),
+                BenchmarkRow(
+                    metric: "  CPU per 1,000 events: shards",
+                    value: "\(Measure.fixed(shardSeconds / Double(max(1, ceiling.events)) * 1e6, 1)) ms"),
+            ]
+        }
         rows += [
             BenchmarkRow(
                 metric: "cores for 100,000 events/s: collectors", value: Measure.fixed(cores("collector"), 2),
@@ -175,6 +194,63 @@ private struct ClusterBench {
                 metric: "cores for 100,000 events/s: HAProxy", value: Measure.fixed(cores("haproxy"), 2)),
         ]
         return rows
+    }
+
+    /// The most events per second the shards take on this machine, with no collector, HTTP request
+    /// or copy check in front of them: the events the ingest rounds stored (at most 200,000 per
+    /// shard) copied by `INSERT … SELECT` into a new database with the store's schema, through its
+    /// `Distributed` table as the collectors insert (`insert_distributed_sync=1`), with the five
+    /// materialized views filling the aggregate tables or (`views` false) without them. The
+    /// database is dropped afterwards.
+    func insertCeiling(views: Bool, directory: String) throws -> (
+        events: Int, seconds: Double, cpuSeconds: [String: Double]
+    ) {
+        var location = try ClickHouseLocation(url: cluster.clickHouseURL, environment: environment)
+        let from = location.database
+        location.database = "footprint_bench_ceiling"
+        let to = location.database
+        for port in cluster.shardPorts {
+            _ = try ClusterState.query("DROP DATABASE IF EXISTS \(to)", port: port)
+        }
+        defer {
+            for port in cluster.shardPorts {
+                _ = try? ClusterState.query("DROP DATABASE IF EXISTS \(to)", port: port)
+            }
+        }
+        try ClickHouseEventStore(location: location, metadataPath: directory + "/ceiling.sqlite").close()
+        if !views {
+            for port in cluster.shardPorts {
+                for view in try ClusterState.query(
+                    "SELECT name FROM system.tables WHERE database = '\(to)' AND name LIKE '%\\_mv'",
+                    port: port
+                ).split(separator: "\n") {
+                    _ = try ClusterState.query("DROP TABLE \(to).\(view)", port: port)
+                }
+            }
+        }
+        let columns = try ClusterState.query(
+            "SELECT name FROM system.columns WHERE database = '\(to)' AND table = 'events_local'",
+            port: cluster.shardPorts[0]
+        ).split(separator: "\n").joined(separator: ", ")
+        let shards = cluster.processes.filter { $0.key.hasPrefix("shard") }
+        let before = shards.mapValues(processCPUSeconds)
+        let seconds = try Measure.seconds {
+            for port in cluster.shardPorts {
+                _ = try ClusterState.query(
+                    "INSERT INTO \(to).events (\(columns)) SELECT \(columns) FROM \(from).events_local LIMIT 200000",
+                    port: port, parameters: ["insert_distributed_sync": "1", "max_execution_time": "0"],
+                    timeout: 3600)
+            }
+        }
+        let after = shards.mapValues(processCPUSeconds)
+        let events = try rowCount(database: to, table: "events_local")
+        progress(
+            "  ClickHouse alone, \(views ? "views" : "no views"): \(Measure.grouped(events)) events in \(Measure.fixed(seconds, 2)) s"
+        )
+        return (
+            events, seconds,
+            Dictionary(uniqueKeysWithValues: shards.keys.map { ($0, (after[$0] ?? 0) - (before[$0] ?? 0)) })
+        )
     }
 
     // MARK: Reports
