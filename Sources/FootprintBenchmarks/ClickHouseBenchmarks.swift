@@ -621,7 +621,7 @@ private final class CollectorSet {
 
 /// Writes a progress line of a long suite to standard error (unbuffered, so it shows in a log
 /// as it comes; the tables go to standard output at the end).
-private func progress(_ line: String) {
+func progress(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 

@@ -1,3 +1,4 @@
+import FootprintSQLite
 import FootprintServer
 import FootprintWire
 import Foundation
@@ -8,15 +9,29 @@ import Foundation
 /// in the temporary directory between runs (`footprint-report-bench-N[-pP].sqlite`), since
 /// filling it takes longer than the measurements. `FOOTPRINT_REPORT_ONLY` keeps the reports whose
 /// name contains it.
+///
+/// With `FOOTPRINT_BENCH_COPIES=C` (2…100) the reports read C copies of those events instead,
+/// made as `make bench BENCH=clickhouse-100m` makes them in ClickHouse, so both stores answer
+/// over the same events (``ReportWorkload/copiedDatabase(of:copies:)``).
 let reportSuite = BenchmarkSuite(name: "reports") {
     let environment = ProcessInfo.processInfo.environment
     let count = Int(environment["FOOTPRINT_REPORT_EVENTS"] ?? "") ?? 1_000_000
     let people = Int(environment["FOOTPRINT_REPORT_PEOPLE"] ?? "")
     let only = environment["FOOTPRINT_REPORT_ONLY"]
-    let (path, fillSeconds) = try ReportWorkload.filledDatabase(count: count, people: people)
+    let copies = Int(environment["FOOTPRINT_BENCH_COPIES"] ?? "").map { min(100, max(1, $0)) } ?? 1
+    var (path, fillSeconds) = try ReportWorkload.filledDatabase(count: count, people: people)
+    var copySeconds: Double?
+    if copies > 1 {
+        (path, copySeconds) = try ReportWorkload.copiedDatabase(of: path, copies: copies)
+        fillSeconds = nil
+    }
     var configuration = SQLiteEventStore.Configuration()
     configuration.synchronous = "NORMAL"
-    let store = try SQLiteEventStore(path: path, configuration: configuration)
+    var rebuilt: SQLiteEventStore?
+    let rebuildSeconds = try Measure.seconds {
+        rebuilt = try SQLiteEventStore(path: path, configuration: configuration)
+    }
+    guard let store = rebuilt else { return [] }
     defer { store.close() }
     let project = try ReportService(store: store).project(named: nil)
     let stored = try store.eventCount(projectId: project.id)
@@ -27,8 +42,20 @@ let reportSuite = BenchmarkSuite(name: "reports") {
                 metric: "fill (generator, group commit)", value: Measure.rate(Double(stored) / fillSeconds),
                 note: "\(Measure.grouped(stored)) events"))
     }
+    if let copySeconds {
+        rows += [
+            BenchmarkRow(
+                metric: "copies: \(copies) × the events, by INSERT … SELECT",
+                value: Measure.duration(copySeconds * 1e9),
+                note: "\(Measure.grouped(stored)) events"),
+            BenchmarkRow(
+                metric: "rollups rebuilt from the copies on open",
+                value: Measure.duration(rebuildSeconds * 1e9),
+                note: Measure.rate(Double(stored) / rebuildSeconds)),
+        ]
+    }
     let note =
-        "\(Measure.grouped(stored)) events stored, \(Measure.grouped(people ?? 20_000)) people, best of 3 (once when over 1 s)"
+        "\(Measure.grouped(stored)) events stored, \(Measure.grouped((people ?? 20_000) * copies)) people, best of 3 (once when over 1 s)"
     for (name, body) in try ReportWorkload.reports(store: store, project: project)
     where only.map(name.contains) ?? true {
         let metric = name.hasSuffix(" days") ? name : name + ", 30 days"
@@ -58,6 +85,76 @@ enum ReportWorkload {
             try traffic.write(count: count, into: store, projectId: project.id)
         }
         return (path, seconds)
+    }
+
+    /// A SQLite file of `copies` copies of the events in `path` (made when missing, kept between
+    /// runs beside it as `…-xC.sqlite`): copy 0 is the events as they are; copy c ≥ 1 is every
+    /// event again with `~c` appended to each id that names an event, a device, a person or a
+    /// session (`message_id`, `anonymous_id`, `user_id`, `session_id`; an empty id stays empty and
+    /// NULL stays NULL), the same for the identity links and the evicted-event reports'
+    /// `batch_key`, as `make bench BENCH=clickhouse-100m` copies them in ClickHouse. The rollups
+    /// are emptied and left to the store's rebuild, which counts every copy when it opens the file
+    /// (the JSON payloads keep the original ids, as in ClickHouse; no report reads them).
+    /// - Returns: its path, and the seconds the copies took when they were made now.
+    static func copiedDatabase(of path: String, copies: Int) throws -> (path: String, seconds: Double?) {
+        let copied = path.replacingOccurrences(of: ".sqlite", with: "-x\(copies).sqlite")
+        guard !FileManager.default.fileExists(atPath: copied) else { return (copied, nil) }
+        let partial = copied + ".partial"
+        try? FileManager.default.removeItem(atPath: partial)
+        try FileManager.default.copyItem(atPath: path, toPath: partial)
+        let seconds = try Measure.seconds {
+            let database = try SQLiteDatabase(path: partial)
+            let columns = try database.prepare(
+                "SELECT name FROM pragma_table_info('events') WHERE name != 'id'"
+            )
+            .rows([]) { $0.text(at: 0) ?? "" }
+            let newest =
+                try database.prepare("SELECT max(id) FROM events").rows([]) { $0.int64(at: 0) }.first ?? 0
+            func rewrite(_ names: Set<String>, in all: [String], copy: Int) -> String {
+                all.map {
+                    names.contains($0)
+                        ? "CASE WHEN \($0) IS NULL OR \($0) = '' THEN \($0) ELSE \($0) || '~\(copy)' END" : $0
+                }
+                .joined(separator: ", ")
+            }
+            for copy in 1..<copies {
+                try database.transaction {
+                    try database.execute(
+                        """
+                        INSERT INTO events(\(columns.joined(separator: ", ")))
+                        SELECT \(rewrite(["message_id", "anonymous_id", "user_id", "session_id"], in: columns, copy: copy))
+                        FROM events WHERE id <= \(newest) ORDER BY id
+                        """)
+                    let links = ["project_id", "anonymous_id", "user_id", "first_seen"]
+                    try database.execute(
+                        """
+                        INSERT INTO identities(\(links.joined(separator: ", ")))
+                        SELECT \(rewrite(["anonymous_id", "user_id"], in: links, copy: copy)) FROM identities
+                        WHERE anonymous_id NOT LIKE '%~%'
+                        """)
+                    let lost = ["project_id", "batch_key", "count", "received_at"]
+                    try database.execute(
+                        """
+                        INSERT INTO lost_events(\(lost.joined(separator: ", ")))
+                        SELECT \(rewrite(["batch_key"], in: lost, copy: copy)) FROM lost_events
+                        WHERE batch_key NOT LIKE '%~%'
+                        """)
+                }
+                progress("  SQLite copy \(copy + 1) of \(copies)")
+            }
+            try database.transaction {
+                for table in [
+                    "rollup_counts", "rollup_person_days", "rollup_person_times", "sessions", "session_pages",
+                    "rollup_dwell", "rollup_moves", "project_events",
+                ] {
+                    try database.execute("DELETE FROM \(table)")
+                }
+                try database.execute(
+                    "INSERT OR REPLACE INTO store_state(key, value) VALUES ('rollups_rebuilt_through', 0)")
+            }
+        }
+        try FileManager.default.moveItem(atPath: partial, toPath: copied)
+        return (copied, seconds)
     }
 
     /// Each report's name and a closure that computes it (saving the definitions it uses first).
