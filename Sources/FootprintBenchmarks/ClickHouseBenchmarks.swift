@@ -487,7 +487,7 @@ private struct ClusterBench {
                             ("identities", ["project_id", "anonymous_id", "user_id", "first_seen"]),
                             ("lost_events", ["project_id", "batch_key", "count", "received_at", "keep"]),
                         ] {
-                            let rewritten = names.map { rewrite($0, copy: copy) }.joined(separator: ", ")
+                            let rewritten = names.map { copiedColumn($0, copy: copy) }.joined(separator: ", ")
                             _ = try ClusterState.query(
                                 "INSERT INTO \(to).\(table) (\(names.joined(separator: ", "))) SELECT \(rewritten) FROM \(from).\(table)_local",
                                 port: port,
@@ -559,19 +559,17 @@ private struct ClusterBench {
     }
 }
 
-/// Column `name` of copy `copy`: an id of a person, device, session or event gets `~copy`
-/// appended (copy 0 and every other column stay as they are).
-private func rewrite(_ name: String, copy: Int) -> String {
-    guard copy > 0 else { return name }
-    switch name {
-    case "device", "message_id", "session_key", "batch_key":
-        return "if(\(name) = '', '', concat(\(name), '~\(copy)'))"
-    case "anonymous_id", "user_id", "session_id":
-        // NULL stays NULL (concat of NULL is NULL); an empty id stays empty.
-        return "if(\(name) = '', \(name), concat(\(name), '~\(copy)'))"
-    default:
-        return name
-    }
+/// Column `name` of copy `copy` of the generated events, in ClickHouse's SQL or (`sqlite`)
+/// SQLite's: an id of a person, device, session or event gets `~copy` appended (an empty id stays
+/// empty, NULL stays NULL); copy 0 and every other column stay as they are. Both stores' copies
+/// (this suite's and the `reports` suite's) are made by it.
+func copiedColumn(_ name: String, copy: Int, sqlite: Bool = false) -> String {
+    let ids: Set = ["device", "message_id", "session_key", "batch_key", "anonymous_id", "user_id", "session_id"]
+    guard copy > 0, ids.contains(name) else { return name }
+    return sqlite
+        ? "CASE WHEN \(name) IS NULL OR \(name) = '' THEN \(name) ELSE \(name) || '~\(copy)' END"
+        // concat of NULL is NULL.
+        : "if(\(name) = '', \(name), concat(\(name), '~\(copy)'))"
 }
 
 /// Two collectors on the cluster's collector ports, started by the benchmark with an insert

@@ -110,33 +110,29 @@ enum ReportWorkload {
             .rows([]) { $0.text(at: 0) ?? "" }
             let newest =
                 try database.prepare("SELECT max(id) FROM events").rows([]) { $0.int64(at: 0) }.first ?? 0
-            func rewrite(_ names: Set<String>, in all: [String], copy: Int) -> String {
-                all.map {
-                    names.contains($0)
-                        ? "CASE WHEN \($0) IS NULL OR \($0) = '' THEN \($0) ELSE \($0) || '~\(copy)' END" : $0
-                }
-                .joined(separator: ", ")
+            func rewrite(_ all: [String], copy: Int) -> String {
+                all.map { copiedColumn($0, copy: copy, sqlite: true) }.joined(separator: ", ")
             }
             for copy in 1..<copies {
                 try database.transaction {
                     try database.execute(
                         """
                         INSERT INTO events(\(columns.joined(separator: ", ")))
-                        SELECT \(rewrite(["message_id", "anonymous_id", "user_id", "session_id"], in: columns, copy: copy))
+                        SELECT \(rewrite(columns, copy: copy))
                         FROM events WHERE id <= \(newest) ORDER BY id
                         """)
                     let links = ["project_id", "anonymous_id", "user_id", "first_seen"]
                     try database.execute(
                         """
                         INSERT INTO identities(\(links.joined(separator: ", ")))
-                        SELECT \(rewrite(["anonymous_id", "user_id"], in: links, copy: copy)) FROM identities
+                        SELECT \(rewrite(links, copy: copy)) FROM identities
                         WHERE anonymous_id NOT LIKE '%~%'
                         """)
                     let lost = ["project_id", "batch_key", "count", "received_at"]
                     try database.execute(
                         """
                         INSERT INTO lost_events(\(lost.joined(separator: ", ")))
-                        SELECT \(rewrite(["batch_key"], in: lost, copy: copy)) FROM lost_events
+                        SELECT \(rewrite(lost, copy: copy)) FROM lost_events
                         WHERE batch_key NOT LIKE '%~%'
                         """)
                 }
