@@ -564,7 +564,9 @@ private struct ClusterBench {
 /// empty, NULL stays NULL); copy 0 and every other column stay as they are. Both stores' copies
 /// (this suite's and the `reports` suite's) are made by it.
 func copiedColumn(_ name: String, copy: Int, sqlite: Bool = false) -> String {
-    let ids: Set = ["device", "message_id", "session_key", "batch_key", "anonymous_id", "user_id", "session_id"]
+    let ids: Set = [
+        "device", "message_id", "session_key", "batch_key", "anonymous_id", "user_id", "session_id",
+    ]
     guard copy > 0, ids.contains(name) else { return name }
     return sqlite
         ? "CASE WHEN \(name) IS NULL OR \(name) = '' THEN \(name) ELSE \(name) || '~\(copy)' END"
