@@ -247,10 +247,7 @@ private struct ClusterBench {
         progress(
             "  ClickHouse alone, \(views ? "views" : "no views"): \(Measure.grouped(events)) events in \(Measure.fixed(seconds, 2)) s"
         )
-        return (
-            events, seconds,
-            Dictionary(uniqueKeysWithValues: shards.keys.map { ($0, (after[$0] ?? 0) - (before[$0] ?? 0)) })
-        )
+        return (events, seconds, cpuSpent(from: before, to: after))
     }
 
     // MARK: Reports
@@ -743,8 +740,12 @@ private func ingest(
     return ClusterIngest(
         rate: summary.rate, events: summary.events, failures: summary.failures, p50: summary.p50,
         p99: summary.p99,
-        cpuSeconds: Dictionary(
-            uniqueKeysWithValues: processes.keys.map { ($0, (after[$0] ?? 0) - (before[$0] ?? 0)) }))
+        cpuSeconds: cpuSpent(from: before, to: after))
+}
+
+/// The CPU seconds each process spent between two readings of ``processCPUSeconds(_:)``.
+private func cpuSpent(from before: [String: Double], to after: [String: Double]) -> [String: Double] {
+    Dictionary(uniqueKeysWithValues: before.map { ($0.key, (after[$0.key] ?? 0) - $0.value) })
 }
 
 /// User + system CPU seconds of a running process, from `/proc/PID/stat` (0 when unreadable).

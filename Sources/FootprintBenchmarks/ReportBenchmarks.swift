@@ -27,11 +27,10 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     }
     var configuration = SQLiteEventStore.Configuration()
     configuration.synchronous = "NORMAL"
-    var rebuilt: SQLiteEventStore?
-    let rebuildSeconds = try Measure.seconds {
-        rebuilt = try SQLiteEventStore(path: path, configuration: configuration)
-    }
-    guard let store = rebuilt else { return [] }
+    // Opening a copied file rebuilds its rollups.
+    let opened = Date()
+    let store = try SQLiteEventStore(path: path, configuration: configuration)
+    let rebuildSeconds = Date().timeIntervalSince(opened)
     defer { store.close() }
     let project = try ReportService(store: store).project(named: nil)
     let stored = try store.eventCount(projectId: project.id)
