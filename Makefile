@@ -135,7 +135,7 @@ demo: deps
 ## inputs go to .build/fuzz/corpus, crash inputs to Tests/Fuzz/crashes (commit them: `make test`
 ## replays every one).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= ingest reports snapshots
+FUZZ_TARGETS ?= ingest reports snapshots targets
 FUZZ_FLAGS ?=
 fuzz: deps
 	FOOTPRINT_FUZZ=1 $(SWIFT) build -c release --scratch-path .build/fuzz --product FootprintFuzzer \

@@ -3,7 +3,8 @@
 // with `FOOTPRINT_FUZZ=1` (it links against libFuzzer, which an ordinary build does not have).
 //
 // `FOOTPRINT_FUZZ_TARGET` picks what the inputs are: `ingest` (default; request bodies),
-// `reports` (report query strings) or `snapshots` (screen snapshot uploads). Every other argument
+// `reports` (report query strings), `snapshots` (screen snapshot uploads) or `targets` (request
+// targets: path and query as in the request line). Every other argument
 // is libFuzzer's.
 
 import CLibFuzzer
@@ -28,6 +29,7 @@ exit(
         switch FuzzTarget.name {
         case "reports": _ = FuzzEntry.reportParameters(bytes)
         case "snapshots": _ = FuzzEntry.snapshot(bytes)
+        case "targets": _ = FuzzEntry.requestTarget(bytes)
         default: _ = FuzzEntry.ingest(bytes)
         }
         return 0

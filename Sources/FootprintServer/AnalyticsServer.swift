@@ -187,7 +187,7 @@ public final class AnalyticsServer: Sendable {
         self.screens = screens
         self.metrics = metrics
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
-        metrics.setConnectionsOpen { [http] in http.connectionsOpen }
+        metrics.setConnections { [http] in (http.connectionsOpen, http.connectionsEvicted) }
         self.clock = configuration.http.clock
         self.retention = RetentionSchedule(
             store: store, clock: configuration.http.clock,

@@ -31,6 +31,18 @@ struct FuzzCorpusTests {
         }
         #expect(Self.inputs("reports").count >= 10)
         #expect(Self.inputs("snapshots").filter { $0.contains("/valid-") }.count >= 4)
+        #expect(Self.inputs("targets").count >= 10)
+    }
+
+    @Test(arguments: inputs("targets"))
+    func requestTargetIsReadExactlyOrRefusedWithoutCrashing(_ path: String) throws {
+        let target = FuzzEntry.requestTarget(try Self.bytes(path))
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        if name.hasPrefix("valid-") {
+            #expect(target != nil, "\(name) refused")
+        } else if name.hasPrefix("refused-") {
+            #expect(target == nil, "\(name) accepted: \(String(describing: target))")
+        }
     }
 
     @Test(arguments: inputs("ingest"))

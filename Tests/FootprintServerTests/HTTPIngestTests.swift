@@ -304,26 +304,69 @@ struct HTTPIngestTests {
         #expect(try Report.load(databasePath: fixture.directory + "/events.sqlite").totalEvents == 1)
     }
 
-    @Test func connectionsPastTheLimitWaitForAFreeSlot() throws {
-        let fixture = try TestServer {
+    /// A server with two connection slots, and deadlines far beyond any test.
+    static func twoSlotServer() throws -> TestServer {
+        try TestServer {
             $0.http.connectionLimit = 2
             $0.http.idleTimeoutSeconds = 60
             $0.http.headerDeadlineSeconds = 60
         }
+    }
+
+    /// A table full of idle connections used to make a newcomer wait in the listen queue until
+    /// one closed; now the newcomer evicts the connection idle longest and is answered at once.
+    @Test func aConnectionPastTheLimitEvictsTheLongestIdleOne() throws {
+        let fixture = try Self.twoSlotServer()
         defer { fixture.shutDown() }
         let first = try fixture.client.connect()
+        defer { close(first) }
+        try HTTPConnectionTests.waitUntil("the first connection accepted") {
+            fixture.server.http.connectionsOpen == 1
+        }
         let second = try fixture.client.connect()
         defer { close(second) }
-        // Both held connections are idle; a third waits in the listen queue, unanswered.
+        try HTTPConnectionTests.waitUntil("both connections accepted") {
+            fixture.server.http.connectionsOpen == 2
+        }
         let third = try fixture.client.connect()
         defer { close(third) }
         try fixture.client.write(LoopbackClient.requestBytes(method: "GET", path: "/health"), to: third)
-        var ready = pollfd(fd: third, events: Int16(POLLIN), revents: 0)
-        #expect(poll(&ready, 1, 300) == 0, "no answer while both slots are held")
-        #expect(fixture.server.http.connectionsOpen == 2)
-        // Closed once, here: a descriptor closed twice may by then belong to another test's socket.
-        close(first)
         #expect(try fixture.client.readResponse(from: third).status == 200)
+        try HTTPConnectionTests.waitUntil("the first connection closed") { LoopbackClient.wasClosed(first) }
+        #expect(!LoopbackClient.wasClosed(second), "the younger idle connection stays")
+        #expect(fixture.server.http.connectionsEvicted == 1)
+    }
+
+    /// A connection whose request is in flight is never evicted: with both slots sending a
+    /// body, a newcomer is closed instead, and the two requests complete.
+    @Test func aRequestInFlightIsNeverEvictedForANewcomer() throws {
+        let fixture = try Self.twoSlotServer()
+        defer { fixture.shutDown() }
+        let body = Array(Payloads.batch([Payloads.track("in-flight")]).utf8)
+        let request = LoopbackClient.requestBytes(
+            method: "POST", path: "/v1/batch",
+            headers: [
+                "Content-Type": "application/json", "Authorization": LoopbackClient.basic(fixture.writeKey),
+            ],
+            body: body)
+        var sending: [Int32] = []
+        defer { sending.forEach { close($0) } }
+        for _ in 0..<2 {
+            let connection = try fixture.client.connect()
+            sending.append(connection)
+            // The head and all but the last byte of the body: the request is in flight.
+            try fixture.client.write(Array(request.dropLast()), to: connection)
+        }
+        try HTTPConnectionTests.waitUntil("both requests in flight") { fixture.server.requestsInFlight == 2 }
+        let newcomer = try fixture.client.connect()
+        defer { close(newcomer) }
+        try HTTPConnectionTests.waitUntil("the newcomer closed") { LoopbackClient.wasClosed(newcomer) }
+        for connection in sending {
+            #expect(!LoopbackClient.wasClosed(connection))
+            try fixture.client.write([request.last!], to: connection)
+            #expect(try fixture.client.readResponse(from: connection).status == 200)
+        }
+        #expect(try fixture.storedCount() == 1, "the same event twice, stored once")
     }
 
     @Test func aStoreThatCannotCommitGives503WithRetryAfter() throws {

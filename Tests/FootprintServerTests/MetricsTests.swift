@@ -29,6 +29,7 @@ struct MetricsTests {
         snapshot.observeCommit(seconds: 0.2)
         snapshot.observeCommit(seconds: 30)
         snapshot.connectionsOpen = 7
+        snapshot.connectionsEvicted = 3
         snapshot.queueDepth = 2
         snapshot.requestsInFlight = 1
         let text = snapshot.exposition()
@@ -38,6 +39,8 @@ struct MetricsTests {
                 "footprint_http_requests_total{code=\"200\"} 5\nfootprint_http_requests_total{code=\"400\"} 1\n"
             ))
         #expect(text.contains("footprint_events_total{outcome=\"stored\"} 40\n"))
+        #expect(text.contains("# TYPE footprint_http_connections_evicted_total counter\n"))
+        #expect(text.contains("footprint_http_connections_evicted_total 3\n"))
         #expect(text.contains("footprint_events_total{outcome=\"duplicate\"} 3\n"))
         #expect(text.contains("footprint_events_total{outcome=\"rejected\"} 1\n"))
         #expect(text.contains("footprint_snapshots_total{outcome=\"stored\"} 4\n"))

@@ -114,7 +114,8 @@ public final class ReportAPI: Sendable {
             }
             return .json(200, Self.json(version))
         case ("DELETE", _) where path.hasPrefix("/v1/definitions/"):
-            let id = String(path.dropFirst("/v1/definitions/".count))
+            let id = try RequestTarget.identifier(
+                path.dropFirst("/v1/definitions/".count), name: "definition id")
             guard try service.store.deleteEventDefinition(id: id, projectId: project.id) else {
                 return .error(404, code: "not_found", message: "no definition \(id.prefix(64))")
             }
@@ -241,7 +242,7 @@ public final class ReportAPI: Sendable {
     /// (501), or the server's (503).
     static func response(for error: ServerError) -> ServerResponse {
         switch error.code {
-        case .invalidQuery, .invalidDefinition, .invalidConfig:
+        case .invalidQuery, .invalidPath, .invalidDefinition, .invalidConfig:
             return .error(400, code: error.code.name, message: error.message)
         case .project:
             return .error(404, code: error.code.name, message: error.message)

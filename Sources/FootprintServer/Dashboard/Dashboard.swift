@@ -142,7 +142,7 @@ public final class Dashboard: Sendable {
                 request: request, parameters: parameters, project: project, projects: projects,
                 csrfToken: session.csrfToken)
             if request.method == "POST" {
-                let form = FormBody.fields(request.body)
+                let form = try FormBody.fields(request.body)
                 guard let token = form["csrf"],
                     AccessConfiguration.constantTimeEquals(token, session.csrfToken)
                 else {
@@ -352,7 +352,8 @@ public final class Dashboard: Sendable {
     }
 
     private func signIn(_ request: ServerRequest) -> ServerResponse {
-        let form = FormBody.fields(request.body)
+        // A form that cannot be read is answered as one without its security token.
+        let form = (try? FormBody.fields(request.body)) ?? [:]
         let cookie = FormBody.cookies(request.headers["cookie"])[Self.signInCookie] ?? ""
         guard let csrf = form["csrf"], AccessConfiguration.constantTimeEquals(csrf, cookie) else {
             return signInPage(message: "The sign-in form expired. Please try again.", status: 403)

@@ -2,15 +2,10 @@ import Foundation
 
 /// Reads `application/x-www-form-urlencoded` bodies and `Cookie` headers.
 enum FormBody {
-    /// The fields of a form body (the first of a repeated name).
-    static func fields(_ body: [UInt8]) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = decode(parts[0])
-            if fields[name] == nil { fields[name] = parts.count > 1 ? decode(parts[1]) : "" }
-        }
-        return fields
+    /// The fields of a form body, decoded as a query string is (``RequestTarget/fields(_:code:)``).
+    /// - Throws: `invalid_query` naming a field that cannot be decoded or is given twice.
+    static func fields(_ body: [UInt8]) throws(ServerError) -> [String: String] {
+        try RequestTarget.fields(body, code: .invalidQuery)
     }
 
     /// The cookies of a `Cookie` header.
@@ -23,10 +18,5 @@ enum FormBody {
             if cookies[name] == nil { cookies[name] = String(pair[1]).trimmingSpaces }
         }
         return cookies
-    }
-
-    private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
     }
 }

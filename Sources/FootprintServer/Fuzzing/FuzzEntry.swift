@@ -81,11 +81,12 @@ public enum FuzzEntry {
     }
 
     /// Runs `bytes` as a report request's query string (`from=2026-11-01&step1=event:Buy&...`),
-    /// percent-decoded as a form: the common parameters and every per-report one.
+    /// decoded as the server decodes a query (``RequestTarget/fields(_:code:)``): the common
+    /// parameters and every per-report one.
     /// - Returns: `nil` when the query is refused (a `400` naming the parameter), else what
     ///   was read.
     public static func reportParameters(_ bytes: [UInt8]) -> ReportParameters? {
-        let query = FormBody.fields(bytes)
+        guard let query = try? RequestTarget.fields(bytes, code: .invalidQuery) else { return nil }
         guard let parameters = try? ReportParameters(query: query, now: receivedAt) else { return nil }
         let from = parameters.filter.from?.millisecondsSince1970 ?? Int64.min
         let to = parameters.filter.to?.millisecondsSince1970 ?? Int64.max
@@ -105,6 +106,38 @@ public enum FuzzEntry {
             precondition(steps.count <= 10, "more than ten funnel steps")
         }
         return parameters
+    }
+
+    /// Runs `bytes` as a request target as it appears in the request line
+    /// (`/v1/people/alice%00x?page=A+B`), decoded as the server decodes every request's.
+    ///
+    /// Checks: a raw NUL byte is never accepted; what is accepted is a path starting with `/` (or
+    /// `*`) and, percent-encoded again byte by byte, decodes to the same path and query; every
+    /// id the path's segments would give is either refused or free of NUL characters.
+    /// - Returns: the decoded target, or `nil` when it is refused (400).
+    public static func requestTarget(_ bytes: [UInt8]) -> RequestTarget? {
+        guard let target = try? RequestTarget(bytes) else { return nil }
+        precondition(!bytes.contains(0), "a raw NUL byte accepted")
+        precondition(target.path.hasPrefix("/") || target.path == "*", "a path that is not one")
+        // Every byte escaped but the path's slashes and a lone `*`, which give the path its shape.
+        func encoded(_ text: String, keeping kept: Set<UInt8> = []) -> String {
+            text.utf8.map { byte in
+                if kept.contains(byte) { return String(UnicodeScalar(byte)) }
+                let hex = String(byte, radix: 16, uppercase: true)
+                return "%" + (byte < 16 ? "0" + hex : hex)
+            }.joined()
+        }
+        let query = target.query.sorted { $0.key < $1.key }.map { encoded($0.key) + "=" + encoded($0.value) }
+        let path = target.path == "*" ? "*" : encoded(target.path, keeping: [UInt8(ascii: "/")])
+        let again = path + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        let decoded = try? RequestTarget(Array(again.utf8))
+        precondition(decoded == target, "a target that does not read back as decoded")
+        for segment in target.path.split(separator: "/", omittingEmptySubsequences: false) {
+            if let id = try? RequestTarget.identifier(segment, name: "id") {
+                precondition(!id.utf8.contains(0), "an id holding a NUL accepted")
+            }
+        }
+        return target
     }
 
     /// Every report of the engine over the accepted events, as for a range that is not whole days.

@@ -8,7 +8,7 @@ extension HTTPServer {
     final class Core: @unchecked Sendable {
         let configuration: Configuration
         let handler: @Sendable (ServerRequest, ServerResponder) -> Void
-        let connections = ConnectionTable()
+        let connections: ConnectionTable
         /// The running daemon; `nil` once stopping. Resuming a connection holds this lock, so a
         /// late answer never touches a daemon being torn down.
         private let daemon = LockedValue<OpaquePointer?>(nil)
@@ -21,6 +21,7 @@ extension HTTPServer {
         ) {
             self.configuration = configuration
             self.handler = handler
+            self.connections = ConnectionTable(limit: configuration.connectionLimit)
         }
 
         func started(_ daemon: OpaquePointer) {
@@ -187,27 +188,28 @@ extension HTTPServer {
 
 private final class HeaderBox {
     var values: [String: String] = [:]
+    /// The name of a header holding a NUL character, which is refused rather than cut short.
+    var withNUL: String?
 }
 
-private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
+/// Collects the header fields, each read with its length.
+private let collectHeader: MHD_KeyValueIteratorN = { context, _, key, keySize, value, valueSize in
     guard let context, let key else { return .YES }
     let box = Unmanaged<HeaderBox>.fromOpaque(context).takeUnretainedValue()
-    let name = String(cString: key).lowercased()
-    let text = value.map { String(cString: $0) } ?? ""
+    let nameBytes = UnsafeRawBufferPointer(start: key, count: keySize)
+    let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+    let name = String(decoding: nameBytes, as: UTF8.self).lowercased()
+    if nameBytes.contains(0) || valueBytes.contains(0) {
+        box.withNUL = box.withNUL ?? String(name.prefix { $0 != "\0" }.prefix(64))
+        return .YES
+    }
+    let text = String(decoding: valueBytes, as: UTF8.self)
     if let existing = box.values[name] {
         // Each proxy may add its own X-Forwarded-For line; together they are one list.
         if name == "x-forwarded-for" { box.values[name] = existing + "," + text }
     } else {
         box.values[name] = text
     }
-    return .YES
-}
-
-private let collectArgument: MHD_KeyValueIterator = { context, _, key, value in
-    guard let context, let key else { return .YES }
-    let box = Unmanaged<HeaderBox>.fromOpaque(context).takeUnretainedValue()
-    let name = String(cString: key)
-    if box.values[name] == nil { box.values[name] = value.map { String(cString: $0) } ?? "" }
     return .YES
 }
 
@@ -240,23 +242,41 @@ private func headArrived(
 ) -> MHD_Result {
     let limits = core.configuration
     let headers = HeaderBox()
-    _ = MHD_get_connection_values(
+    _ = MHD_get_connection_values_n(
         connection, .HEADER_KIND, collectHeader, Unmanaged.passUnretained(headers).toOpaque())
-    let arguments = HeaderBox()
-    _ = MHD_get_connection_values(
-        connection, .GET_ARGUMENT_KIND, collectArgument, Unmanaged.passUnretained(arguments).toOpaque())
+    // The target as the client sent it (kept when its line arrived), decoded here with every byte.
+    let rawTarget =
+        core.connections.takeTarget(key(connection)) ?? url.map { Array(String(cString: $0).utf8) } ?? []
+    let target: RequestTarget
+    var refusal: ServerResponse?
+    do {
+        target = try RequestTarget(rawTarget)
+    } catch {
+        target = RequestTarget.unreadable
+        refusal = .error(400, code: error.code.name, message: error.message)
+    }
+    if let name = headers.withNUL {
+        refusal = .error(
+            400, code: ServerError.Code.invalidHeader.name,
+            message: "the header \(name) holds a NUL character")
+    }
     let peer = HTTPServer.numericHost(cmhd_client_address(connection))
     let exchange = HTTPServer.Exchange(
-        method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-        query: arguments.values, headers: headers.values, receivedAt: limits.clock.now(),
+        method: method.map { String(cString: $0) } ?? "GET", path: target.path,
+        query: target.query, headers: headers.values, receivedAt: limits.clock.now(),
         clientAddress: limits.trustedProxies.isEmpty
             ? peer
             : AddressRange.clientAddress(
                 peer: peer, forwardedFor: headers.values["x-forwarded-for"], trusted: limits.trustedProxies),
         peerAddress: peer)
     requestContext.pointee = Unmanaged.passRetained(exchange).toOpaque()
-    core.connections.requestBegan()
+    core.connections.requestBegan(key(connection))
     core.connections.setDeadline(key(connection), ConnectionTable.deadline(in: limits.bodyDeadlineSeconds))
+    if let refusal {
+        // Answered once the body (if any) has ended; nothing of it is kept.
+        refuse(exchange, refusal, core)
+        return .YES
+    }
     if let declared = exchange.headers["content-length"].flatMap({ Int($0) }) {
         guard declared <= limits.maximumBodyBytes else {
             exchange.refusedEarly()
@@ -372,6 +392,33 @@ let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requ
     let nextHead = ConnectionTable.deadline(in: core.configuration.headerDeadlineSeconds)
     core.connections.requestEnded(connection.map(key) ?? 0, nextHeadBy: nextHead)
 }
+
+/// A request line has arrived: its target is kept as sent, before libmicrohttpd decodes it into
+/// C strings that would end at a `%00`.
+///
+/// libmicrohttpd hands the target over as a C string, so a raw NUL byte in it (never sent by an
+/// HTTP client; only `%00` is legal) would end it early. The target ends where libmicrohttpd
+/// wrote a NUL over the space before the version, which it has checked to be `HTTP/d.d` followed
+/// by the line's end; when the bytes after the first NUL are not that, the target held a raw NUL
+/// and is kept with it, so ``RequestTarget`` refuses it.
+let targetArrived:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) ->
+        UnsafeMutableRawPointer? = { context, uri, connection in
+            guard let context, let uri, let connection else { return nil }
+            let core = Unmanaged<HTTPServer.Core>.fromOpaque(context).takeUnretainedValue()
+            let length = strlen(uri)
+            var target = Array(UnsafeRawBufferPointer(start: uri, count: length))
+            // The eight bytes of the version and its terminator are there whenever the target ends at
+            // `length`; when it does not, they are bytes of the target's rest, all in the line.
+            let after = UnsafeRawBufferPointer(start: uri + length + 1, count: 9)
+            let isVersion =
+                after.prefix(5).elementsEqual("HTTP/".utf8) && after[6] == UInt8(ascii: ".") && after[8] == 0
+                && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(after[5])
+                && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(after[7])
+            if !isVersion { target.append(0) }
+            core.connections.setTarget(key(connection), target)
+            return nil
+        }
 
 /// A connection opened or closed: it enters or leaves the ``ConnectionTable``.
 let connectionNotified: MHD_NotifyConnectionCallback = { context, connection, _, event in

@@ -25,8 +25,11 @@ public final class HTTPServer: Sendable {
         public var port: UInt16 = 0
         /// Threads of the event loop (each runs its own epoll set). Default: the CPU count.
         public var threads = ProcessInfo.processInfo.activeProcessorCount
-        /// The most connections open at once; more wait in the listen queue. Default 10,000.
-        /// The open-file limit is raised to fit at start (see ``OpenFileLimit``).
+        /// The most connections open at once. Default 10,000. When every slot is taken, a new
+        /// connection evicts the one that has waited longest for a request head (idle between
+        /// requests or trickling a head); a connection with a request in flight is never evicted,
+        /// and a newcomer finding every other connection in flight is closed. The open-file limit
+        /// is raised to fit at start (see ``OpenFileLimit``).
         public var connectionLimit = 10_000
         /// The most connections open at once from one client address; 0 for no such limit
         /// (default: behind a proxy every client has the proxy's address).
@@ -81,7 +84,9 @@ public final class HTTPServer: Sendable {
         configuration.connectionLimit = max(1, configuration.connectionLimit)
         configuration.threads = min(max(1, configuration.threads), configuration.connectionLimit)
         // Each connection holds a descriptor; keep some for the database, the listener and logs.
-        openFileLimit = OpenFileLimit.raise(toward: configuration.connectionLimit + 256)
+        let accepted =
+            configuration.connectionLimit + ConnectionTable.reserve(for: configuration.connectionLimit)
+        openFileLimit = OpenFileLimit.raise(toward: accepted + 256)
         let core = Core(configuration: configuration, handler: handler)
         let address = try Self.resolve(host: configuration.host, port: configuration.port)
         var flags =
@@ -92,7 +97,7 @@ public final class HTTPServer: Sendable {
         let started: OpaquePointer? = address.storage.withUnsafeBytes { addressBytes in
             var options: [MHD_OptionItem] = [
                 MHD_OptionItem(
-                    option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                    option: .CONNECTION_LIMIT, value: accepted, ptr_value: nil),
                 MHD_OptionItem(
                     option: .CONNECTION_TIMEOUT, value: max(1, configuration.idleTimeoutSeconds),
                     ptr_value: nil),
@@ -105,6 +110,9 @@ public final class HTTPServer: Sendable {
                     ptr_value: UnsafeMutableRawPointer(mutating: addressBytes.baseAddress)),
                 MHD_OptionItem(
                     option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
+                    ptr_value: context),
+                MHD_OptionItem(
+                    option: .URI_LOG_CALLBACK, value: unsafeBitCast(targetArrived, to: Int.self),
                     ptr_value: context),
                 MHD_OptionItem(
                     option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotified, to: Int.self),
@@ -163,6 +171,11 @@ public final class HTTPServer: Sendable {
 
     /// How many connections are open right now.
     public var connectionsOpen: Int { core.connections.count }
+
+    /// How many connections were closed so far to keep the table within
+    /// ``Configuration/connectionLimit`` (the longest-idle one evicted for a newcomer, or the
+    /// newcomer when every other connection had a request in flight).
+    public var connectionsEvicted: Int { core.connections.evictions }
 
     /// Bytes of request bodies held right now (see ``Configuration/maximumBufferedBodyBytes``).
     public var bufferedBodyBytes: Int { core.bufferedBodyBytes }

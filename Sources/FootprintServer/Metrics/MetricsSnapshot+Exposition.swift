@@ -48,6 +48,12 @@ extension MetricsSnapshot {
             family("footprint_http_connections_open", "gauge", "Client connections open.")
             lines.append("footprint_http_connections_open \(connectionsOpen)")
         }
+        if let connectionsEvicted {
+            family(
+                "footprint_http_connections_evicted_total", "counter",
+                "Connections closed to make room for new ones when every slot was taken.")
+            lines.append("footprint_http_connections_evicted_total \(connectionsEvicted)")
+        }
         family("footprint_http_requests_in_flight", "gauge", "Requests being handled.")
         lines.append("footprint_http_requests_in_flight \(requestsInFlight)")
         family(

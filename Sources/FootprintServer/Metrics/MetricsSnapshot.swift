@@ -31,6 +31,9 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var commitLatencySum = 0.0
     /// Open client connections, when the HTTP layer reports them.
     public var connectionsOpen: Int?
+    /// Connections closed so far to keep the table within its limit (the longest-idle one for
+    /// a newcomer, or a newcomer finding every other connection in flight), when reported.
+    public var connectionsEvicted: Int?
     /// Batches waiting for their commit or being committed.
     public var queueDepth = 0
     /// Requests being handled.

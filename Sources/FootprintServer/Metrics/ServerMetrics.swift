@@ -6,7 +6,7 @@ import Dispatch
 public final class ServerMetrics: Sendable {
     private struct State {
         var snapshot = MetricsSnapshot()
-        var connectionsOpen: (@Sendable () -> Int)?
+        var connections: (@Sendable () -> (open: Int, evicted: Int))?
         var requestsInFlight: (@Sendable () -> Int)?
     }
 
@@ -15,10 +15,11 @@ public final class ServerMetrics: Sendable {
     /// Creates empty counters.
     public init() {}
 
-    /// Where the number of open client connections comes from (the HTTP server); without one,
-    /// `footprint_http_connections_open` is left out.
-    public func setConnectionsOpen(_ provider: (@Sendable () -> Int)?) {
-        state.withLock { $0.connectionsOpen = provider }
+    /// Where the numbers of open client connections and of connections evicted for newcomers
+    /// come from (the HTTP server); without one, `footprint_http_connections_open` and
+    /// `footprint_http_connections_evicted_total` are left out.
+    public func setConnections(_ provider: (@Sendable () -> (open: Int, evicted: Int))?) {
+        state.withLock { $0.connections = provider }
     }
 
     /// Where the number of requests being handled comes from (the HTTP server).
@@ -91,10 +92,12 @@ public final class ServerMetrics: Sendable {
     /// The counters now, with the readings of the providers.
     public func snapshot() -> MetricsSnapshot {
         let (snapshot, connections, inFlight) = state.withLock {
-            ($0.snapshot, $0.connectionsOpen, $0.requestsInFlight)
+            ($0.snapshot, $0.connections, $0.requestsInFlight)
         }
         var result = snapshot
-        result.connectionsOpen = connections?()
+        let reading = connections?()
+        result.connectionsOpen = reading?.open
+        result.connectionsEvicted = reading?.evicted
         result.requestsInFlight = inFlight?() ?? 0
         return result
     }

@@ -16,9 +16,10 @@ struct PeopleAPI {
         let rest = String(request.path.dropFirst(Self.prefix.count))
         switch request.method {
         case "DELETE":
+            let id = try RequestTarget.identifier(rest, name: "person id")
             let days = try parameters.integer("refuse_days", default: 30, in: 0...3_650)
             let deletion = try store.deletePerson(
-                id: rest, projectId: project.id,
+                id: id, projectId: project.id,
                 request: PersonDeletion.Request(
                     requestedBy: "admin-token", at: request.receivedAt, refuseForDays: days))
             return .json(200, deletion.jsonValue)
@@ -26,8 +27,8 @@ struct PeopleAPI {
             guard rest.hasSuffix("/export") else {
                 return .error(404, code: "not_found", message: "use /v1/people/{id}/export")
             }
-            let export = try store.exportPerson(
-                id: String(rest.dropLast("/export".count)), projectId: project.id)
+            let id = try RequestTarget.identifier(rest.dropLast("/export".count), name: "person id")
+            let export = try store.exportPerson(id: id, projectId: project.id)
             return .json(200, export.jsonValue)
         default:
             return ReportAPI.methodNotAllowed("GET, DELETE")

@@ -32,6 +32,11 @@ extension ErrorCode where Domain == ServerError {
     public static var invalidDefinition: Self { Self("invalid_definition") }
     /// A report's parameters were refused.
     public static var invalidQuery: Self { Self("invalid_query") }
+    /// A request's path could not be decoded exactly, or an id in it was refused (empty, or
+    /// holding a NUL character).
+    public static var invalidPath: Self { Self("invalid_path") }
+    /// A request header was refused (a NUL character in its name or value).
+    public static var invalidHeader: Self { Self("invalid_header") }
     /// A `--store` location was refused (not a ClickHouse URL this server can use).
     public static var invalidStore: Self { Self("invalid_store") }
     /// The database did not answer in time, could not be reached or refused the work for now
