@@ -53,15 +53,25 @@ let package = Package(
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
 
+        // Simulated scrolling, layouts and a settable clock: the demo, the benchmarks and the tests
+        // drive the SDK's core with them; apps never link it.
+        .target(name: "FootprintSimulation", dependencies: ["Footprint", "FootprintWire"]),
+
         // The server and its command-line front end.
         .target(
             name: "FootprintServer",
             dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto", "CQRencode"]
         ),
+        // Plausible synthetic traffic (`footprint generate`, the benchmarks, the tests).
+        .target(name: "FootprintSynthetic", dependencies: ["FootprintServer", "FootprintWire"]),
+        // The fuzz entry points: what `make fuzz` and the corpus replay run on client bytes.
+        .target(name: "FootprintFuzzing", dependencies: ["FootprintServer", "FootprintWire"]),
         .executableTarget(
-            name: "footprint", dependencies: ["Footprint", "FootprintServer", "FootprintDemo"]),
+            name: "footprint",
+            dependencies: ["Footprint", "FootprintServer", "FootprintDemo", "FootprintSynthetic"]),
         // `footprint demo`: virtual users of a sample shop app, through the real SDK and server.
-        .target(name: "FootprintDemo", dependencies: ["Footprint", "FootprintServer"]),
+        .target(
+            name: "FootprintDemo", dependencies: ["Footprint", "FootprintServer", "FootprintSimulation"]),
         // A minimal HTTP/1.1 receiver on a loopback socket, for delivery tests and benchmarks
         // (not shipped in any product).
         .target(name: "FootprintLoopback", dependencies: ["Footprint"]),
@@ -71,19 +81,23 @@ let package = Package(
             name: "FootprintBenchmarks",
             dependencies: [
                 "Footprint", "FootprintServer", "FootprintWire", "FootprintSQLite", "FootprintLoopback",
+                "FootprintSimulation", "FootprintSynthetic",
             ]
         ),
 
         .testTarget(name: "FootprintWireTests", dependencies: ["FootprintWire"]),
         .testTarget(
             name: "FootprintTests",
-            dependencies: ["Footprint", "FootprintWire", "FootprintSQLite", "FootprintLoopback"],
+            dependencies: [
+                "Footprint", "FootprintWire", "FootprintSQLite", "FootprintLoopback", "FootprintSimulation",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "FootprintServerTests",
             dependencies: [
                 "FootprintServer", "Footprint", "FootprintWire", "FootprintSQLite", "FootprintDemo",
+                "FootprintSimulation", "FootprintSynthetic", "FootprintFuzzing",
             ]
         ),
         // The UIKit and SwiftUI adapter's tests: they run on an iOS simulator (empty elsewhere).
@@ -96,7 +110,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     let serverTargets: Set<String> = [
         "CMicroHTTPD", "CCrypto", "CQRencode", "FootprintServer", "FootprintDemo", "footprint",
-        "FootprintBenchmarks",
+        "FootprintBenchmarks", "FootprintSynthetic", "FootprintFuzzing",
         "FootprintServerTests",
     ]
     package.targets.removeAll { serverTargets.contains($0.name) }
@@ -108,7 +122,7 @@ if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
 if ProcessInfo.processInfo.environment["FOOTPRINT_FUZZ"] != nil {
     package.targets += [
         .systemLibrary(name: "CLibFuzzer"),
-        .executableTarget(name: "FootprintFuzzer", dependencies: ["CLibFuzzer", "FootprintServer"]),
+        .executableTarget(name: "FootprintFuzzer", dependencies: ["CLibFuzzer", "FootprintFuzzing"]),
     ]
 }
 

@@ -1,5 +1,6 @@
 import FootprintLoopback
 import FootprintServer
+import FootprintSynthetic
 import FootprintWire
 import Foundation
 

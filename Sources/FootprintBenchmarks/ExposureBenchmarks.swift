@@ -1,4 +1,5 @@
 import Footprint
+import FootprintSimulation
 import Foundation
 
 /// The cost of list exposure on the main thread: one `didScroll` (120 per second while a list

@@ -1,5 +1,6 @@
 import FootprintSQLite
 import FootprintServer
+import FootprintSynthetic
 import FootprintWire
 import Foundation
 

@@ -1,5 +1,6 @@
 import Footprint
 import FootprintServer
+import FootprintSimulation
 import Foundation
 
 /// `footprint demo`: starts an embedded server, plays the sample shop's virtual users through

@@ -8,7 +8,7 @@
 // is libFuzzer's.
 
 import CLibFuzzer
-import FootprintServer
+import FootprintFuzzing
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import FootprintServer
+import FootprintSynthetic
 import FootprintWire
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import Footprint
+import FootprintSimulation
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import Footprint
 import FootprintDemo
 import FootprintServer
+import FootprintSimulation
 import FootprintWire
 import Foundation
 import Testing

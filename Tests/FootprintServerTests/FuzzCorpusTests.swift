@@ -1,3 +1,4 @@
+import FootprintFuzzing
 import FootprintServer
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import FootprintSQLite
+import FootprintSynthetic
 import FootprintWire
 import Foundation
 import Testing

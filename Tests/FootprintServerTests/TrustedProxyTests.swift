@@ -1,4 +1,5 @@
 import Footprint
+import FootprintSimulation
 import FootprintWire
 import Foundation
 import Testing

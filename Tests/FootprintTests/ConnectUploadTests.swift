@@ -1,5 +1,6 @@
 import FootprintLoopback
 import FootprintSQLite
+import FootprintSimulation
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import FootprintSimulation
 import Testing
 
 @testable import Footprint

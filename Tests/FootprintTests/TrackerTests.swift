@@ -1,4 +1,5 @@
 import FootprintSQLite
+import FootprintSimulation
 import Foundation
 import Testing
 

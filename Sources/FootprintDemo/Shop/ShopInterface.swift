@@ -1,4 +1,5 @@
 import Footprint
+import FootprintSimulation
 import Foundation
 
 /// The sample shop's view hierarchies, described as the UIKit adapter describes a real app's:

@@ -1,5 +1,6 @@
 import Footprint
 import FootprintServer
+import FootprintSimulation
 import Foundation
 
 /// The demo's connect session, played after the simulated days: a product manager starts it as

@@ -1,4 +1,5 @@
 import Footprint
+import FootprintSimulation
 import Foundation
 
 /// One virtual user's day in the sample shop: launches on Home, browses categories, scrolls the

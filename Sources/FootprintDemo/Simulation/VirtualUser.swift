@@ -1,4 +1,5 @@
 import Footprint
+import FootprintSimulation
 import Foundation
 
 /// One person using the sample shop: how they read lists, how often they come, which app

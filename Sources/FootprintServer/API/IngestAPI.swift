@@ -237,7 +237,9 @@ public final class IngestAPI: Sendable {
     }
 
     /// The body as sent, inflated when `Content-Encoding` says gzip; throws a ``Refusal``.
-    static func decompressedBody(_ request: ServerRequest, configuration: Configuration) throws -> [UInt8] {
+    package static func decompressedBody(_ request: ServerRequest, configuration: Configuration) throws
+        -> [UInt8]
+    {
         let encoding = (request.headers["content-encoding"] ?? "identity").lowercased()
         switch encoding {
         case "identity", "":
@@ -274,8 +276,8 @@ public final class IngestAPI: Sendable {
 }
 
 /// A request refused with a status and a reason.
-struct Refusal: Error {
-    var response: ServerResponse
+package struct Refusal: Error {
+    package var response: ServerResponse
     /// The reason's code (`unknown_write_key`), also in the answer's body.
     var code: String
 

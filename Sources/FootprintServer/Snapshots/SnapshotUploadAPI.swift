@@ -117,7 +117,8 @@ public final class SnapshotUploadAPI: Sendable {
 
     /// The request's body as a JSON object, inflated within the body cap; throws a ``Refusal``
     /// (`413`, `415`, `400`).
-    static func document(_ request: ServerRequest, configuration: Configuration) throws -> JSONObject {
+    package static func document(_ request: ServerRequest, configuration: Configuration) throws -> JSONObject
+    {
         var bodyLimits = IngestAPI.Configuration()
         bodyLimits.maximumDecompressedBytes = configuration.maximumBodyBytes
         let body = try IngestAPI.decompressedBody(request, configuration: bodyLimits)
@@ -136,7 +137,7 @@ public final class SnapshotUploadAPI: Sendable {
 
     /// The connect token of an upload: the header's, the body's, or both when they agree;
     /// throws a `400` or `403` ``Refusal``.
-    static func token(header: String?, body root: JSONObject) throws -> String {
+    package static func token(header: String?, body root: JSONObject) throws -> String {
         let headerToken = header.map(\.trimmingSpaces).flatMap { $0.isEmpty ? nil : $0 }
         let bodyToken = root["connect_token"]?.stringValue
         if let headerToken, let bodyToken, headerToken != bodyToken {
@@ -154,7 +155,7 @@ public final class SnapshotUploadAPI: Sendable {
 
     /// The snapshot `root` holds, every field checked against the configured limits; throws a
     /// `413` (image too large) or `400` ``Refusal`` naming the field at fault.
-    static func snapshot(_ root: JSONObject, configuration: Configuration) throws -> ScreenSnapshot {
+    package static func snapshot(_ root: JSONObject, configuration: Configuration) throws -> ScreenSnapshot {
         var limits = configuration.snapshotLimits
         limits.maximumImageBytes = configuration.maximumImageBytes
         do {
@@ -183,7 +184,7 @@ public final class SnapshotUploadAPI: Sendable {
 
     /// What the store keeps of a validated snapshot: its document without the token and the
     /// image's bytes, which are kept apart.
-    static func record(
+    package static func record(
         _ snapshot: ScreenSnapshot, project: Project, session: ConnectSession, receivedAt: Timestamp
     )
         -> SnapshotRecord

@@ -11,7 +11,7 @@ public enum ListAxis: String, Sendable, Hashable {
 extension ListAxis {
     /// The coordinate of `point` along this axis.
     @inline(__always)
-    func coordinate(of point: CGPoint) -> CGFloat {
+    package func coordinate(of point: CGPoint) -> CGFloat {
         self == .vertical ? point.y : point.x
     }
 
@@ -23,19 +23,19 @@ extension ListAxis {
 
     /// The end (`maxY` or `maxX`) of `rect` along this axis.
     @inline(__always)
-    func end(of rect: CGRect) -> CGFloat {
+    package func end(of rect: CGRect) -> CGFloat {
         self == .vertical ? rect.maxY : rect.maxX
     }
 
     /// The length (height or width) of `size` along this axis.
     @inline(__always)
-    func length(of size: CGSize) -> CGFloat {
+    package func length(of size: CGSize) -> CGFloat {
         self == .vertical ? size.height : size.width
     }
 
     /// A point at `coordinate` along this axis and `other` across it.
     @inline(__always)
-    func point(_ coordinate: CGFloat, across other: CGFloat) -> CGPoint {
+    package func point(_ coordinate: CGFloat, across other: CGFloat) -> CGPoint {
         self == .vertical ? CGPoint(x: other, y: coordinate) : CGPoint(x: coordinate, y: other)
     }
 }

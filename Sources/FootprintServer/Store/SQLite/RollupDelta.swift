@@ -9,7 +9,7 @@ import FootprintWire
 /// stored session's figures are subtracted, the updated session's added), so events may
 /// arrive in any order. Every sum saturates at the bounds of `Int64` (see
 /// `SaturatingArithmetic.swift`), as the SQL that adds them to the stored rows does.
-struct RollupDelta {
+package struct RollupDelta {
     struct CountKey: Hashable {
         var project: Int64, day: Int64, kind: RollupKind, key: String, page: String, appVersion: String
         var os: String
@@ -20,13 +20,13 @@ struct RollupDelta {
     }
     /// The key of a person's event times (its block is 8 days, not 64).
     typealias PersonTimesKey = PersonDaysKey
-    struct SessionKey: Hashable {
+    package struct SessionKey: Hashable {
         var project: Int64, key: String
     }
     /// A session's new events, and the app version and OS of its first one.
-    struct SessionEvents {
-        var appVersion: String, os: String
-        var events: [(time: Int64, mark: SessionTimeline.Mark?, isPageView: Bool)] = []
+    package struct SessionEvents {
+        package var appVersion: String, os: String
+        package var events: [(time: Int64, mark: SessionTimeline.Mark?, isPageView: Bool)] = []
     }
     struct SessionPageKey: Hashable {
         var project: Int64, session: String, page: String
@@ -52,18 +52,18 @@ struct RollupDelta {
     /// New event times per person, page view, track event or clicked path, page and 8-day block
     /// (for funnels).
     private(set) var personTimes: [PersonTimesKey: [Int64]] = [:]
-    private(set) var sessions: [SessionKey: SessionEvents] = [:]
+    package private(set) var sessions: [SessionKey: SessionEvents] = [:]
     /// Each session's events per page (for reports with a page filter).
     private(set) var sessionPages: [SessionPageKey: SessionPage] = [:]
     private(set) var dwell: [DwellKey: DwellHistogram.Bin] = [:]
     private(set) var moves: [MoveKey: Int64] = [:]
 
-    init(dwellCap: Int64 = ReportEngine.Configuration().sessionTimeoutMilliseconds) {
+    package init(dwellCap: Int64 = ReportEngine.Configuration().sessionTimeoutMilliseconds) {
         self.dwellCap = dwellCap
     }
 
     /// Counts one newly stored event.
-    mutating func add(_ event: EventRecord, project: Int64) {
+    package mutating func add(_ event: EventRecord, project: Int64) {
         stored[project, default: 0].addSaturating(1)
         let day = event.time.dayNumber
         let page = event.page ?? ""
@@ -185,7 +185,7 @@ struct RollupDelta {
 
     /// Replaces a stored session's contribution to the dwell and move rollups: `before` (the
     /// stored timeline, `nil` for a new session) is subtracted and `after` added.
-    mutating func replace(
+    package mutating func replace(
         session: SessionKey, before: SessionTimeline?, after: SessionTimeline, appVersion: String, os: String
     ) {
         func apply(_ timeline: SessionTimeline, sign: Int64) {

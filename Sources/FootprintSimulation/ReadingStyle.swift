@@ -1,3 +1,5 @@
+import Footprint
+import FootprintWire
 import Foundation
 
 /// The three kinds of reader the list-exposure article describes, as gesture scripts for the

@@ -1,3 +1,5 @@
+import Footprint
+import FootprintWire
 import Foundation
 
 /// A clock that moves only when its owner moves it: for simulations (the demo shares one

@@ -1,3 +1,4 @@
+import FootprintServer
 import FootprintWire
 
 extension FuzzEntry {

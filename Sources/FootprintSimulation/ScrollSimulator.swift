@@ -1,3 +1,5 @@
+import Footprint
+import FootprintWire
 import Foundation
 
 /// A deterministic `UIScrollView`: turns gestures into the callback sequence and offsets a real

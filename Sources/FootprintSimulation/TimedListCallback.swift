@@ -1,3 +1,6 @@
+import Footprint
+import FootprintWire
+
 /// A ``ListCallback`` with the time it happens: what ``ScrollSimulator`` produces.
 public struct TimedListCallback: Sendable, Equatable {
     /// When it happens.

@@ -1,3 +1,5 @@
+import Footprint
+import FootprintWire
 import Foundation
 
 /// What a simulated user does to a list. Distances and velocities are along the scroll axis, in

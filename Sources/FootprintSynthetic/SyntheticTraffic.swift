@@ -1,3 +1,4 @@
+import FootprintServer
 import FootprintWire
 
 /// Deterministic, plausible app traffic for load tests and benchmarks: people with sessions of

@@ -1,3 +1,4 @@
+import FootprintServer
 import FootprintWire
 
 /// The two ways any bytes from a client reach the server's decoding, as one call each: the

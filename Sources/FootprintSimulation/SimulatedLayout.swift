@@ -1,3 +1,5 @@
+import Footprint
+import FootprintWire
 import Foundation
 
 /// Item layouts as `UITableView` and `UICollectionViewFlowLayout` compute them, for the demo,
