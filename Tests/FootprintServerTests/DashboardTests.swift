@@ -108,6 +108,58 @@ import Testing
         #expect(badRange.text.contains("from: must not be after to"))
     }
 
+    /// The attributes of every `<name …>` element in `html`, in order.
+    static func elements(_ name: String, in html: String) throws -> [[String: String]] {
+        let attribute = try Regex(#"([a-z][a-z-]*)="([^"]*)""#)
+        return html.components(separatedBy: "<\(name) ").dropFirst().map { tail in
+            let head = String(tail.prefix { $0 != ">" })
+            var attributes: [String: String] = [:]
+            for match in head.matches(of: attribute) {
+                if let key = match.output[1].substring, let value = match.output[2].substring {
+                    attributes[String(key)] = String(value)
+                }
+            }
+            return attributes
+        }
+    }
+
+    /// The figure of the chart called `title` on `page`.
+    static func chart(_ title: String, on page: String) throws -> String {
+        let start = try #require(page.range(of: "<figure><figcaption>\(title) "))
+        let end = try #require(page.range(of: "</figure>", range: start.upperBound..<page.endIndex))
+        return String(page[start.lowerBound..<end.upperBound])
+    }
+
+    /// Visitors and Daily active have the same values on every day of the data set, so their
+    /// lines lie on each other: each line has its own dash pattern and point shape, drawn the
+    /// same way beside its name in the legend.
+    @Test func linesWithEqualValuesStayDistinguishable() throws {
+        let fixture = try ReportFixture()
+        defer { fixture.shutDown() }
+        let browser = try Self.signIn(fixture)
+        let chart = try Self.chart("Per day", on: try browser.get("/?\(ReportFixture.range)").text)
+        let lines = try Self.elements("polyline", in: chart)
+        #expect(lines.map { $0["class"] } == ["line s1", "line s2", "line s3"])
+        #expect(
+            lines[1]["points"] != nil && lines[1]["points"] == lines[2]["points"], "Visitors = Daily active")
+        #expect(Set(lines.map { $0["stroke-dasharray"] ?? "solid" }).count == 3, "\(lines)")
+        let shapes = try ["circle", "rect", "polygon"].map { shape in
+            Set(try Self.elements(shape, in: chart).compactMap { $0["class"] })
+        }
+        #expect(shapes == [["dot s1"], ["dot s2"], ["dot s3"]])
+        for (index, name) in ["Page views", "Visitors", "Daily active"].enumerated() {
+            let key = try #require(
+                chart.components(separatedBy: "<span class=\"key s\(index + 1)\">").dropFirst().first,
+                "no legend key for \(name)")
+            let entry = key.components(separatedBy: "</span>")[0]
+            #expect(entry.hasSuffix("</svg>\(name)"), "\(entry)")
+            let sample = try Self.elements("line", in: entry).first
+            #expect(sample?["class"] == "line s\(index + 1)")
+            #expect(sample?["stroke-dasharray"] == lines[index]["stroke-dasharray"])
+            #expect(entry.contains("<\(["circle", "rect", "polygon"][index]) class=\"dot s\(index + 1)\""))
+        }
+    }
+
     @Test func withoutASessionPagesRedirectToSignInAndFormsAreRefused() throws {
         let fixture = try ReportFixture()
         defer { fixture.shutDown() }

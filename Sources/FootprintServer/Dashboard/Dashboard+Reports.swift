@@ -14,15 +14,15 @@ extension Dashboard {
         let labels = traffic.days.map(\.day)
         let chart = SVGChart.lines(
             [
-                .init(name: "Page views", values: traffic.days.map(\.pageViews), style: "s1"),
-                .init(name: "Visitors", values: traffic.days.map(\.visitors), style: "s2"),
-                .init(name: "Daily active", values: traffic.days.map(\.dailyActive), style: "s3"),
+                .init(name: "Page views", values: traffic.days.map(\.pageViews)),
+                .init(name: "Visitors", values: traffic.days.map(\.visitors)),
+                .init(name: "Daily active", values: traffic.days.map(\.dailyActive)),
             ], labels: labels, title: "Per day")
         let active = SVGChart.lines(
             [
-                .init(name: "DAU", values: traffic.days.map(\.dailyActive), style: "s1"),
-                .init(name: "WAU", values: traffic.days.map(\.weeklyActive), style: "s2"),
-                .init(name: "MAU", values: traffic.days.map(\.monthlyActive), style: "s3"),
+                .init(name: "DAU", values: traffic.days.map(\.dailyActive)),
+                .init(name: "WAU", values: traffic.days.map(\.weeklyActive)),
+                .init(name: "MAU", values: traffic.days.map(\.monthlyActive)),
             ], labels: labels, title: "Active people")
         let pages = HTML.table(
             ["Page", "Views"],
