@@ -130,6 +130,37 @@ import Testing
         return String(page[start.lowerBound..<end.upperBound])
     }
 
+    /// Without a `from`, the overview's range starts at the first day with data within the
+    /// default 30 days, and spans at least a week; with a `from`, or without data in the 30
+    /// days, it is the one given or the default. The filter form and the chart show that range.
+    @Test(arguments: [
+        ("2026-11-20T12:00:00.000Z", "", "2026-11-01", 20, 5),  // data 19 and 18 days back
+        ("2026-11-03T12:00:00.000Z", "", "2026-10-28", 7, 5),  // two days of data: a week
+        ("2026-12-15T12:00:00.000Z", "", "2026-11-16", 30, 0),  // no data in the 30 days
+        ("2026-11-20T12:00:00.000Z", "?from=2026-10-25", "2026-10-25", 27, 5),  // as given
+    ])
+    func theOverviewsDefaultRangeFitsTheData(
+        now: String, query: String, from: String, days: Int, pageViews: Int
+    ) throws {
+        let fixture = try ReportFixture(now: try #require(Timestamp(iso8601: now)))
+        defer { fixture.shutDown() }
+        let browser = try Self.signIn(fixture)
+        let page = try browser.get("/\(query)")
+        #expect(page.status == 200)
+        let fields = try Self.elements("input", in: page.text)
+        #expect(fields.first { $0["name"] == "from" }?["value"] == from, "\(now) \(query)")
+        #expect(fields.first { $0["name"] == "to" }?["value"] == String(now.prefix(10)))
+        let lines = try Self.elements("polyline", in: try Self.chart("Per day", on: page.text))
+        #expect(lines.count == 3)
+        for line in lines {
+            #expect(line["points"]?.split(separator: " ").count == days, "\(now) \(query)")
+        }
+        #expect(try Self.chart("Per day", on: page.text).contains(">\(from)</text>"), "the first day's label")
+        #expect(
+            page.text.contains("<div class=\"value\">\(pageViews)</div><div class=\"label\">Page views</div>")
+        )
+    }
+
     /// Visitors and Daily active have the same values on every day of the data set, so their
     /// lines lie on each other: each line has its own dash pattern and point shape, drawn the
     /// same way beside its name in the legend.

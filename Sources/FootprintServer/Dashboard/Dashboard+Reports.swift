@@ -1,9 +1,16 @@
 import FootprintWire
 
 extension Dashboard {
+    /// The overview. Without a `from`, its range starts at the first day with data of the
+    /// default 30 days (at least ``ReportParameters/minimumFittedDays`` before its end), so a
+    /// project with a week of data fills the charts.
     func overviewPage(_ context: Context) throws(ServerError) -> ServerResponse {
+        let fitted = try service.fittedToData(project: context.project, parameters: context.parameters)
+        var context = context
+        context.parameters = fitted.parameters
+        let counts = fitted.counts
         let traffic = try service.traffic(
-            project: context.project, parameters: context.parameters, dwell: false)
+            project: context.project, parameters: context.parameters, dwell: false, counts: counts)
         let last = traffic.days.last
         let cards = Self.cards([
             ("Page views", HTML.number(traffic.pageViews)), ("Visitors (UV)", HTML.number(traffic.people)),
@@ -30,7 +37,9 @@ extension Dashboard {
             numeric: [1], id: "top-pages")
         let events = HTML.table(
             ["Event", "Count"],
-            try service.eventCounts(project: context.project, parameters: context.parameters, limit: 8).map {
+            try service.eventCounts(
+                project: context.project, parameters: context.parameters, limit: 8, counts: counts
+            ).map {
                 [HTML.escape($0.event), HTML.number($0.count)]
             }, numeric: [1], id: "top-events")
         return page(
