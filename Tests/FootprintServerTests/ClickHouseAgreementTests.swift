@@ -49,9 +49,9 @@ struct ClickHouseAgreementTests {
     }
 
     /// Writes `data` to SQLite once and to ClickHouse by `writeClickHouse`, and compares every
-    /// report and count.
+    /// report and count, and the exports of a linked user, an unlinked device and `people`.
     static func expectSameReports(
-        _ data: PeopleTests.DataSet, url: String? = nil,
+        _ data: PeopleTests.DataSet, url: String? = nil, people: [String] = [],
         writeClickHouse: (ClickHouseEventStore, Project) throws -> Void,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
@@ -72,7 +72,7 @@ struct ClickHouseAgreementTests {
                 #expect(
                     try store.identityLinks(projectId: project.id)
                         == sqlite.identityLinks(projectId: sqliteProject.id), sourceLocation: sourceLocation)
-                for id in [data.linkedUser(), data.unlinkedDevice()].compactMap({ $0 }) {
+                for id in [data.linkedUser(), data.unlinkedDevice()].compactMap({ $0 }) + people {
                     let export = try store.exportPerson(id: id, projectId: project.id)
                     #expect(!export.events.isEmpty, sourceLocation: sourceLocation)
                     #expect(
@@ -95,6 +95,19 @@ struct ClickHouseAgreementTests {
         let data = PeopleTests.DataSet(seed: seed)
         try Self.expectSameReports(data) { store, project in
             try data.write(into: store, project: project)
+        }
+    }
+
+    /// A shared device, linked to a larger user id in the first batch and to a smaller one in the
+    /// last: both stores take it for the smaller (REPORTS.md, who a person is), in the links,
+    /// every report and the device's export.
+    @Test func aSharedDeviceIsItsSmallestUserInBothStores() throws {
+        let shared = try #require(PeopleTests.DataSet(seed: 1).withSharedDevice())
+        try Self.expectSameReports(shared.data, people: [shared.device, shared.first]) { store, project in
+            try shared.data.write(into: store, project: project)
+            #expect(try store.identityLinks(projectId: project.id)[shared.device] == shared.smallest)
+            let export = try store.exportPerson(id: shared.device, projectId: project.id)
+            #expect(export.person == shared.smallest)
         }
     }
 

@@ -108,6 +108,89 @@ import Testing
         #expect(badRange.text.contains("from: must not be after to"))
     }
 
+    /// The attributes of every `<name …>` element in `html`, in order.
+    static func elements(_ name: String, in html: String) throws -> [[String: String]] {
+        let attribute = try Regex(#"([a-z][a-z-]*)="([^"]*)""#)
+        return html.components(separatedBy: "<\(name) ").dropFirst().map { tail in
+            let head = String(tail.prefix { $0 != ">" })
+            var attributes: [String: String] = [:]
+            for match in head.matches(of: attribute) {
+                if let key = match.output[1].substring, let value = match.output[2].substring {
+                    attributes[String(key)] = String(value)
+                }
+            }
+            return attributes
+        }
+    }
+
+    /// The figure of the chart called `title` on `page`.
+    static func chart(_ title: String, on page: String) throws -> String {
+        let start = try #require(page.range(of: "<figure><figcaption>\(title) "))
+        let end = try #require(page.range(of: "</figure>", range: start.upperBound..<page.endIndex))
+        return String(page[start.lowerBound..<end.upperBound])
+    }
+
+    /// Without a `from`, the overview's range starts at the first day with data within the
+    /// default 30 days, and spans at least a week; with a `from`, or without data in the 30
+    /// days, it is the one given or the default. The filter form and the chart show that range.
+    @Test(arguments: [
+        ("2026-11-20T12:00:00.000Z", "", "2026-11-01", 20, 5),  // data 19 and 18 days back
+        ("2026-11-03T12:00:00.000Z", "", "2026-10-28", 7, 5),  // two days of data: a week
+        ("2026-12-15T12:00:00.000Z", "", "2026-11-16", 30, 0),  // no data in the 30 days
+        ("2026-11-20T12:00:00.000Z", "?from=2026-10-25", "2026-10-25", 27, 5),  // as given
+    ])
+    func theOverviewsDefaultRangeFitsTheData(
+        now: String, query: String, from: String, days: Int, pageViews: Int
+    ) throws {
+        let fixture = try ReportFixture(now: try #require(Timestamp(iso8601: now)))
+        defer { fixture.shutDown() }
+        let browser = try Self.signIn(fixture)
+        let page = try browser.get("/\(query)")
+        #expect(page.status == 200)
+        let fields = try Self.elements("input", in: page.text)
+        #expect(fields.first { $0["name"] == "from" }?["value"] == from, "\(now) \(query)")
+        #expect(fields.first { $0["name"] == "to" }?["value"] == String(now.prefix(10)))
+        let lines = try Self.elements("polyline", in: try Self.chart("Per day", on: page.text))
+        #expect(lines.count == 3)
+        for line in lines {
+            #expect(line["points"]?.split(separator: " ").count == days, "\(now) \(query)")
+        }
+        #expect(try Self.chart("Per day", on: page.text).contains(">\(from)</text>"), "the first day's label")
+        #expect(
+            page.text.contains("<div class=\"value\">\(pageViews)</div><div class=\"label\">Page views</div>")
+        )
+    }
+
+    /// Visitors and Daily active have the same values on every day of the data set, so their
+    /// lines lie on each other: each line has its own dash pattern and point shape, drawn the
+    /// same way beside its name in the legend.
+    @Test func linesWithEqualValuesStayDistinguishable() throws {
+        let fixture = try ReportFixture()
+        defer { fixture.shutDown() }
+        let browser = try Self.signIn(fixture)
+        let chart = try Self.chart("Per day", on: try browser.get("/?\(ReportFixture.range)").text)
+        let lines = try Self.elements("polyline", in: chart)
+        #expect(lines.map { $0["class"] } == ["line s1", "line s2", "line s3"])
+        #expect(
+            lines[1]["points"] != nil && lines[1]["points"] == lines[2]["points"], "Visitors = Daily active")
+        #expect(Set(lines.map { $0["stroke-dasharray"] ?? "solid" }).count == 3, "\(lines)")
+        let shapes = try ["circle", "rect", "polygon"].map { shape in
+            Set(try Self.elements(shape, in: chart).compactMap { $0["class"] })
+        }
+        #expect(shapes == [["dot s1"], ["dot s2"], ["dot s3"]])
+        for (index, name) in ["Page views", "Visitors", "Daily active"].enumerated() {
+            let key = try #require(
+                chart.components(separatedBy: "<span class=\"key s\(index + 1)\">").dropFirst().first,
+                "no legend key for \(name)")
+            let entry = key.components(separatedBy: "</span>")[0]
+            #expect(entry.hasSuffix("</svg>\(name)"), "\(entry)")
+            let sample = try Self.elements("line", in: entry).first
+            #expect(sample?["class"] == "line s\(index + 1)")
+            #expect(sample?["stroke-dasharray"] == lines[index]["stroke-dasharray"])
+            #expect(entry.contains("<\(["circle", "rect", "polygon"][index]) class=\"dot s\(index + 1)\""))
+        }
+    }
+
     @Test func withoutASessionPagesRedirectToSignInAndFormsAreRefused() throws {
         let fixture = try ReportFixture()
         defer { fixture.shutDown() }

@@ -87,6 +87,33 @@ struct HTTPIngestTests {
         #expect(try fixture.storedCount() == 0)
     }
 
+    /// The write key sent as the HTTP Basic password (the user empty), as some clients do: a
+    /// 401 whose message says where the key goes, on every endpoint that takes a write key.
+    @Test(arguments: [
+        ("POST", "/v1/batch", true), ("POST", "/v1/track", true), ("GET", "/v1/config", false),
+        ("POST", "/v1/snapshots", false),
+    ])
+    func aKeySentAsTheBasicPasswordIsToldWhereTheKeyGoes(
+        _ method: String, _ path: String, _ bodyKeyAccepted: Bool
+    ) throws {
+        let fixture = try TestServer()
+        defer { fixture.shutDown() }
+        let password = "Basic " + Data(":\(fixture.writeKey)".utf8).base64EncodedString()
+        let body = path == "/v1/batch" ? Payloads.batch([Payloads.track("p-1")]) : Payloads.track("p-1")
+        let response = try fixture.client.send(
+            method, path, headers: ["Authorization": password, "Content-Type": "application/json"],
+            body: method == "POST" ? Array(body.utf8) : [])
+        #expect(response.status == 401, "\(response.text)")
+        let answer = try JSONParser().parse(response.body)
+        #expect(answer["error"] == "missing_write_key")
+        let message = try #require(answer["message"]?.stringValue)
+        for place in ["password", "HTTP Basic user", "Authorization: Bearer KEY"] {
+            #expect(message.contains(place), "\(path): \(message) lacks \(place)")
+        }
+        #expect(message.contains("\"writeKey\" in the body") == bodyKeyAccepted, "\(path): \(message)")
+        #expect(try fixture.storedCount() == 0)
+    }
+
     @Test(arguments: [
         ("truncated JSON", Array(#"{"batch":[{"type":"track","#.utf8)),
         ("empty body", []),

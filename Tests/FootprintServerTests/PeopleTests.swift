@@ -60,6 +60,20 @@ import Testing
                 .sorted()
                 .first { !linked.contains($0) }
         }
+
+        /// The data set with a shared device: ``unlinkedDevice()`` linked in the first batch to
+        /// the largest user id with events and in the last batch to the smallest, so the user it
+        /// stands for (the smallest) is not the one it was linked to first.
+        func withSharedDevice() -> (data: DataSet, device: String, first: String, smallest: String)? {
+            let users = Set(batches.flatMap { $0.events.compactMap(\.userId) }).sorted()
+            guard let device = unlinkedDevice(), let smallest = users.first, let largest = users.last,
+                smallest != largest, batches.count > 1
+            else { return nil }
+            var copy = self
+            copy.batches[0].links.append(IdentityLink(anonymousId: device, userId: largest))
+            copy.batches[batches.count - 1].links.append(IdentityLink(anonymousId: device, userId: smallest))
+            return (copy, device, largest, smallest)
+        }
     }
 
     /// Every report (``EveryReport``) over several filters, as text to compare.
@@ -79,7 +93,13 @@ import Testing
     static func expectDeletionEqualsDataWithout(
         seed: UInt64, pick: (DataSet) -> String?, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let data = DataSet(seed: seed)
+        try expectDeletionEqualsDataWithout(DataSet(seed: seed), pick: pick, sourceLocation: sourceLocation)
+    }
+
+    /// ``expectDeletionEqualsDataWithout(seed:pick:sourceLocation:)`` on `data`.
+    static func expectDeletionEqualsDataWithout(
+        _ data: DataSet, pick: (DataSet) -> String?, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let id = try #require(pick(data), sourceLocation: sourceLocation)
         try RollupTests.withStore { store, project in
             try data.write(into: store, project: project)
@@ -142,6 +162,28 @@ import Testing
 
     @Test func deletingAnUnlinkedDeviceGivesTheReportsOfTheDataWithoutIt() throws {
         try Self.expectDeletionEqualsDataWithout(seed: 5) { $0.unlinkedDevice() }
+    }
+
+    /// A device linked to two users, the larger first, stands for the smaller (REPORTS.md, who
+    /// a person is): in the links, the device's export, and a deletion of that user, which takes
+    /// the device's events without a user id and leaves every report as the data set's without
+    /// them.
+    @Test func aSharedDeviceIsItsSmallestUserAndGoesWithThem() throws {
+        let shared = try #require(DataSet(seed: 1).withSharedDevice())
+        try RollupTests.withStore { store, project in
+            try shared.data.write(into: store, project: project)
+            #expect(try store.identityLinks(projectId: project.id)[shared.device] == shared.smallest)
+            let export = try store.exportPerson(id: shared.device, projectId: project.id)
+            #expect(export.person == shared.smallest)
+            let deviceEvents = shared.data.batches.flatMap(\.events).filter {
+                $0.anonymousId == shared.device && $0.userId == nil
+            }
+            let exported = Set(export.events.compactMap { $0["messageId"]?.stringValue })
+            #expect(!deviceEvents.isEmpty)
+            #expect(deviceEvents.allSatisfy { exported.contains($0.messageId) })
+            #expect(try store.exportPerson(id: shared.first, projectId: project.id).person == shared.first)
+        }
+        try Self.expectDeletionEqualsDataWithout(shared.data) { _ in shared.smallest }
     }
 
     /// Events and links carrying a deleted id are refused until the period ends; the log keeps

@@ -236,4 +236,49 @@ struct ReportOverviewTests {
         #expect(report.pages.first?.uniqueVisitors == 1)
         #expect(report.usersPerDay == [DailyUsers(day: "2026-11-29", users: 1)])
     }
+
+    /// A shared device identified as u-b, and in a later batch (the next day) as u-a: it stands
+    /// for u-a, the smallest of its user ids, as REPORTS.md says, not for u-b, the first linked.
+    /// Its events without a user id are u-a's in the reports, in the export and in a deletion.
+    @Test func aDeviceLinkedToTwoUsersIsTheSmallestOfThem() throws {
+        defer { close() }
+        try write([
+            event("1", .screen, name: "Home", visitor: "shared"),
+            event("2", .identify, visitor: "shared", userId: "u-b", at: 1),
+            event("3", .screen, name: "Cart", visitor: "phone-b", userId: "u-b", at: 2),
+        ])
+        try write([
+            event("4", .identify, visitor: "shared", userId: "u-a", at: nextDay),
+            event("5", .screen, name: "Home", visitor: "phone-a", userId: "u-a", at: nextDay + 1),
+        ])
+        #expect(try store.identityLinks(projectId: project.id) == ["shared": "u-a"])
+        let report = try overview()
+        #expect(report.uniqueVisitors == 2)
+        #expect(
+            report.pages == [
+                PageStatistics(
+                    page: "Home", pageViews: 2, uniqueVisitors: 1, averageDwellMilliseconds: nil,
+                    dwellSamples: 0),
+                PageStatistics(
+                    page: "Cart", pageViews: 1, uniqueVisitors: 1, averageDwellMilliseconds: nil,
+                    dwellSamples: 0),
+            ], "the shared device's view of Home is u-a's")
+        #expect(
+            report.usersPerDay == [
+                DailyUsers(day: "2026-11-29", users: 2), DailyUsers(day: "2026-11-30", users: 1),
+            ])
+        let messageIds = { (export: PersonExport) in
+            Set(export.events.compactMap { $0["messageId"]?.stringValue })
+        }
+        let shared = try store.exportPerson(id: "shared", projectId: project.id)
+        #expect(shared.person == "u-a")
+        #expect(messageIds(shared) == ["1", "4", "5"])
+        #expect(messageIds(try store.exportPerson(id: "u-b", projectId: project.id)) == ["2", "3"])
+        let deletion = try store.deletePerson(
+            id: "u-a", projectId: project.id, request: PersonDeletion.Request(requestedBy: "test", at: day))
+        #expect(deletion.events == 3)
+        let after = try overview()
+        #expect(after.pages.map(\.page) == ["Cart"])
+        #expect(after.uniqueVisitors == 1)
+    }
 }

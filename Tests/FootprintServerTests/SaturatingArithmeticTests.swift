@@ -48,7 +48,7 @@ struct SaturatingArithmeticTests {
         #expect(SVGChart.niceCeiling(9_000_000_000_000_000_000) == Int.max)
         #expect(SVGChart.niceCeiling(5) == 8)
         let chart = SVGChart.lines(
-            [SVGChart.Series(name: "views", values: [0, .max, 3], style: "s1")], labels: ["a", "b", "c"],
+            [SVGChart.Series(name: "views", values: [0, .max, 3])], labels: ["a", "b", "c"],
             title: "t")
         #expect(chart.contains(Int.max.grouped))
         #expect(HTML.percent(Double(Int.max)).hasSuffix("%"))

@@ -195,6 +195,154 @@ import Testing
             code: "unknown_connect_token")
     }
 
+    /// The checks run in the order HTTP-API.md gives (write key, encoding and size, JSON, token,
+    /// session, upload rate, fields): a request that fails two of them gets the first one's
+    /// answer, and nothing is stored.
+    @Test func aRequestFailingTwoChecksGetsTheFirstOnesAnswer() throws {
+        let fixture = try Fixture { configuration in
+            configuration.snapshots.uploadsPerSession = RateLimiter.Rate(requestsPerSecond: 0.01, burst: 1)
+        }
+        defer { fixture.server.shutDown() }
+        let open = try fixture.startSession()
+        let ended = try fixture.startSession()
+        let end = try fixture.client.send(
+            "DELETE", "/v1/connect-sessions/\(ended.id)", headers: fixture.admin)
+        try #require(end.status == 200, "\(end.text)")
+        let key = fixture.server.writeKey
+        let unknown = "fpc_0123456789abcdef0123456789abcdef"
+        let notJSON = Array("{\"connect_token\":".utf8)
+        let badId = { (token: String) in SnapshotSamples.snapshot(token: token, id: "not-a-uuid") }
+        var tokenless = badId(open.token).jsonValue.objectValue ?? [:]
+        tokenless["connect_token"] = nil
+        let bigImage = ScreenSnapshot.Image(
+            format: .png, width: 10, height: 10, data: SnapshotSamples.png(size: (1 << 20) + 1))
+        let cases: [(String, () throws -> LoopbackClient.Response, Int, String)] = [
+            (
+                "an unknown write key and an unknown encoding",
+                { try fixture.upload(notJSON, writeKey: "fp_unknown", headers: ["Content-Encoding": "br"]) },
+                401, "unknown_write_key"
+            ),
+            (
+                "an unknown encoding and a body that is not JSON",
+                { try fixture.upload(notJSON, writeKey: key, headers: ["Content-Encoding": "br"]) },
+                415, "unsupported_encoding"
+            ),
+            (
+                "a body over 4 MiB that is not JSON",
+                {
+                    try fixture.upload(
+                        [UInt8](repeating: UInt8(ascii: "x"), count: (4 << 20) + 1), writeKey: key)
+                },
+                413, "request_too_large"
+            ),
+            (
+                "a body that is not JSON and no token",
+                { try fixture.upload(notJSON, writeKey: key) }, 400, "invalid_json"
+            ),
+            (
+                "a body that is not an object and an open session's token",
+                {
+                    try fixture.upload(
+                        Array("[1]".utf8), writeKey: key, headers: ["Footprint-Connect-Token": open.token])
+                }, 400, "invalid_snapshot"
+            ),
+            (
+                "two tokens that differ, neither known",
+                {
+                    try fixture.upload(
+                        SnapshotSamples.snapshot(token: unknown),
+                        headers: ["Footprint-Connect-Token": "fpc_other"])
+                }, 400, "conflicting_connect_token"
+            ),
+            (
+                "an open session's token in the header and an unknown one in the body",
+                {
+                    try fixture.upload(
+                        SnapshotSamples.snapshot(token: unknown),
+                        headers: ["Footprint-Connect-Token": open.token])
+                }, 400, "conflicting_connect_token"
+            ),
+            (
+                "no token and a snapshot_id that is not a UUID",
+                { try fixture.upload(JSONWriter.bytes(.object(tokenless)), writeKey: key) }, 403,
+                "missing_connect_token"
+            ),
+            (
+                "an unknown token and a snapshot_id that is not a UUID",
+                { try fixture.upload(badId(unknown)) }, 403, "unknown_connect_token"
+            ),
+            (
+                "an ended session and a snapshot_id that is not a UUID",
+                { try fixture.upload(badId(ended.token)) }, 410, "connect_session_ended"
+            ),
+            // Admitted by the rate (its one upload), then refused at the first field at fault.
+            (
+                "a snapshot_id that is not a UUID and an image over 1 MiB",
+                {
+                    try fixture.upload(
+                        SnapshotSamples.snapshot(token: open.token, id: "not-a-uuid", image: bigImage))
+                }, 400, "invalid_snapshot"
+            ),
+            (
+                "a session past its upload rate and an image over 1 MiB",
+                { try fixture.upload(SnapshotSamples.snapshot(token: open.token, image: bigImage)) }, 429,
+                "rate_limited"
+            ),
+        ]
+        for (name, request, status, code) in cases {
+            let response = try request()
+            #expect(response.status == status, "\(name): \(response.text)")
+            #expect(
+                (try? JSONParser().parse(response.body))?["error"] == .string(code),
+                "\(name): \(response.text)")
+        }
+        #expect(try fixture.storedSnapshots() == 0)
+    }
+
+    /// HTTP-API.md's section on the snapshot document names every key the wire type writes and
+    /// every default bound the server checks, with its value.
+    @Test func theDocumentsKeysAndBoundsAreInHTTPAPI() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../docs/HTTP-API.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let start = try #require(text.range(of: "#### The snapshot document"))
+        let end = try #require(text.range(of: "### Reading them", range: start.upperBound..<text.endIndex))
+        let section = String(text[start.lowerBound..<end.lowerBound])
+        var element = SnapshotSamples.buy
+        element.planEntry = "buy"
+        var snapshot = SnapshotSamples.snapshot(
+            token: "fpc_token", elements: [element],
+            image: ScreenSnapshot.Image(format: .png, width: 1, height: 1, data: SnapshotSamples.png(size: 8))
+        )
+        snapshot.userID = "u1"
+        snapshot.pagePath = "#Detail"
+        func keys(_ value: JSONValue) -> Set<String> {
+            switch value {
+            case .object(let members):
+                return Set(members.keys).union(members.values.flatMap(keys))
+            case .array(let items): return Set(items.flatMap(keys))
+            default: return []
+            }
+        }
+        let written = keys(snapshot.jsonValue)
+        #expect(written.count > 25)
+        for key in written.sorted() {
+            #expect(section.contains("`\(key)`"), "HTTP-API.md does not name \(key)")
+        }
+        let limits = ScreenSnapshot.Limits()
+        let upload = SnapshotUploadAPI.Configuration()
+        let bounds = [
+            limits.maximumElements, limits.maximumTextBytes, limits.maximumPathBytes,
+            limits.maximumFieldBytes,
+            limits.maximumKindBytes, Int(limits.maximumCoordinate), Int(limits.maximumScreenPoints),
+            limits.maximumImagePixels, Int(limits.scaleRange.upperBound), upload.maximumImageBytes,
+        ]
+        for bound in bounds {
+            #expect(section.contains(bound.grouped), "HTTP-API.md does not give the bound \(bound.grouped)")
+        }
+        #expect(text.contains(upload.maximumBodyBytes.grouped))
+    }
+
     @Test func anEndedOrExpiredSessionIsGone() throws {
         let fixture = try Fixture()
         defer { fixture.server.shutDown() }

@@ -182,9 +182,8 @@ public final class IngestAPI: Sendable {
         }
         if project == nil {
             guard let bodyKey = decoded.writeKey, !bodyKey.isEmpty else {
-                throw Refusal(
-                    401, "missing_write_key",
-                    "send the write key as the HTTP Basic username or as \"writeKey\" in the body")
+                throw WriteKeyCredentials.missingKey(
+                    authorization: request.headers["authorization"], bodyKeyAccepted: true)
             }
             project = try authenticate(bodyKey, at: request.receivedAt)
         }
@@ -197,9 +196,9 @@ public final class IngestAPI: Sendable {
 
     private func remoteConfig(_ request: ServerRequest) -> ServerResponse {
         do {
-            guard let key = WriteKeyCredentials.writeKey(authorization: request.headers["authorization"])
-            else {
-                throw Refusal(401, "missing_write_key", "send the write key as the HTTP Basic username")
+            let authorization = request.headers["authorization"]
+            guard let key = WriteKeyCredentials.writeKey(authorization: authorization) else {
+                throw WriteKeyCredentials.missingKey(authorization: authorization, bodyKeyAccepted: false)
             }
             let project = try authenticate(key, at: request.receivedAt)
             guard let config = try store.latestConfig(projectId: project.id) else {

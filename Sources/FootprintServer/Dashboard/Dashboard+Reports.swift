@@ -1,9 +1,16 @@
 import FootprintWire
 
 extension Dashboard {
+    /// The overview. Without a `from`, its range starts at the first day with data of the
+    /// default 30 days (at least ``ReportParameters/minimumFittedDays`` before its end), so a
+    /// project with a week of data fills the charts.
     func overviewPage(_ context: Context) throws(ServerError) -> ServerResponse {
+        let fitted = try service.fittedToData(project: context.project, parameters: context.parameters)
+        var context = context
+        context.parameters = fitted.parameters
+        let counts = fitted.counts
         let traffic = try service.traffic(
-            project: context.project, parameters: context.parameters, dwell: false)
+            project: context.project, parameters: context.parameters, dwell: false, counts: counts)
         let last = traffic.days.last
         let cards = Self.cards([
             ("Page views", HTML.number(traffic.pageViews)), ("Visitors (UV)", HTML.number(traffic.people)),
@@ -14,15 +21,15 @@ extension Dashboard {
         let labels = traffic.days.map(\.day)
         let chart = SVGChart.lines(
             [
-                .init(name: "Page views", values: traffic.days.map(\.pageViews), style: "s1"),
-                .init(name: "Visitors", values: traffic.days.map(\.visitors), style: "s2"),
-                .init(name: "Daily active", values: traffic.days.map(\.dailyActive), style: "s3"),
+                .init(name: "Page views", values: traffic.days.map(\.pageViews)),
+                .init(name: "Visitors", values: traffic.days.map(\.visitors)),
+                .init(name: "Daily active", values: traffic.days.map(\.dailyActive)),
             ], labels: labels, title: "Per day")
         let active = SVGChart.lines(
             [
-                .init(name: "DAU", values: traffic.days.map(\.dailyActive), style: "s1"),
-                .init(name: "WAU", values: traffic.days.map(\.weeklyActive), style: "s2"),
-                .init(name: "MAU", values: traffic.days.map(\.monthlyActive), style: "s3"),
+                .init(name: "DAU", values: traffic.days.map(\.dailyActive)),
+                .init(name: "WAU", values: traffic.days.map(\.weeklyActive)),
+                .init(name: "MAU", values: traffic.days.map(\.monthlyActive)),
             ], labels: labels, title: "Active people")
         let pages = HTML.table(
             ["Page", "Views"],
@@ -30,7 +37,9 @@ extension Dashboard {
             numeric: [1], id: "top-pages")
         let events = HTML.table(
             ["Event", "Count"],
-            try service.eventCounts(project: context.project, parameters: context.parameters, limit: 8).map {
+            try service.eventCounts(
+                project: context.project, parameters: context.parameters, limit: 8, counts: counts
+            ).map {
                 [HTML.escape($0.event), HTML.number($0.count)]
             }, numeric: [1], id: "top-events")
         return page(

@@ -63,7 +63,7 @@ public final class Dashboard: Sendable {
     /// A request as the pages see it: its parameters, session and project.
     struct Context {
         let request: ServerRequest
-        let parameters: ReportParameters
+        var parameters: ReportParameters
         let project: Project
         let projects: [Project]
         let csrfToken: String

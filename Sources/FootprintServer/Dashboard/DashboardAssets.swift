@@ -20,14 +20,14 @@ enum DashboardAssets {
         h2 { font-size: 16px; margin: 24px 0 8px; }
         section, figure { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; margin: 12px 0; }
         figure figcaption { font-weight: 600; margin-bottom: 6px; }
-        .key { font-weight: 400; margin-left: 12px; color: var(--muted); }
-        .key::before { content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
-        .key.s1::before { background: var(--s1); } .key.s2::before { background: var(--s2); } .key.s3::before { background: var(--s3); }
+        .key { font-weight: 400; margin-left: 12px; color: var(--muted); white-space: nowrap; }
+        .key .sample { vertical-align: middle; margin-right: 4px; }
         .chart { width: 100%; height: auto; }
         .chart .grid { stroke: var(--line); } .chart .axis, .chart .label, .chart .value { fill: var(--muted); font-size: 11px; }
         .chart .label { fill: var(--ink); font-size: 12px; }
         .line { fill: none; stroke-width: 2; } .line.s1 { stroke: var(--s1); } .line.s2 { stroke: var(--s2); } .line.s3 { stroke: var(--s3); }
-        .dot.s1 { fill: var(--s1); } .dot.s2 { fill: var(--s2); } .dot.s3 { fill: var(--s3); }
+        .dot.s1 { fill: var(--s1); } .dot.s2, .dot.s3 { fill: transparent; stroke-width: 1.5; }
+        .dot.s2 { stroke: var(--s2); } .dot.s3 { stroke: var(--s3); }
         .bar { fill: var(--accent); }
         .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(130px, 1fr)); gap: 10px; margin: 12px 0; }
         .card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }

@@ -1,14 +1,39 @@
 /// Charts drawn on the server as inline SVG (no script, no library).
 enum SVGChart {
-    /// One line of a chart.
+    /// One line of a chart; its place in the chart gives its ``Mark``.
     struct Series {
         var name: String
         var values: [Int]
-        /// A CSS class for its colour: `s1`, `s2`, `s3`.
-        var style: String
     }
 
-    /// A line chart of daily series with a legend, y grid lines and first/last day labels.
+    /// How a line is told apart from the others, also where their values are equal and one
+    /// line lies on another: its colour (the CSS class `s1`, `s2`, `s3`), its dash pattern and
+    /// the shape of its points, drawn the same way in the legend.
+    struct Mark {
+        /// The CSS class of its colour.
+        var style: String
+        /// The line's `stroke-dasharray`; `nil`: solid.
+        var dashes: String?
+        /// The shape of its points.
+        var shape: Shape
+
+        /// A point's shape. The square and the diamond are outlines larger than the filled
+        /// circle, so all three stay visible on one spot.
+        enum Shape {
+            case circle, square, diamond
+        }
+    }
+
+    /// The marks of a chart's lines, in order: solid with filled circles, dashed with squares,
+    /// dotted with diamonds (a fourth line starts again).
+    static let marks = [
+        Mark(style: "s1", dashes: nil, shape: .circle),
+        Mark(style: "s2", dashes: "8 4", shape: .square),
+        Mark(style: "s3", dashes: "2 4", shape: .diamond),
+    ]
+
+    /// A line chart of daily series with a legend, y grid lines and first/last day labels; the
+    /// lines are drawn in order, each with its ``Mark``.
     static func lines(_ series: [Series], labels: [String], title: String) -> String {
         let width = 720.0
         let height = 220.0
@@ -39,17 +64,50 @@ enum SVGChart {
             svg +=
                 "<text class=\"axis\" x=\"\(Int(width))\" y=\"\(Int(height) - 4)\" text-anchor=\"end\">\(HTML.escape(last))</text>"
         }
-        for line in series {
+        for (position, line) in series.enumerated() {
+            let mark = marks[position % marks.count]
             let points = line.values.enumerated().map { "\(format(x($0.offset))),\(format(y($0.element)))" }
-            svg += "<polyline class=\"line \(line.style)\" points=\"\(points.joined(separator: " "))\"/>"
+            svg +=
+                "<polyline class=\"line \(mark.style)\"\(dashes(mark)) points=\"\(points.joined(separator: " "))\"/>"
             for (index, value) in line.values.enumerated() where count <= 62 {
-                svg +=
-                    "<circle class=\"dot \(line.style)\" cx=\"\(format(x(index)))\" cy=\"\(format(y(value)))\" r=\"2.5\"><title>\(HTML.escape(labels[index])): \(HTML.number(value)) \(HTML.escape(line.name))</title></circle>"
+                let tip =
+                    "<title>\(HTML.escape(labels[index])): \(HTML.number(value)) \(HTML.escape(line.name))</title>"
+                svg += point(mark, x: x(index), y: y(value), content: tip)
             }
         }
         svg += "</svg>"
-        let legend = series.map { "<span class=\"key \($0.style)\">\(HTML.escape($0.name))</span>" }.joined()
+        let legend = series.enumerated().map { position, line in
+            let mark = marks[position % marks.count]
+            let sample =
+                "<svg class=\"sample\" viewBox=\"0 0 32 12\" width=\"32\" height=\"12\" aria-hidden=\"true\"><line class=\"line \(mark.style)\" x1=\"1\" y1=\"6\" x2=\"31\" y2=\"6\"\(dashes(mark))/>\(point(mark, x: 16, y: 6))</svg>"
+            return "<span class=\"key \(mark.style)\">\(sample)\(HTML.escape(line.name))</span>"
+        }.joined()
         return "<figure><figcaption>\(HTML.escape(title)) \(legend)</figcaption>\(svg)</figure>"
+    }
+
+    /// The `stroke-dasharray` attribute of `mark`'s line (with its leading space), or nothing.
+    static func dashes(_ mark: Mark) -> String {
+        mark.dashes.map { " stroke-dasharray=\"\($0)\"" } ?? ""
+    }
+
+    /// One point of `mark`'s line at (`x`, `y`), holding `content` (its tooltip).
+    static func point(_ mark: Mark, x: Double, y: Double, content: String = "") -> String {
+        let (name, geometry): (String, String)
+        switch mark.shape {
+        case .circle:
+            (name, geometry) = ("circle", "cx=\"\(format(x))\" cy=\"\(format(y))\" r=\"3\"")
+        case .square:
+            (name, geometry) = (
+                "rect", "x=\"\(format(x - 4))\" y=\"\(format(y - 4))\" width=\"8\" height=\"8\""
+            )
+        case .diamond:
+            let corners = [(x, y - 5.5), (x + 5.5, y), (x, y + 5.5), (x - 5.5, y)]
+            (name, geometry) = (
+                "polygon",
+                "points=\"\(corners.map { "\(format($0.0)),\(format($0.1))" }.joined(separator: " "))\""
+            )
+        }
+        return "<\(name) class=\"dot \(mark.style)\" \(geometry)>\(content)</\(name)>"
     }
 
     /// Horizontal bars with labels and values (funnels, top lists).

@@ -3,15 +3,17 @@ import FootprintWire
 
 /// Which stored events and identity links are one person's, by the rule every report merges
 /// people with: an event's person is its `userId`, else the user id its `anonymousId` was
-/// first linked to (identify, alias), else the `anonymousId`.
+/// linked to (identify, alias; the smallest when it was linked to several), else the
+/// `anonymousId`.
 struct PersonSelection: Sendable, Hashable {
     /// The person: `id` itself, or the user id the anonymous id `id` is linked to.
     let person: String
-    /// The anonymous ids whose events without a user id are the person's: those linked first
-    /// to ``person``, and ``person`` itself when it is an anonymous id without a link.
+    /// The anonymous ids whose events without a user id are the person's: those whose linked
+    /// user id is ``person``, and ``person`` itself when it is an anonymous id without a link.
     let anonymousIds: Set<String>
 
-    /// The person `id` names, with `links` (`anonymousId` → first `userId`).
+    /// The person `id` names, with `links` (`anonymousId` → its `userId`, as
+    /// ``EventStore/identityLinks(projectId:)`` gives them).
     init(id: String, links: [String: String]) {
         let person = links[id] ?? id
         var anonymousIds = Set(links.compactMap { $0.value == person ? $0.key : nil })

@@ -3,7 +3,8 @@
 /// a range of UTC days. Built by ``ReportService/overview(project:parameters:)``.
 ///
 /// Visitors are people, as in every report (see ``ReportEngine``): an event's `userId`, else
-/// the user id its `anonymousId` was linked to by identify or alias, else its `anonymousId`; so
+/// the user id its `anonymousId` was linked to by identify or alias (the smallest, when several
+/// were), else its `anonymousId`; so
 /// one person on two devices, or before and after signing in, counts once.
 public struct Report: Sendable, Hashable, Codable {
     /// The most entries in ``topEvents`` and ``namedEvents``: 20.

@@ -18,6 +18,9 @@ public struct ReportParameters: Sendable, Hashable {
     /// The default range: the 30 days ending today.
     public static let defaultDays = 30
 
+    /// The fewest days a default range fitted to the data spans (``fitted(toFirstDay:)``): 7.
+    public static let minimumFittedDays = 7
+
     /// Reads the common parameters.
     /// - Parameters:
     ///   - query: the query string's arguments.
@@ -42,6 +45,24 @@ public struct ReportParameters: Sendable, Hashable {
             to: Timestamp(millisecondsSince1970: (lastDay + 1) * 86_400_000),
             appVersion: Self.nonEmpty(query["app_version"]), os: Self.nonEmpty(query["os"]),
             page: Self.nonEmpty(query["page"]))
+    }
+
+    /// These parameters with the default range fitted to the data: when the query gave no
+    /// `from`, the range starts at `firstDay`, the first day with data in it, or earlier so that
+    /// it spans at least ``minimumFittedDays`` (never before the default start). Unchanged when
+    /// `from` was given, or `firstDay` is `nil` or not after the range's first day.
+    /// - Parameter firstDay: days since 1970-01-01 (UTC).
+    public func fitted(toFirstDay firstDay: Int64?) -> ReportParameters {
+        guard Self.nonEmpty(query["from"]) == nil, let firstDay, let from = filter.from?.dayNumber,
+            let end = filter.to?.dayNumber
+        else { return self }
+        let lastDay = end - 1
+        let start = max(from, min(firstDay, lastDay - Int64(Self.minimumFittedDays) + 1))
+        guard start > from else { return self }
+        var fitted = self
+        fitted.filter.from = Timestamp(millisecondsSince1970: start * 86_400_000)
+        fitted.fromDay = Timestamp(millisecondsSince1970: start * 86_400_000).dayString
+        return fitted
     }
 
     /// A positive integer parameter within `range`, else `defaultValue` when absent.

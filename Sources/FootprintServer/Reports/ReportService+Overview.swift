@@ -77,6 +77,22 @@ extension ReportService {
         return try ReportParameters(query: query, now: now)
     }
 
+    /// `parameters` with their default range fitted to the data the range holds
+    /// (``ReportParameters/fitted(toFirstDay:)``: from the first day with events, at least
+    /// ``ReportParameters/minimumFittedDays``), and that range's daily counts, read once for the
+    /// reports that take them. Unchanged, without counts, when rollups cannot answer the range.
+    func fittedToData(project: Project, parameters: ReportParameters) throws(ServerError) -> (
+        parameters: ReportParameters, counts: [RollupCount]?
+    ) {
+        guard RollupReports.canAnswer(parameters.filter) else { return (parameters, nil) }
+        let counts = try store.rollupCounts(projectId: project.id, filter: parameters.filter)
+        let fitted = parameters.fitted(toFirstDay: counts.lazy.filter { $0.count > 0 }.map(\.day).min())
+        guard fitted != parameters, let first = fitted.filter.from?.dayNumber else {
+            return (parameters, counts)
+        }
+        return (fitted, counts.filter { $0.day >= first })
+    }
+
     /// The events the tracking plan named (`$event_name`, which the SDK puts on the
     /// `$element_click` events a plan event matches), with their people, most frequent first.
     public func namedEvents(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)

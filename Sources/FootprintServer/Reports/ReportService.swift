@@ -75,9 +75,15 @@ public struct ReportService: Sendable {
     public func eventCounts(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
         -> [(event: String, count: Int)]
     {
+        try eventCounts(project: project, parameters: parameters, limit: limit, counts: nil)
+    }
+
+    /// ``eventCounts(project:parameters:limit:)`` over the range's daily counts when already read.
+    func eventCounts(project: Project, parameters: ReportParameters, limit: Int, counts: [RollupCount]?)
+        throws(ServerError) -> [(event: String, count: Int)]
+    {
         RollupReports.top(
-            .trackEvents, in: try store.rollupCounts(projectId: project.id, filter: parameters.filter),
-            limit: limit
+            .trackEvents, in: try rollupCounts(project, parameters.filter, given: counts), limit: limit
         ).map { (event: $0.key, count: $0.count) }
     }
 

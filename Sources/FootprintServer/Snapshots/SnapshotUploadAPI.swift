@@ -2,8 +2,9 @@ import FootprintWire
 
 /// `POST /v1/snapshots`: a device in a connect session uploads one screen snapshot.
 ///
-/// Both the project's write key (HTTP Basic username, as for `/v1/batch`) and the session's
-/// token (`connect_token` in the body and/or the `Footprint-Connect-Token` header) are checked.
+/// Both the project's write key (HTTP Basic username or `Bearer`, as for `/v1/batch`; never in
+/// the body) and the session's token (`connect_token` in the body and/or the
+/// `Footprint-Connect-Token` header) are checked.
 /// Answers: `201` stored, `200` already stored (a resend of the same `snapshot_id`), `400`
 /// malformed (with the field at fault), `401` bad write key, `403` token missing, unknown or of
 /// another project, `410` session ended or expired, `413` body or image too large, `415` unknown
@@ -86,8 +87,9 @@ public final class SnapshotUploadAPI: Sendable {
 
     private func upload(_ request: ServerRequest) throws -> SnapshotWrite {
         // 1. The write key, before any body work.
-        guard let key = WriteKeyCredentials.writeKey(authorization: request.headers["authorization"]) else {
-            throw Refusal(401, "missing_write_key", "send the write key as the HTTP Basic username")
+        let authorization = request.headers["authorization"]
+        guard let key = WriteKeyCredentials.writeKey(authorization: authorization) else {
+            throw WriteKeyCredentials.missingKey(authorization: authorization, bodyKeyAccepted: false)
         }
         guard let project = try store.project(writeKey: key) else {
             throw Refusal(401, "unknown_write_key", "the write key is not known")

@@ -120,7 +120,10 @@ public protocol EventStore: AccessStore {
     func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) throws(ServerError)
         -> [RollupMove]
 
-    /// The `anonymousId` → `userId` links identify and alias made (the first user id of each).
+    /// The `anonymousId` → `userId` links identify and alias made: for an anonymous id linked to
+    /// several user ids (a shared device), the smallest of them in byte order, so that the
+    /// answer is the same whatever order, how often and through which collector the links
+    /// arrived. Every report, deletion and export resolves people with it.
     func identityLinks(projectId: Int64) throws(ServerError) -> [String: String]
 
     /// The newest events of a project, newest first.

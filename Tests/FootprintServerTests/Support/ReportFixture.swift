@@ -23,15 +23,17 @@ final class ReportFixture {
     static let now = Timestamp(iso8601: "2026-11-03T12:00:00.000Z")!
     static let range = "from=2026-11-01&to=2026-11-03"
 
-    /// - Parameter maximumReportEvents: the most events a report may read (the store's default
-    ///   when `nil`).
-    init(maximumReportEvents: Int? = nil) throws {
+    /// - Parameters:
+    ///   - maximumReportEvents: the most events a report may read (the store's default when
+    ///     `nil`).
+    ///   - now: the server's clock, also the batch's `sentAt` (so the events keep their days).
+    init(maximumReportEvents: Int? = nil, now: Timestamp = ReportFixture.now) throws {
         fixture = try TestServer { configuration in
-            configuration.http.clock = FixedClock(time: Self.now)
+            configuration.http.clock = FixedClock(time: now)
             if let maximumReportEvents { configuration.store.maximumReportEvents = maximumReportEvents }
         }
         let response = try fixture.client.post(
-            "/v1/batch", json: Payloads.batch(Self.messages, sentAt: "2026-11-03T12:00:00.000Z"),
+            "/v1/batch", json: Payloads.batch(Self.messages, sentAt: now.iso8601),
             writeKey: fixture.writeKey)
         #expect(response.status == 200, "\(response.text)")
     }

@@ -5,7 +5,9 @@ import FootprintWire
 /// (already filtered, any order) and the identity links.
 ///
 /// A person is an event's `userId`; else the user id its `anonymousId` was linked to by
-/// identify or alias; else its `anonymousId`. So UV counts people across an identify merge.
+/// identify or alias (the smallest in byte order when it was linked to several: the store's
+/// ``EventStore/identityLinks(projectId:)``); else its `anonymousId`. So UV counts people
+/// across an identify merge.
 public struct ReportEngine: Sendable {
     /// Settings of the computation.
     public struct Configuration: Sendable, Hashable {

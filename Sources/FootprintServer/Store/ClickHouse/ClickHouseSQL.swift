@@ -440,7 +440,8 @@ struct ClickHouseSQL: Sendable {
         """
     }
 
-    /// Each anonymous id's first linked user id.
+    /// Each anonymous id's user id: the smallest linked to it (byte order), as on SQLite
+    /// (``EventStore/identityLinks(projectId:)``).
     func identityLinks(projectId: Int64) -> String {
         """
         SELECT anonymous_id, min(user_id) FROM \(database).\(tables.identities) WHERE project_id = \(projectId)
@@ -765,7 +766,7 @@ struct ClickHouseSQL: Sendable {
 
     // MARK: People
 
-    /// Each anonymous id's first linked user id (as ``identityLinks(projectId:)``) and a mark that
+    /// Each anonymous id's user id (the smallest linked, as ``identityLinks(projectId:)``) and a mark that
     /// it has one: `device, linked, is_linked`, joined `USING device`.
     private func links(projectId: Int64) -> String {
         """
@@ -774,8 +775,8 @@ struct ClickHouseSQL: Sendable {
         """
     }
 
-    /// A row's person, as the reports resolve it: its user id, else its device's first linked
-    /// user id, else its device (``RollupPersonDays/person``).
+    /// A row's person, as the reports resolve it: its user id, else its device's linked user id
+    /// (the smallest), else its device (``RollupPersonDays/person``).
     private static let person = "if(user_id != '', user_id, if(is_linked = 1, linked, device))"
 
     /// The conditions on `day` that keep the days ``RollupReports`` counts for `filter`.

@@ -39,9 +39,9 @@ extension GroupCommitWriter {
             let until = request.refusedUntil
             var result = try database.transaction { () throws -> PersonDeletion in
                 let links = Dictionary(
-                    try database.prepare(
-                        "SELECT anonymous_id, min(user_id) FROM identities WHERE project_id = ?1 GROUP BY anonymous_id"
-                    ).rows([project]) { ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "") },
+                    try database.prepare(SQLiteSchema.selectIdentityLinks).rows([project]) {
+                        ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "")
+                    },
                     uniquingKeysWith: { first, _ in first })
                 let selection = PersonSelection(id: id, links: links)
                 let (condition, values) = selection.eventCondition(first: 3)

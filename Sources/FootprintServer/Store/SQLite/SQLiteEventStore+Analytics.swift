@@ -200,9 +200,9 @@ extension SQLiteEventStore {
 
     public func identityLinks(projectId: Int64) throws(ServerError) -> [String: String] {
         try read { database in
-            let pairs = try database.prepare(
-                "SELECT anonymous_id, min(user_id) FROM identities WHERE project_id = ?1 GROUP BY anonymous_id"
-            ).rows([.integer(projectId)]) { ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "") }
+            let pairs = try database.prepare(SQLiteSchema.selectIdentityLinks).rows([.integer(projectId)]) {
+                ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "")
+            }
             return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
         }
     }

@@ -411,6 +411,13 @@ enum SQLiteSchema {
         INSERT OR IGNORE INTO identities(project_id, anonymous_id, user_id, first_seen) VALUES (?1, ?2, ?3, ?4)
         """
 
+    /// Each anonymous id of project `?1` with the user id it stands for: of the user ids linked to
+    /// it, the smallest (byte order), whatever order the links arrived in
+    /// (``EventStore/identityLinks(projectId:)``).
+    static let selectIdentityLinks = """
+        SELECT anonymous_id, min(user_id) FROM identities WHERE project_id = ?1 GROUP BY anonymous_id
+        """
+
     /// Records a batch's evicted-event count once per batch.
     static let insertLostEvents = """
         INSERT OR IGNORE INTO lost_events(project_id, batch_key, count, received_at) VALUES (?1, ?2, ?3, ?4)
