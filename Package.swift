@@ -59,7 +59,10 @@ let package = Package(
             dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto", "CQRencode"]
         ),
         .executableTarget(
-            name: "footprint", dependencies: ["Footprint", "FootprintServer", "FootprintDemo"]),
+            name: "footprint",
+            dependencies: ["Footprint", "FootprintServer", "FootprintDemo", "FootprintCommandLine"]),
+        // The command line's grammar: arguments, options, what a typo meant, progress lines.
+        .target(name: "FootprintCommandLine", dependencies: ["FootprintWire"]),
         // `footprint demo`: virtual users of a sample shop app, through the real SDK and server.
         .target(name: "FootprintDemo", dependencies: ["Footprint", "FootprintServer"]),
         // A minimal HTTP/1.1 receiver on a loopback socket, for delivery tests and benchmarks
@@ -84,6 +87,7 @@ let package = Package(
             name: "FootprintServerTests",
             dependencies: [
                 "FootprintServer", "Footprint", "FootprintWire", "FootprintSQLite", "FootprintDemo",
+                "FootprintCommandLine",
             ]
         ),
         // The UIKit and SwiftUI adapter's tests: they run on an iOS simulator (empty elsewhere).
@@ -96,6 +100,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     let serverTargets: Set<String> = [
         "CMicroHTTPD", "CCrypto", "CQRencode", "FootprintServer", "FootprintDemo", "footprint",
+        "FootprintCommandLine",
         "FootprintBenchmarks",
         "FootprintServerTests",
     ]

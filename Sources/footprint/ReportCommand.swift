@@ -1,3 +1,4 @@
+import FootprintCommandLine
 import FootprintServer
 import FootprintWire
 import Foundation
@@ -5,11 +6,13 @@ import Foundation
 /// `footprint report`: PV, UV and dwell per page, top events, users per day, named events, top
 /// element paths and list items, from the daily rollups and the range's events
 /// (``ReportService/overview(project:parameters:)``).
-enum ReportCommand {
+enum ReportCommand: Command {
+    static let name = "report"
+    static let summary = "pages, events, users per day, elements and items, as tables or JSON"
     static let usage = """
         footprint report [--db PATH] [--store URL] [--project NAME] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                          [--json]
-          --db       SQLite database file (default footprint.sqlite; opened read-only)
+          --db       SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; opened read-only)
           --store    the ClickHouse store the server was started with (clickhouse://...; see
                      footprint serve); the events are read there, the projects from --db
           --project  the project (default: the first one)
@@ -25,26 +28,18 @@ enum ReportCommand {
         for name in ["from", "to"] {
             guard let day = parsed.options[name] else { continue }
             guard isDay(day) else {
-                throw CommandLineArguments.UsageError(
+                throw UsageError(
                     description: "--\(name) must be a UTC day such as 2026-11-01")
             }
             query[name] = day
         }
         if let from = query["from"], let to = query["to"], from > to {
-            throw CommandLineArguments.UsageError(description: "--from must not be after --to")
+            throw UsageError(description: "--from must not be after --to")
         }
-        var clickHouse: ClickHouseLocation?
-        if let store = parsed.options["store"] {
-            do {
-                clickHouse = try ClickHouseLocation(
-                    url: store, environment: ProcessInfo.processInfo.environment)
-            } catch {
-                throw CommandLineArguments.UsageError(description: "--store: \(error.message)")
-            }
-        }
+        let stores = try StoreAccess.stores(parsed)
         let report = try Report.load(
-            databasePath: parsed.options["db"] ?? StoreAccess.defaultPath, project: parsed.options["project"],
-            query: query, clickHouse: clickHouse)
+            databasePath: stores.databasePath, project: parsed.options["project"], query: query,
+            clickHouse: stores.clickHouse)
         if parsed.flags.contains("json") {
             try Output.json(report)
         } else {
