@@ -1,5 +1,6 @@
 import FootprintCommandLine
 import FootprintServer
+import FootprintWire
 import Foundation
 
 /// `footprint backup`: copies a database, live or not, to a new file (SQLite's online backup),
@@ -23,7 +24,13 @@ enum BackupCommand: Command {
         }
         let source = try StoreAccess.databasePath(parsed)
         let started = Date()
-        let summary = try DatabaseBackup.copy(databasePath: source, to: destination)
+        // A copy that takes over 2 s tells how far it is on standard error, at most once a second.
+        var throttle = ProgressThrottle(start: ProcessInfo.processInfo.systemUptime)
+        let summary = try DatabaseBackup.copy(databasePath: source, to: destination) { progress in
+            guard throttle.shouldShow(at: ProcessInfo.processInfo.systemUptime) else { return }
+            let copied = progress.totalPages - progress.remainingPages
+            Output.error("  copied \(copied.grouped) of \(progress.totalPages.grouped) pages")
+        }
         if parsed.flags.contains("json") {
             try Output.json(
                 Result(file: destination, bytes: summary.bytes, pages: summary.pages, events: summary.events))

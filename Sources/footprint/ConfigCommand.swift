@@ -9,11 +9,15 @@ enum ConfigCommand: Command {
     static let summary = "publish a remote tracking plan"
     static let usage = """
         footprint config publish FILE [--project NAME] [--db PATH] [--json]
-          publish FILE  validates FILE (a tracking plan, JSON) and stores it as the next version
+          publish FILE  validates FILE (a tracking plan, JSON) and stores it as the next version;
+                        an example plan: \(examplePlan)
           --project     the project (default: the first one)
           --db          SQLite database file (PATH or sqlite:PATH; default footprint.sqlite)
           --json        print the published version as JSON
         """
+
+    /// The example app's tracking plan, to start one from (docs/TRACKING-PLAN.md).
+    static let examplePlan = "Examples/FootprintExample/FootprintExample/footprint-plan.json"
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
@@ -22,8 +26,14 @@ enum ConfigCommand: Command {
             throw UsageError(description: usage)
         }
         let file = parsed.positional[1]
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError(description: "cannot read \(file)")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
+            throw UsageError(
+                description: "\(file): file not found; start from the example plan, \(examplePlan)")
+        }
+        guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError(
+                description: "cannot read \(file)\(isFolder.boolValue ? ": it is a folder" : "")")
         }
         let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
         defer { store.close() }

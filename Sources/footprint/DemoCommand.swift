@@ -48,22 +48,34 @@ enum DemoCommand: Command {
 
         print(
             "Footprint demo: \(configuration.users) virtual users of a sample shop over "
-                + "\(configuration.days) simulated days (seed \(configuration.seed))")
+                + "\(configuration.days) simulated days (seed \(configuration.seed)); events in "
+                + DemoText.store(configuration))
+        // Days are told on standard output; the users within a day, and the steps after the
+        // last day, on standard error once the run takes over 2 s, at most once a second.
+        var throttle = ProgressThrottle(start: ProcessInfo.processInfo.systemUptime)
         let outcome = try ShopDemo(configuration: configuration).runOnThisThread { progress in
-            print(DemoText.progress(progress))
+            switch progress {
+            case .serverStarted, .dayFinished:
+                print(DemoText.progress(progress))
+            case .userPlayed, .connectSessionStarted, .readingReport:
+                if throttle.shouldShow(at: ProcessInfo.processInfo.systemUptime) {
+                    Output.error(DemoText.progress(progress))
+                }
+            }
             fflush(nil)
         }
+        let store = DemoText.store(configuration, directory: outcome.directory)
         print("")
         print(DemoText.report(outcome.report))
         print("")
         print(DemoText.comparison(outcome.comparison))
         print("")
-        print(String(format: "Elapsed: %.1f s", outcome.elapsedSeconds))
+        print(String(format: "Elapsed: %.1f s; events in ", outcome.elapsedSeconds) + store)
         fflush(nil)
 
         if serves {
             print("")
-            print("Serving the demo data at \(outcome.server.baseURL)  (database \(outcome.directory))")
+            print("Serving the demo data at \(outcome.server.baseURL)  (events in \(store))")
             print(
                 "Dashboard: \(outcome.server.baseURL)/  (sign in with the admin token \(outcome.server.access.adminToken)); Screens shows the connect session's pages with their click maps"
             )
