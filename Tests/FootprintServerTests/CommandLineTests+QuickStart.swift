@@ -63,7 +63,8 @@ extension CommandLineTests {
             .map(String.init),
             currentDirectory: directory)
         #expect(printed.status == 0, "\(printed.error)")
-        #expect(printed.output.contains("1 events, 1 visitors"), "\(printed.output)")
+        #expect(printed.output.contains("1 events stored"), "\(printed.output)")
+        #expect(printed.output.contains(": 1 visitors"), "\(printed.output)")
         let topEvent = try #require(
             printed.output.split(separator: "\n").first { $0.hasPrefix("Signed Up") }, "\(printed.output)")
         #expect(topEvent.split(separator: " ").suffix(2) == ["1", "1"])

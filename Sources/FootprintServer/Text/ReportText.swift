@@ -2,9 +2,9 @@ import FootprintWire
 import Foundation
 
 /// The overview report (``Report``) as text for people, the same for `footprint report` and
-/// `footprint demo`: a summary line, then a ``TextTable`` per section (pages, top events, users
-/// per day, events named by the tracking plan, top element paths, list items), counts with
-/// thousands separators.
+/// `footprint demo`: two summary lines (events stored and lost; the days and their visitors),
+/// then a ``TextTable`` per section (pages, top events, users per day, events named by the
+/// tracking plan, top element paths, list items), counts with thousands separators.
 public struct ReportText: Sendable, Hashable {
     /// The rows a table shows at most; `nil` (the default) shows every row.
     public var rowLimit: Int?
@@ -19,8 +19,9 @@ public struct ReportText: Sendable, Hashable {
     /// The report's text.
     public func render(_ report: Report) -> String {
         var sections = [
-            "Project \(report.project), \(report.fromDay) to \(report.toDay): \(report.totalEvents.grouped) events, "
-                + "\(report.uniqueVisitors.grouped) visitors, \(report.lostEvents.grouped) lost on devices"
+            "Project \(report.project): \(report.totalEvents.grouped) events stored, "
+                + "\(report.lostEvents.grouped) lost on devices\n"
+                + "\(report.fromDay) to \(report.toDay): \(report.uniqueVisitors.grouped) visitors"
         ]
         func section(_ title: String, _ columns: [TextTable.Column], _ rows: [[String]]) {
             let shown = rowLimit.map { Array(rows.prefix($0)) } ?? rows
