@@ -34,7 +34,7 @@ extension CommandLineTests {
     func strayAndUnknownArgumentsAreRefusedInOneLine(_ index: Int) throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let (arguments, says) = Self.refusedArguments[index]
-        let result = try run(arguments, currentDirectory: directory)
+        let result = try run(arguments, currentDirectory: directory, killAfter: 30)
         #expect(result.status == 64, "\(arguments): \(result.output)")
         #expect(result.error.contains(says), "\(arguments): \(result.error)")
         #expect(result.error.split(separator: "\n").count == 1, "\(arguments): \(result.error)")
