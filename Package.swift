@@ -68,7 +68,11 @@ let package = Package(
         .target(name: "FootprintFuzzing", dependencies: ["FootprintServer", "FootprintWire"]),
         .executableTarget(
             name: "footprint",
-            dependencies: ["Footprint", "FootprintServer", "FootprintDemo", "FootprintSynthetic"]),
+            dependencies: [
+                "Footprint", "FootprintServer", "FootprintDemo", "FootprintSynthetic", "FootprintCommandLine",
+            ]),
+        // The command line's grammar: arguments, options, what a typo meant, progress lines.
+        .target(name: "FootprintCommandLine", dependencies: ["FootprintWire"]),
         // `footprint demo`: virtual users of a sample shop app, through the real SDK and server.
         .target(
             name: "FootprintDemo", dependencies: ["Footprint", "FootprintServer", "FootprintSimulation"]),
@@ -97,7 +101,7 @@ let package = Package(
             name: "FootprintServerTests",
             dependencies: [
                 "FootprintServer", "Footprint", "FootprintWire", "FootprintSQLite", "FootprintDemo",
-                "FootprintSimulation", "FootprintSynthetic", "FootprintFuzzing",
+                "FootprintSimulation", "FootprintSynthetic", "FootprintFuzzing", "FootprintCommandLine",
             ]
         ),
         // The UIKit and SwiftUI adapter's tests: they run on an iOS simulator (empty elsewhere).
@@ -110,7 +114,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     let serverTargets: Set<String> = [
         "CMicroHTTPD", "CCrypto", "CQRencode", "FootprintServer", "FootprintDemo", "footprint",
-        "FootprintBenchmarks", "FootprintSynthetic", "FootprintFuzzing",
+        "FootprintCommandLine", "FootprintBenchmarks", "FootprintSynthetic", "FootprintFuzzing",
         "FootprintServerTests",
     ]
     package.targets.removeAll { serverTargets.contains($0.name) }

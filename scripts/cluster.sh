@@ -187,6 +187,12 @@ clickhouse_url() {
     echo "clickhouse://127.0.0.1:$(http_port 1)/footprint?cluster=footprint&shards=$list"
 }
 
+# A new admin token of the shape the server makes its own (AccessConfiguration.makeToken):
+# fpa_ and 32 hexadecimal digits.
+new_admin_token() {
+    printf 'fpa_%s\n' "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+}
+
 collector_answers() { http_get "$(collector_port "$1")" /health; }
 
 start_collector() {
@@ -279,7 +285,7 @@ case "$command" in
         done
         printf 'base=%s\nshards=%s\ncollectors=%s\nhaproxy=%s\n' "$base" "$shards" "$collectors" "$haproxy" \
             >"$state/cluster.settings"
-        admin_token="${FOOTPRINT_ADMIN_TOKEN:-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')}"
+        admin_token="${FOOTPRINT_ADMIN_TOKEN:-$(new_admin_token)}"
         trap 'echo "cluster.sh: start failed, stopping what started" >&2; stop_all' ERR
         for i in $(seq 1 "$shards"); do start_shard "$i"; done
         for i in $(seq 1 "$collectors"); do start_collector "$i"; done

@@ -14,6 +14,13 @@ public struct ShopDemo: Sendable {
         /// Simulated day `day` (from 1) of `days` is over: `activeUsers` used the app, and
         /// `events` events were tracked since the start.
         case dayFinished(day: Int, days: Int, date: String, activeUsers: Int, events: Int)
+        /// On simulated day `day` of `days`, `played` of the `users` virtual users had their turn
+        /// (sent after each user: a run on ClickHouse can take minutes).
+        case userPlayed(day: Int, days: Int, played: Int, users: Int)
+        /// The connect session's phone is showing its pages.
+        case connectSessionStarted
+        /// The server is building the report the demo checks.
+        case readingReport
     }
 
     /// The configuration.
@@ -97,6 +104,9 @@ public struct ShopDemo: Sendable {
                 users[index].lastVersion = users[index].appVersion(onDay: day)
                 tally.add(visitTally)
                 activeUsers += 1
+                progress(
+                    .userPlayed(day: day + 1, days: configuration.days, played: index + 1, users: users.count)
+                )
             }
             progress(
                 .dayFinished(
@@ -105,10 +115,12 @@ public struct ShopDemo: Sendable {
                     events: tally.totalEvents))
         }
         // A phone in a connect session shows two pages: the Screens page's snapshots.
+        progress(.connectSessionStarted)
         let snapshots = try ConnectVisit(
             server: server, project: project, directory: directory, clock: clock, plan: plan,
             transport: transport, timeoutSeconds: configuration.deliveryTimeoutSeconds
         ).play()
+        progress(.readingReport)
         let report = try server.report(project: project.name)
         var comparison = DemoComparison(tally: tally, report: report)
         comparison.rows.append(

@@ -51,6 +51,11 @@ public final class AnalyticsServer: Sendable {
         /// their own retention (`footprint projects set NAME --retention-days N`). Default `nil`:
         /// everything is kept.
         public var retentionDays: Int?
+        /// Refuse to start while another server that set it serves the same file (``StoreLock``:
+        /// held exclusively with the events in the file, shared among the collectors of a
+        /// ClickHouse store), until ``AnalyticsServer/stop()``. `footprint serve` sets it. Default
+        /// `false`: servers embedded in one process (tests, tools) may share a file.
+        public var locksDatabase = false
 
         /// Creates a configuration for the database at `databasePath`.
         public init(databasePath: String) {
@@ -93,30 +98,48 @@ public final class AnalyticsServer: Sendable {
     private let retention: RetentionSchedule
     /// The requests' clock: today, for reports of a project without events.
     private let clock: any Clock
+    /// The database's lock, with ``Configuration/locksDatabase``.
+    private let lock: StoreLock?
 
-    /// Opens the database and starts listening.
+    /// Starts listening, then opens the database (so that a port in use leaves no database
+    /// file behind): requests that come before it is open are answered 503.
     public init(configuration: Configuration) throws(ServerError) {
+        let handler = LockedValue<(@Sendable (ServerRequest, ServerResponder) -> Void)?>(nil)
+        let http = try HTTPServer(configuration: configuration.http) { request, responder in
+            guard let handle = handler.withLock({ $0 }) else {
+                responder.respond(
+                    .error(
+                        503, code: "starting", message: "the server is starting; retry",
+                        headers: ["Retry-After": "1"]))
+                return
+            }
+            handle(request, responder)
+        }
+        let lock: StoreLock?
         let store: any EventStore & RetentionStore
         let screens: any ScreenStore
-        if let location = configuration.clickHouse {
-            var clickHouse = configuration.clickHouseStore
-            clickHouse.metadata = configuration.store
-            clickHouse.maximumReportEvents = configuration.store.maximumReportEvents
-            let events = try ClickHouseEventStore(
-                location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
-            store = events
-            screens = events
-        } else {
-            let file = try SQLiteEventStore(
-                path: configuration.databasePath, configuration: configuration.store)
-            store = file
-            screens = file
-        }
+        var project: Project?
         var created = false
-        var project = try store.projects().first
-        if project == nil, let name = configuration.defaultProjectName {
-            project = try store.createProject(named: name)
-            created = true
+        do throws(ServerError) {
+            lock =
+                configuration.locksDatabase
+                ? try StoreLock(
+                    databasePath: configuration.databasePath,
+                    mode: configuration.clickHouse == nil ? .exclusive : .shared) : nil
+            (store, screens) = try Self.openStore(configuration)
+            do throws(ServerError) {
+                project = try store.projects().first
+                if project == nil, let name = configuration.defaultProjectName {
+                    project = try store.createProject(named: name)
+                    created = true
+                }
+            } catch {
+                store.close()
+                throw error
+            }
+        } catch {
+            http.stop()
+            throw error
         }
         let metrics = ServerMetrics()
         let api = IngestAPI(store: store, configuration: configuration.api, metrics: metrics)
@@ -141,12 +164,12 @@ public final class AnalyticsServer: Sendable {
         let decoders = WorkerPool(
             name: "footprint.ingest", threads: configuration.ingestThreads,
             maximumQueued: max(1, configuration.http.connectionLimit))
-        do {
-            // Health, metrics and remote config are answered on the event loop. Ingest bodies are
-            // decoded on `decoders` and answered when the writer's commit calls back; reports and
-            // dashboard pages, which may take long, are built on `workers`. Every answer is
-            // counted by status on its way out.
-            self.http = try HTTPServer(configuration: configuration.http) { request, connection in
+        // Health, metrics and remote config are answered on the event loop. Ingest bodies are
+        // decoded on `decoders` and answered when the writer's commit calls back; reports and
+        // dashboard pages, which may take long, are built on `workers`. Every answer is
+        // counted by status on its way out.
+        handler.withLock {
+            $0 = { request, connection in
                 let responder = ServerResponder { response in
                     metrics.countResponse(status: response.status)
                     connection.respond(response)
@@ -175,12 +198,9 @@ public final class AnalyticsServer: Sendable {
                     responder.respond(Self.busy("too many report requests are waiting"))
                 }
             }
-        } catch {
-            workers.stop()
-            decoders.stop()
-            store.close()
-            throw error
         }
+        self.http = http
+        self.lock = lock
         self.workers = workers
         self.decoders = decoders
         self.store = store
@@ -205,6 +225,30 @@ public final class AnalyticsServer: Sendable {
         workers.stop()
         decoders.stop()
         store.close()
+        lock?.release()
+    }
+
+    /// Opens the ClickHouse store and its metadata file, or the SQLite file, which must keep its
+    /// own events (a ClickHouse store's metadata file is refused, naming the store).
+    private static func openStore(_ configuration: Configuration) throws(ServerError) -> (
+        any EventStore & RetentionStore, any ScreenStore
+    ) {
+        if let location = configuration.clickHouse {
+            var clickHouse = configuration.clickHouseStore
+            clickHouse.metadata = configuration.store
+            clickHouse.maximumReportEvents = configuration.store.maximumReportEvents
+            let events = try ClickHouseEventStore(
+                location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
+            return (events, events)
+        }
+        let file = try SQLiteEventStore(path: configuration.databasePath, configuration: configuration.store)
+        do {
+            try file.requireOwnEvents()
+        } catch {
+            file.close()
+            throw error
+        }
+        return (file, file)
     }
 
     /// 503 with `Retry-After`: a queue of work is full.
@@ -238,7 +282,8 @@ extension Report {
     ///     `page`); the range defaults to the days of the project's oldest to newest event.
     ///   - now: today, for a project without events. Default: the system clock.
     ///   - clickHouse: where the events are, when in ClickHouse (`databasePath` then holds the
-    ///     projects); default `nil`: in the database file.
+    ///     projects); default `nil`: in the database file, which must keep its own events (the
+    ///     metadata file of a ClickHouse store is refused, naming the store).
     public static func load(
         databasePath: String, project: String? = nil, query: [String: String] = [:],
         now: Timestamp = SystemClock().now(), clickHouse: ClickHouseLocation? = nil
@@ -255,7 +300,14 @@ extension Report {
             store = try ClickHouseEventStore(
                 location: clickHouse, metadataPath: databasePath, configuration: clickHouseConfiguration)
         } else {
-            store = try SQLiteEventStore(path: databasePath, configuration: configuration)
+            let file = try SQLiteEventStore(path: databasePath, configuration: configuration)
+            store = file
+            do {
+                try file.requireOwnEvents()
+            } catch {
+                file.close()
+                throw error
+            }
         }
         defer { store.close() }
         let service = ReportService(store: store)

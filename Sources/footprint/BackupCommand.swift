@@ -1,25 +1,36 @@
+import FootprintCommandLine
 import FootprintServer
+import FootprintWire
 import Foundation
 
 /// `footprint backup`: copies a database, live or not, to a new file (SQLite's online backup),
 /// checks the copy, and prints what it holds. Restoring is replacing the file while no server
 /// runs (docs/OPERATIONS.md).
-enum BackupCommand {
+enum BackupCommand: Command {
+    static let name = "backup"
+    static let summary = "copy a database, also while the server runs"
     static let usage = """
         footprint backup --to FILE [--db PATH] [--json]
           --to    the copy to write; must not exist (written as FILE.partial, renamed when checked)
-          --db    the database to copy (default footprint.sqlite); a running server keeps ingesting
+          --db    the database to copy (PATH or sqlite:PATH; default footprint.sqlite); a running server
+                  keeps ingesting
           --json  print the copy's size, pages and events as JSON
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(arguments, options: ["db", "to"], flags: ["json"])
-        guard parsed.positional.isEmpty, let destination = parsed.options["to"] else {
-            throw CommandLineArguments.UsageError(description: "--to FILE is required\n\n\(usage)")
+        guard let destination = try StoreAccess.sqlitePath(parsed, option: "to") else {
+            throw UsageError(.missingValue, description: "--to FILE is required\n\n\(usage)")
         }
-        let source = parsed.options["db"] ?? StoreAccess.defaultPath
+        let source = try StoreAccess.databasePath(parsed)
         let started = Date()
-        let summary = try DatabaseBackup.copy(databasePath: source, to: destination)
+        // A copy that takes over 2 s tells how far it is on standard error, at most once a second.
+        var throttle = ProgressThrottle(start: ProcessInfo.processInfo.systemUptime)
+        let summary = try DatabaseBackup.copy(databasePath: source, to: destination) { progress in
+            guard throttle.shouldShow(at: ProcessInfo.processInfo.systemUptime) else { return }
+            let copied = progress.totalPages - progress.remainingPages
+            Output.error("  copied \(copied.grouped) of \(progress.totalPages.grouped) pages")
+        }
         if parsed.flags.contains("json") {
             try Output.json(
                 Result(file: destination, bytes: summary.bytes, pages: summary.pages, events: summary.events))

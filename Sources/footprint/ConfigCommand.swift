@@ -1,27 +1,41 @@
+import FootprintCommandLine
 import FootprintServer
 import FootprintWire
 import Foundation
 
 /// `footprint config publish FILE`: validates a remote config and stores it as a new version.
-enum ConfigCommand {
+enum ConfigCommand: Command {
+    static let name = "config"
+    static let summary = "publish a remote tracking plan"
     static let usage = """
         footprint config publish FILE [--project NAME] [--db PATH] [--json]
-          publish FILE  validates FILE (a tracking plan, JSON) and stores it as the next version
+          publish FILE  validates FILE (a tracking plan, JSON) and stores it as the next version;
+                        an example plan: \(examplePlan)
           --project     the project (default: the first one)
-          --db          SQLite database file (default footprint.sqlite)
+          --db          SQLite database file (PATH or sqlite:PATH; default footprint.sqlite)
           --json        print the published version as JSON
         """
 
+    /// The example app's tracking plan, to start one from (docs/TRACKING-PLAN.md).
+    static let examplePlan = "Examples/FootprintExample/FootprintExample/footprint-plan.json"
+
     static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandLineArguments(arguments, options: ["db", "project"], flags: ["json"])
-        guard parsed.positional.first == "publish", parsed.positional.count == 2 else {
-            throw CommandLineArguments.UsageError(description: usage)
+        let parsed = try CommandLineArguments(
+            arguments, options: ["db", "project"], flags: ["json"], actions: [("publish", ["FILE"])])
+        guard parsed.action == "publish" else {
+            throw UsageError(description: usage)
         }
         let file = parsed.positional[1]
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CommandLineArguments.UsageError(description: "cannot read \(file)")
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) else {
+            throw UsageError(
+                description: "\(file): file not found; start from the example plan, \(examplePlan)")
         }
-        let store = try StoreAccess.open(parsed.options["db"], existing: true)
+        guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError(
+                description: "cannot read \(file)\(isFolder.boolValue ? ": it is a folder" : "")")
+        }
+        let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
         defer { store.close() }
         let project = try StoreAccess.project(named: parsed.options["project"], in: store)
         let version = try store.publishConfig(

@@ -1,10 +1,13 @@
+import FootprintCommandLine
 import FootprintDemo
 import FootprintServer
 import Foundation
 
 /// `footprint demo`: plays the sample shop through the real SDK and an embedded server, prints
 /// the report and checks it against what was generated; exits 1 when they differ.
-enum DemoCommand {
+enum DemoCommand: Command {
+    static let name = "demo"
+    static let summary = "play a sample shop through the SDK and a server, check the report"
     static let usage = """
         footprint demo [--users N] [--days N] [--seed N] [--store URL] [--serve]
           --users  virtual users (default 300)
@@ -25,13 +28,14 @@ enum DemoCommand {
         configuration.days = try parsed.integer("days", default: configuration.days, in: 1...366)
         configuration.seed = UInt64(
             try parsed.integer("seed", default: Int(configuration.seed), in: 0...Int.max))
-        if let store = parsed.options["store"] {
-            do {
-                configuration.clickHouse = try ClickHouseLocation(
-                    url: store, environment: ProcessInfo.processInfo.environment)
-            } catch {
-                throw CommandLineArguments.UsageError(description: "--store: \(error.message)")
+        if let text = parsed.options["store"] {
+            let store = try StoreAccess.location(text, option: "store")
+            guard let location = store.clickHouse else {
+                throw UsageError(
+                    description: "--store: the demo keeps SQLite events in a folder of its own; "
+                        + "give a ClickHouse store (clickhouse://…) or leave --store out")
             }
+            configuration.clickHouse = location
         }
         let serves = parsed.flags.contains("serve")
         // With --serve, SIGINT and SIGTERM are blocked before any thread starts (threads inherit
@@ -44,22 +48,34 @@ enum DemoCommand {
 
         print(
             "Footprint demo: \(configuration.users) virtual users of a sample shop over "
-                + "\(configuration.days) simulated days (seed \(configuration.seed))")
+                + "\(configuration.days) simulated days (seed \(configuration.seed)); events in "
+                + DemoText.store(configuration))
+        // Days are told on standard output; the users within a day, and the steps after the
+        // last day, on standard error once the run takes over 2 s, at most once a second.
+        var throttle = ProgressThrottle(start: ProcessInfo.processInfo.systemUptime)
         let outcome = try ShopDemo(configuration: configuration).runOnThisThread { progress in
-            print(DemoText.progress(progress))
+            switch progress {
+            case .serverStarted, .dayFinished:
+                print(DemoText.progress(progress))
+            case .userPlayed, .connectSessionStarted, .readingReport:
+                if throttle.shouldShow(at: ProcessInfo.processInfo.systemUptime) {
+                    Output.error(DemoText.progress(progress))
+                }
+            }
             fflush(nil)
         }
+        let store = DemoText.store(configuration, directory: outcome.directory)
         print("")
         print(DemoText.report(outcome.report))
         print("")
         print(DemoText.comparison(outcome.comparison))
         print("")
-        print(String(format: "Elapsed: %.1f s", outcome.elapsedSeconds))
+        print(String(format: "Elapsed: %.1f s; events in ", outcome.elapsedSeconds) + store)
         fflush(nil)
 
         if serves {
             print("")
-            print("Serving the demo data at \(outcome.server.baseURL)  (database \(outcome.directory))")
+            print("Serving the demo data at \(outcome.server.baseURL)  (events in \(store))")
             print(
                 "Dashboard: \(outcome.server.baseURL)/  (sign in with the admin token \(outcome.server.access.adminToken)); Screens shows the connect session's pages with their click maps"
             )

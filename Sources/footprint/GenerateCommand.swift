@@ -1,3 +1,4 @@
+import FootprintCommandLine
 import FootprintServer
 import FootprintSynthetic
 import FootprintWire
@@ -5,11 +6,13 @@ import Foundation
 
 /// `footprint generate`: fills a database with synthetic traffic, for load tests and for
 /// trying reports and the dashboard at scale.
-enum GenerateCommand {
+enum GenerateCommand: Command {
+    static let name = "generate"
+    static let summary = "fill a database with synthetic traffic"
     static let usage = """
         footprint generate --events N [--db PATH] [--project NAME] [--people N] [--days N] [--seed N]
           --events   about how many events to write (whole sessions)
-          --db       SQLite database file (default footprint.sqlite; created when missing)
+          --db       SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; created when missing)
           --project  the project (default: the first one, else a new one named default)
           --people   distinct devices (default 20000)
           --days     days the events spread over, ending today (default 30)
@@ -20,7 +23,7 @@ enum GenerateCommand {
         let parsed = try CommandLineArguments(
             arguments, options: ["events", "db", "project", "people", "days", "seed"], flags: [])
         guard parsed.options["events"] != nil else {
-            throw CommandLineArguments.UsageError(description: "--events N is required\n\n\(usage)")
+            throw UsageError(description: "--events N is required\n\n\(usage)")
         }
         let count = try parsed.integer("events", default: 0, in: 1...1_000_000_000)
         var configuration = SyntheticTraffic.Configuration()
@@ -32,8 +35,9 @@ enum GenerateCommand {
         var storeConfiguration = SQLiteEventStore.Configuration()
         storeConfiguration.synchronous = "NORMAL"
         let store = try SQLiteEventStore(
-            path: parsed.options["db"] ?? StoreAccess.defaultPath, configuration: storeConfiguration)
+            path: StoreAccess.databasePath(parsed), configuration: storeConfiguration)
         defer { store.close() }
+        try store.requireOwnEvents()
         let name = parsed.options["project"]
         let project =
             try name.flatMap { try store.project(named: $0) } ?? (name == nil ? store.projects().first : nil)

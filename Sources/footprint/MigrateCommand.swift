@@ -1,14 +1,18 @@
+import FootprintCommandLine
 import FootprintServer
 import Foundation
 
 /// `footprint migrate`: copies a SQLite database's events, identity links and lost-event
 /// reports into another store, in chunks, with a progress line; resumable and idempotent
 /// (``StoreMigration``).
-enum MigrateCommand {
+enum MigrateCommand: Command {
+    static let name = "migrate"
+    static let summary = "copy a SQLite database's events into ClickHouse"
     static let usage = """
-        footprint migrate --from sqlite:PATH --to STORE [--chunk N] [--quiet]
-          --from   the SQLite database to copy (it stays the metadata file: projects, keys, configs,
-                   definitions, tokens; serve the target with --store STORE --db PATH)
+        footprint migrate --from PATH --to STORE [--chunk N] [--quiet]
+          --from   the SQLite database to copy (PATH or sqlite:PATH). Stop the server on it first: it is
+                   refused while one runs. The file stays the metadata file (projects, keys, configs,
+                   definitions, tokens) and records the store: serve it with --store STORE --db PATH
           --to     the store to copy into: clickhouse://[USER[:PASSWORD]@]HOST:PORT/DATABASE[?cluster=NAME&shards=…]
           --chunk  events per chunk (default 10000); the copy resumes after the last whole chunk
           --quiet  no progress line, only the summary
@@ -17,17 +21,23 @@ enum MigrateCommand {
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(arguments, options: ["from", "to", "chunk"], flags: ["quiet"])
-        guard parsed.positional.isEmpty, let from = parsed.options["from"], let to = parsed.options["to"]
+        guard let sourcePath = try StoreAccess.sqlitePath(parsed, option: "from"),
+            let to = parsed.options["to"]
         else {
-            throw CommandLineArguments.UsageError(description: "--from and --to are required\n\n\(usage)")
+            throw UsageError(.missingValue, description: "--from and --to are required\n\n\(usage)")
         }
-        guard from.hasPrefix("sqlite:"), from.count > "sqlite:".count else {
-            throw CommandLineArguments.UsageError(description: "--from must be sqlite:PATH")
+        let location = try StoreAccess.location(to, option: "to")
+        guard let clickHouse = location.clickHouse else {
+            throw UsageError(description: "--to must be clickhouse://HOST:PORT/DATABASE, not \(location)")
         }
-        let sourcePath = String(from.dropFirst("sqlite:".count))
         let source = try StoreAccess.open(sourcePath, existing: true)
         defer { source.close() }
-        let (target, targetName) = try openTarget(to, sourcePath: sourcePath)
+        // Held as the collectors hold it: no SQLite server may take events into the file meanwhile.
+        let lock = try StoreLock(databasePath: sourcePath, mode: .shared)
+        defer { lock.release() }
+        // The source stays the metadata file: the store's projects are the source's.
+        let target = try ClickHouseEventStore(location: clickHouse, metadataPath: sourcePath)
+        let targetName = clickHouse.description
         defer { target.close() }
         var configuration = StoreMigration.Configuration()
         configuration.chunkSize = try parsed.integer(
@@ -58,21 +68,5 @@ enum MigrateCommand {
                 + "\(result.refusedEvents) refused (deleted people), \(result.identityLinks) identity links, "
                 + "\(result.lostEventReports) lost-event reports, "
                 + String(format: "in %.1f s", Date().timeIntervalSince(started)))
-    }
-
-    /// The target store and the name the source's cursor keeps for it.
-    static func openTarget(_ text: String, sourcePath: String) throws -> (any EventStore, String) {
-        guard ClickHouseLocation.isURL(text) else {
-            throw CommandLineArguments.UsageError(
-                description: "--to must be clickhouse://HOST:PORT/DATABASE, not \(text)")
-        }
-        let location: ClickHouseLocation
-        do {
-            location = try ClickHouseLocation(url: text, environment: ProcessInfo.processInfo.environment)
-        } catch {
-            throw CommandLineArguments.UsageError(description: "--to: \(error.message)")
-        }
-        // The source stays the metadata file: the store's projects are the source's.
-        return (try ClickHouseEventStore(location: location, metadataPath: sourcePath), location.description)
     }
 }

@@ -1,3 +1,4 @@
+import FootprintServer
 import Foundation
 
 /// Printing for people and for scripts (`--json`).
@@ -20,20 +21,9 @@ enum Output {
         }
     }
 
-    /// Prints rows as an aligned table under `headers`.
+    /// Prints rows as an aligned table under `headers` (``TextTable``).
     static func table(_ headers: [String], _ rows: [[String]]) {
-        var widths = headers.map(\.count)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { index, cell in
-                cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-        }
-        print(line(headers))
-        print(line(widths.map { String(repeating: "-", count: $0) }))
-        for row in rows { print(line(row)) }
+        print(TextTable(headers: headers, rows: rows).text)
     }
 
     /// Writes `message` to standard error.

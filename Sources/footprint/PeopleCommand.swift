@@ -1,12 +1,15 @@
+import FootprintCommandLine
 import FootprintServer
 import FootprintWire
 
 /// `footprint people delete ID` and `footprint people export ID`: a person's data, for deletion
 /// and access requests.
-enum PeopleCommand {
+enum PeopleCommand: Command {
+    static let name = "people"
+    static let summary = "export or delete one person's data; the deletion log"
     static let usage = """
-        footprint people delete ID [--project NAME] [--refuse-days N] [--db PATH] [--json]
-        footprint people export ID [--project NAME] [--db PATH] [--json]
+        footprint people delete ID [--project NAME] [--refuse-days N] [--db PATH] [--store URL] [--json]
+        footprint people export ID [--project NAME] [--db PATH] [--store URL] [--json]
         footprint people deletions [--project NAME] [--db PATH] [--json]
           delete ID     delete the person ID names (a user id, or an anonymous id and the user it is
                         linked to): every event of the person's ids and their identity links, and
@@ -15,18 +18,21 @@ enum PeopleCommand {
           deletions     the deletion log: who asked, when, how many events (no ids)
           --project     the project (default: the first one)
           --refuse-days how long later events of the deleted ids are refused (default 30, 0 to 3650)
-          --db          SQLite database file (default footprint.sqlite)
+          --db          SQLite database file (PATH or sqlite:PATH; default footprint.sqlite)
+          --store       with delete and export: the ClickHouse store the events are in (clickhouse://…,
+                        as footprint serve --store; the projects and the deletion log stay in --db)
           --json        print JSON
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
-            arguments, options: ["db", "project", "refuse-days"], flags: ["json"])
+            arguments, options: ["db", "store", "project", "refuse-days"], flags: ["json"],
+            actions: [("delete", ["ID"]), ("export", ["ID"]), ("deletions", [])])
         let json = parsed.flags.contains("json")
         switch (parsed.positional.first, parsed.positional.count) {
         case ("delete", 2):
             let days = try parsed.integer("refuse-days", default: 30, in: 0...3_650)
-            let store = try StoreAccess.open(parsed.options["db"], existing: true)
+            let store = try StoreAccess.openEvents(parsed)
             defer { store.close() }
             let project = try StoreAccess.project(named: parsed.options["project"], in: store)
             let deletion = try store.deletePerson(
@@ -40,14 +46,14 @@ enum PeopleCommand {
                 print("  their \(deletion.refusedIds) ids are refused until \(deletion.refusedUntil.iso8601)")
             }
         case ("export", 2):
-            let store = try StoreAccess.open(parsed.options["db"], existing: true, readOnly: true)
+            let store = try StoreAccess.openEvents(parsed, readOnly: true)
             defer { store.close() }
             let project = try StoreAccess.project(named: parsed.options["project"], in: store)
             print(
                 JSONWriter.string(
                     try store.exportPerson(id: parsed.positional[1], projectId: project.id).jsonValue))
         case ("deletions", 1):
-            let store = try StoreAccess.open(parsed.options["db"], existing: true, readOnly: true)
+            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true, readOnly: true)
             defer { store.close() }
             let project = try StoreAccess.project(named: parsed.options["project"], in: store)
             let deletions = try store.personDeletions(projectId: project.id)
@@ -65,7 +71,7 @@ enum PeopleCommand {
                     })
             }
         default:
-            throw CommandLineArguments.UsageError(description: usage)
+            throw UsageError(description: usage)
         }
     }
 }

@@ -1,8 +1,11 @@
+import FootprintCommandLine
 import FootprintServer
 import FootprintWire
 
 /// `footprint projects create NAME` and `footprint projects list`.
-enum ProjectsCommand {
+enum ProjectsCommand: Command {
+    static let name = "projects"
+    static let summary = "create and list projects; set a project's retention"
     static let usage = """
         footprint projects create NAME [--db PATH] [--json]
         footprint projects list [--db PATH] [--json]
@@ -11,19 +14,21 @@ enum ProjectsCommand {
           list         the projects, their write keys and event counts
           set NAME     the project's own retention: N days of events kept (1 to 36500), or
                        default (the server's --retention-days)
-          --db         SQLite database file (default footprint.sqlite)
+          --db         SQLite database file (PATH or sqlite:PATH; default footprint.sqlite)
           --json       print JSON
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
-        let parsed = try CommandLineArguments(arguments, options: ["db", "retention-days"], flags: ["json"])
+        let parsed = try CommandLineArguments(
+            arguments, options: ["db", "retention-days"], flags: ["json"],
+            actions: [("create", ["NAME"]), ("list", []), ("set", ["NAME"])])
         switch parsed.positional.first {
         case "set":
             guard parsed.positional.count == 2, let days = parsed.options["retention-days"] else {
-                throw CommandLineArguments.UsageError(
+                throw UsageError(
                     description: "usage: footprint projects set NAME --retention-days N|default")
             }
-            let store = try StoreAccess.open(parsed.options["db"], existing: true)
+            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
             defer { store.close() }
             let project = try StoreAccess.project(named: parsed.positional[1], in: store)
             let own =
@@ -33,10 +38,10 @@ enum ProjectsCommand {
                 "Project \(project.name) keeps "
                     + (own.map { "\($0) days of events" } ?? "the server's retention"))
         case "create":
-            let store = try StoreAccess.open(parsed.options["db"], existing: false)
+            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: false)
             defer { store.close() }
             guard parsed.positional.count == 2 else {
-                throw CommandLineArguments.UsageError(description: "usage: footprint projects create NAME")
+                throw UsageError(description: "usage: footprint projects create NAME")
             }
             let project = try store.createProject(named: parsed.positional[1])
             let (_, readToken) = try store.createReadToken(projectId: project.id, at: SystemClock().now())
@@ -50,7 +55,7 @@ enum ProjectsCommand {
                 )
             }
         case "list":
-            let store = try StoreAccess.open(parsed.options["db"], existing: true, readOnly: true)
+            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true, readOnly: true)
             defer { store.close() }
             try Output.list(
                 try store.projects(), json: parsed.flags.contains("json"),
@@ -62,7 +67,7 @@ enum ProjectsCommand {
                 ]
             }
         default:
-            throw CommandLineArguments.UsageError(description: usage)
+            throw UsageError(description: usage)
         }
     }
 }

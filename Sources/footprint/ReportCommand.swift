@@ -1,3 +1,4 @@
+import FootprintCommandLine
 import FootprintServer
 import FootprintWire
 import Foundation
@@ -5,11 +6,13 @@ import Foundation
 /// `footprint report`: PV, UV and dwell per page, top events, users per day, named events, top
 /// element paths and list items, from the daily rollups and the range's events
 /// (``ReportService/overview(project:parameters:)``).
-enum ReportCommand {
+enum ReportCommand: Command {
+    static let name = "report"
+    static let summary = "pages, events, users per day, elements and items, as tables or JSON"
     static let usage = """
         footprint report [--db PATH] [--store URL] [--project NAME] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                          [--json]
-          --db       SQLite database file (default footprint.sqlite; opened read-only)
+          --db       SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; opened read-only)
           --store    the ClickHouse store the server was started with (clickhouse://...; see
                      footprint serve); the events are read there, the projects from --db
           --project  the project (default: the first one)
@@ -25,30 +28,22 @@ enum ReportCommand {
         for name in ["from", "to"] {
             guard let day = parsed.options[name] else { continue }
             guard isDay(day) else {
-                throw CommandLineArguments.UsageError(
+                throw UsageError(
                     description: "--\(name) must be a UTC day such as 2026-11-01")
             }
             query[name] = day
         }
         if let from = query["from"], let to = query["to"], from > to {
-            throw CommandLineArguments.UsageError(description: "--from must not be after --to")
+            throw UsageError(description: "--from must not be after --to")
         }
-        var clickHouse: ClickHouseLocation?
-        if let store = parsed.options["store"] {
-            do {
-                clickHouse = try ClickHouseLocation(
-                    url: store, environment: ProcessInfo.processInfo.environment)
-            } catch {
-                throw CommandLineArguments.UsageError(description: "--store: \(error.message)")
-            }
-        }
+        let stores = try StoreAccess.stores(parsed)
         let report = try Report.load(
-            databasePath: parsed.options["db"] ?? StoreAccess.defaultPath, project: parsed.options["project"],
-            query: query, clickHouse: clickHouse)
+            databasePath: stores.databasePath, project: parsed.options["project"], query: query,
+            clickHouse: stores.clickHouse)
         if parsed.flags.contains("json") {
             try Output.json(report)
         } else {
-            printTables(report)
+            print(ReportText().render(report))
         }
     }
 
@@ -62,53 +57,5 @@ enum ReportCommand {
             return false
         }
         return time.dayString == text
-    }
-
-    /// Prints the report as tables for people.
-    static func printTables(_ report: Report) {
-        print(
-            "Project \(report.project): \(report.totalEvents) events stored, \(report.lostEvents) lost on devices"
-        )
-        print("\(report.fromDay) to \(report.toDay): \(report.uniqueVisitors) visitors\n")
-        print("Pages")
-        Output.table(
-            ["page", "PV", "UV", "avg dwell"],
-            report.pages.map { page in
-                [
-                    page.page, String(page.pageViews), String(page.uniqueVisitors),
-                    page.averageDwellMilliseconds.map { "\(Double($0) / 1000) s" } ?? "-",
-                ]
-            })
-        print("\nTop events")
-        Output.table(
-            ["event", "count", "visitors"],
-            report.topEvents.map { [$0.event, String($0.count), String($0.uniqueVisitors)] })
-        print("\nUsers per day")
-        Output.table(["day", "users"], report.usersPerDay.map { [$0.day, String($0.users)] })
-        if !report.namedEvents.isEmpty {
-            print("\nEvents named by the tracking plan")
-            Output.table(
-                ["event", "count", "visitors"],
-                report.namedEvents.map { [$0.event, String($0.count), String($0.uniqueVisitors)] })
-        }
-        if !report.topElements.isEmpty {
-            print("\nTop element paths")
-            Output.table(
-                ["path", "page", "text", "clicks", "visitors"],
-                report.topElements.map {
-                    [$0.path, $0.page ?? "-", $0.text ?? "-", String($0.clicks), String($0.uniqueVisitors)]
-                })
-        }
-        if !report.items.isEmpty {
-            print("\nList items")
-            Output.table(
-                ["item", "exposures", "skips", "clicks", "exposure→click"],
-                report.items.map { item in
-                    [
-                        item.itemId, String(item.exposures), String(item.skips), String(item.clicks),
-                        item.clickThroughRate.map { String(format: "%.1f %%", $0 * 100) } ?? "-",
-                    ]
-                })
-        }
     }
 }

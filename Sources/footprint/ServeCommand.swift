@@ -1,8 +1,11 @@
+import FootprintCommandLine
 import FootprintServer
 import Foundation
 
 /// `footprint serve`: runs the server until SIGINT or SIGTERM.
-enum ServeCommand {
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "run the server: ingest, remote config, reports, dashboard"
     static let usage = """
         footprint serve [--host HOST] [--port PORT] [--db PATH] [--store URL] [--connection-limit N]
                         [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
@@ -11,8 +14,10 @@ enum ServeCommand {
                         [--retention-days N] [--insert-interval MS]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
-          --db                SQLite database file (default footprint.sqlite; created when missing); with
-                              --store, it holds only projects, keys, config, definitions and tokens
+          --db                SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; created
+                              when missing); with --store, it holds only projects, keys, config,
+                              definitions and tokens. One server serves a file: a second is refused,
+                              and so is a SQLite server on a file that became a ClickHouse store's
           --store             keep events in ClickHouse:
                               clickhouse://[user[:password]@]HOST:PORT/DATABASE[?cluster=NAME&shards=HOST:PORT,...]
                               (HTTP interface; user and password also from $FOOTPRINT_CLICKHOUSE_USER and
@@ -58,19 +63,14 @@ enum ServeCommand {
                 "metrics-from", "retention-days", "insert-interval",
             ],
             flags: [])
-        var configuration = AnalyticsServer.Configuration(
-            databasePath: parsed.options["db"] ?? StoreAccess.defaultPath)
+        let stores = try StoreAccess.stores(parsed)
+        var configuration = AnalyticsServer.Configuration(databasePath: stores.databasePath)
+        configuration.clickHouse = stores.clickHouse
+        configuration.locksDatabase = true
         let environment = ProcessInfo.processInfo.environment
-        if let store = parsed.options["store"] {
-            do {
-                configuration.clickHouse = try ClickHouseLocation(url: store, environment: environment)
-            } catch {
-                throw CommandLineArguments.UsageError(description: "--store: \(error.message)")
-            }
-        }
         if parsed.options["insert-interval"] != nil {
             guard configuration.clickHouse != nil else {
-                throw CommandLineArguments.UsageError(description: "--insert-interval needs --store")
+                throw UsageError(description: "--insert-interval needs --store")
             }
             configuration.clickHouseStore.commitInterval =
                 Double(try parsed.integer("insert-interval", default: 0, in: 0...10_000)) / 1000
@@ -95,7 +95,7 @@ enum ServeCommand {
             do {
                 configuration.http.trustedProxies.append(try AddressRange(text))
             } catch {
-                throw CommandLineArguments.UsageError(description: "--trusted-proxy: \(error.message)")
+                throw UsageError(description: "--trusted-proxy: \(error.message)")
             }
         }
         if parsed.options["retention-days"] != nil {
@@ -106,24 +106,29 @@ enum ServeCommand {
         }
         if let token = parsed.options["admin-token"] ?? environment["FOOTPRINT_ADMIN_TOKEN"] {
             guard token.count >= 16 else {
-                throw CommandLineArguments.UsageError(description: "--admin-token: at least 16 characters")
+                throw UsageError(description: "--admin-token: at least 16 characters")
             }
             configuration.access.adminToken = token
         }
         if let token = parsed.options["read-token"] ?? environment["FOOTPRINT_READ_TOKEN"] {
             guard token.count >= 16 else {
-                throw CommandLineArguments.UsageError(description: "--read-token: at least 16 characters")
+                throw UsageError(description: "--read-token: at least 16 characters")
             }
             configuration.access.readToken = token
         }
         for address in parsed.repeatedOptions["metrics-from"] ?? [] {
             guard AccessConfiguration.canonicalAddress(address) != nil else {
-                throw CommandLineArguments.UsageError(
+                throw UsageError(
                     description: "--metrics-from: \(address) is not an IPv4 or IPv6 address")
             }
             configuration.access.metricsAddresses.append(address)
         }
-        let server = try AnalyticsServer(configuration: configuration)
+        let server: AnalyticsServer
+        do {
+            server = try AnalyticsServer(configuration: configuration)
+        } catch {
+            throw withFlagToChange(error)
+        }
         let base = server.baseURL
         print("Footprint is listening on \(base)")
         let needed = configuration.http.connectionLimit + 256
@@ -167,5 +172,14 @@ enum ServeCommand {
         fflush(nil)
         server.stop()
         print("Stopped.")
+    }
+
+    /// A listener's failure with the flag that changes where it listens.
+    static func withFlagToChange(_ error: ServerError) -> ServerError {
+        guard error.code == .cannotListen else { return error }
+        let flag =
+            error.message.hasPrefix("cannot resolve")
+            ? "check --host" : "use --port to pick another port (--port 0: any free one)"
+        return ServerError(code: error.code, message: error.message + "; " + flag)
     }
 }

@@ -1,19 +1,71 @@
+import FootprintCommandLine
 import FootprintServer
 import Foundation
 
-/// How commands open the database and pick the project they work on.
+/// How commands name and open stores, and pick the project they work on. Every store a
+/// command takes is read by ``StoreLocation``: `--db PATH` or `--db sqlite:PATH` for the
+/// SQLite file, `--store clickhouse://…` (or `sqlite:PATH`, the `--db` file itself) for where
+/// the events are.
 enum StoreAccess {
     /// The database file used when `--db` is not given.
     static let defaultPath = "footprint.sqlite"
 
-    /// Opens the store at `path` (default ``defaultPath``).
+    /// The store `text` names, or a usage error naming `option`.
+    static func location(_ text: String, option: String) throws(UsageError) -> StoreLocation {
+        do {
+            return try StoreLocation(text, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw UsageError(description: "--\(option): \(error.message)")
+        }
+    }
+
+    /// The SQLite file an option names (`PATH` or `sqlite:PATH`), `nil` when it is not given.
+    static func sqlitePath(_ parsed: CommandLineArguments, option: String) throws(UsageError) -> String? {
+        guard let text = parsed.options[option] else { return nil }
+        let location = try location(text, option: option)
+        guard let path = location.sqlitePath else {
+            throw UsageError(
+                description: "--\(option) names the SQLite file (PATH or sqlite:PATH), not \(location); "
+                    + (option == "db" ? "give ClickHouse with --store" : "this command copies SQLite files"))
+        }
+        return path
+    }
+
+    /// The SQLite file of `--db` (default ``defaultPath``).
+    static func databasePath(_ parsed: CommandLineArguments) throws(UsageError) -> String {
+        try sqlitePath(parsed, option: "db") ?? defaultPath
+    }
+
+    /// The SQLite file of `--db` and, with `--store clickhouse://…`, where the events are.
+    /// `--store sqlite:PATH` names the `--db` file itself (it may stand for it).
+    static func stores(_ parsed: CommandLineArguments) throws(UsageError) -> (
+        databasePath: String, clickHouse: ClickHouseLocation?
+    ) {
+        let database = try sqlitePath(parsed, option: "db")
+        guard let text = parsed.options["store"] else { return (database ?? defaultPath, nil) }
+        switch try location(text, option: "store") {
+        case .clickHouse(let location):
+            return (database ?? defaultPath, location)
+        case .sqlite(let path):
+            if let database, database != path {
+                throw UsageError(
+                    description: "--store sqlite:\(path) and --db \(database) differ: a SQLite store keeps "
+                        + "its events with its projects, in one file")
+            }
+            return (path, nil)
+        }
+    }
+
+    /// Opens the store at `path` (default ``defaultPath``) for its projects, keys, tokens and
+    /// configs: a ClickHouse store's metadata file too.
     /// - Parameters:
     ///   - existing: fail when the file does not exist, instead of creating it.
     ///   - readOnly: open without a writer (safe beside a running server).
     static func open(_ path: String?, existing: Bool, readOnly: Bool = false) throws -> SQLiteEventStore {
         let path = path ?? defaultPath
-        if existing, !FileManager.default.fileExists(atPath: path) {
-            throw CommandLineArguments.UsageError(
+        if existing, SQLiteEventStore.pathProblem(path) == nil, !FileManager.default.fileExists(atPath: path)
+        {
+            throw UsageError(
                 description: "no database at \(path); start one with footprint serve --db \(path)")
         }
         var configuration = SQLiteEventStore.Configuration()
@@ -21,16 +73,38 @@ enum StoreAccess {
         return try SQLiteEventStore(path: path, configuration: configuration)
     }
 
+    /// Opens the events of `--db` and `--store` (an existing file): in ClickHouse with
+    /// `--store`, else in the file, which must keep its own events (a ClickHouse store's
+    /// metadata file is refused, naming the store to give with `--store`).
+    static func openEvents(_ parsed: CommandLineArguments, readOnly: Bool = false) throws -> any EventStore {
+        let (path, clickHouse) = try stores(parsed)
+        let file = try open(path, existing: true, readOnly: readOnly && clickHouse == nil)
+        guard let clickHouse else {
+            do {
+                try file.requireOwnEvents()
+            } catch {
+                file.close()
+                throw error
+            }
+            return file
+        }
+        file.close()
+        var configuration = ClickHouseEventStore.Configuration()
+        configuration.metadata.readOnly = readOnly
+        return try ClickHouseEventStore(
+            location: clickHouse, metadataPath: path, configuration: configuration)
+    }
+
     /// The project called `name`, or the first project when `name` is `nil`.
     static func project(named name: String?, in store: any EventStore) throws -> Project {
         if let name {
             guard let project = try store.project(named: name) else {
-                throw CommandLineArguments.UsageError(description: "no project named \(name)")
+                throw UsageError(description: "no project named \(name)")
             }
             return project
         }
         guard let first = try store.projects().first else {
-            throw CommandLineArguments.UsageError(
+            throw UsageError(
                 description: "the database has no project; run footprint serve or footprint projects create")
         }
         return first

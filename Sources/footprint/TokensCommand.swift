@@ -1,35 +1,39 @@
+import FootprintCommandLine
 import FootprintServer
 import FootprintWire
 
 /// `footprint tokens create|list|revoke` (project read tokens) and `footprint tokens signout`
 /// (dashboard sessions).
-enum TokensCommand {
+enum TokensCommand: Command {
+    static let name = "tokens"
+    static let summary = "read tokens of one project; end dashboard sessions"
     static let usage = """
-        footprint tokens create --project NAME [--read] [--db PATH] [--json]
+        footprint tokens create --project NAME [--db PATH] [--json]
         footprint tokens list [--db PATH] [--json]
         footprint tokens revoke ID [--db PATH]
         footprint tokens signout [--db PATH]
           create     make a read token of one project and print it (shown once: the database
                      keeps only its SHA-256); it reads that project's reports and nothing else
+                     (project tokens only read: there is no other kind)
           list       the project read tokens: id, project, first characters, creation time
           revoke ID  delete a read token (every server sharing the database refuses it at once)
           signout    end every dashboard session
           --project  the project the token reads
-          --read     read access (the only level of a project token)
-          --db       SQLite database file (default footprint.sqlite)
+          --db       SQLite database file (PATH or sqlite:PATH; default footprint.sqlite)
           --json     print JSON
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
-            arguments, options: ["db", "project"], flags: ["json", "read"])
+            arguments, options: ["db", "project"], flags: ["json"],
+            actions: [("create", []), ("list", []), ("revoke", ["ID"]), ("signout", [])])
         switch parsed.positional.first {
         case "create":
             guard parsed.positional.count == 1, let name = parsed.options["project"] else {
-                throw CommandLineArguments.UsageError(
-                    description: "usage: footprint tokens create --project NAME [--read]")
+                throw UsageError(
+                    description: "usage: footprint tokens create --project NAME")
             }
-            let store = try StoreAccess.open(parsed.options["db"], existing: true)
+            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
             defer { store.close() }
             let project = try StoreAccess.project(named: name, in: store)
             let (token, secret) = try store.createReadToken(projectId: project.id, at: SystemClock().now())
@@ -40,7 +44,7 @@ enum TokensCommand {
                 print("  read token: \(secret)  (shown once; the database keeps only its hash)")
             }
         case "list":
-            let store = try StoreAccess.open(parsed.options["db"], existing: true, readOnly: true)
+            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true, readOnly: true)
             defer { store.close() }
             try Output.list(
                 try store.readTokens(), json: parsed.flags.contains("json"),
@@ -48,21 +52,21 @@ enum TokensCommand {
             ) { [String($0.id), $0.projectName, $0.hint + "…", $0.createdAt.iso8601] }
         case "revoke":
             guard parsed.positional.count == 2, let id = Int64(parsed.positional[1]) else {
-                throw CommandLineArguments.UsageError(description: "usage: footprint tokens revoke ID")
+                throw UsageError(description: "usage: footprint tokens revoke ID")
             }
-            let store = try StoreAccess.open(parsed.options["db"], existing: true)
+            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
             defer { store.close() }
             guard try store.revokeReadToken(id: id) else {
-                throw CommandLineArguments.UsageError(description: "no read token \(id)")
+                throw UsageError(description: "no read token \(id)")
             }
             print("Revoked read token \(id)")
         case "signout":
-            let store = try StoreAccess.open(parsed.options["db"], existing: true)
+            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
             defer { store.close() }
             let ended = try store.endEveryDashboardSession()
             print("Ended \(ended) dashboard session\(ended == 1 ? "" : "s")")
         default:
-            throw CommandLineArguments.UsageError(description: usage)
+            throw UsageError(description: usage)
         }
     }
 

@@ -1,50 +1,84 @@
+import FootprintCommandLine
 import FootprintServer
+import FootprintWire
 import Foundation
 
-/// A subcommand: its name, its usage with every option, and what runs it.
-struct Subcommand {
-    var name: String
-    var usage: String
-    var run: (ArraySlice<String>) throws -> Void
+/// A subcommand of `footprint`.
+protocol Command {
+    /// What follows `footprint` (`serve`).
+    static var name: String { get }
+    /// What it does, in one line of `footprint --help`.
+    static var summary: String { get }
+    /// Its usage with every option (`footprint help NAME`).
+    static var usage: String { get }
+    /// Runs it with the arguments after its name.
+    static func run(_ arguments: ArraySlice<String>) throws
 }
 
-let subcommands = [
-    Subcommand(name: "serve", usage: ServeCommand.usage, run: ServeCommand.run),
-    Subcommand(name: "projects", usage: ProjectsCommand.usage, run: ProjectsCommand.run),
-    Subcommand(name: "tokens", usage: TokensCommand.usage, run: TokensCommand.run),
-    Subcommand(name: "people", usage: PeopleCommand.usage, run: PeopleCommand.run),
-    Subcommand(name: "config", usage: ConfigCommand.usage, run: ConfigCommand.run),
-    Subcommand(name: "report", usage: ReportCommand.usage, run: ReportCommand.run),
-    Subcommand(name: "backup", usage: BackupCommand.usage, run: BackupCommand.run),
-    Subcommand(name: "migrate", usage: MigrateCommand.usage, run: MigrateCommand.run),
-    Subcommand(name: "generate", usage: GenerateCommand.usage, run: GenerateCommand.run),
-    Subcommand(name: "demo", usage: DemoCommand.usage, run: DemoCommand.run),
+let subcommands: [any Command.Type] = [
+    ServeCommand.self, ProjectsCommand.self, TokensCommand.self, PeopleCommand.self, ConfigCommand.self,
+    ReportCommand.self, BackupCommand.self, MigrateCommand.self, GenerateCommand.self, DemoCommand.self,
 ]
 
-let usage = """
-    footprint: self-hosted user-behaviour analytics for iOS apps.
+/// `footprint --help`: one line per command.
+let overview = """
+    usage: footprint COMMAND [OPTIONS]
 
-    \(subcommands.map(\.usage).joined(separator: "\n"))
+    Self-hosted user-behaviour analytics for iOS apps.
 
-    footprint COMMAND --help prints one command's usage.
+    Commands:
+    \(subcommands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.summary }
+        .joined(separator: "\n"))
+
+    footprint help COMMAND (or footprint COMMAND --help) prints a command's options.
+    footprint --version prints the version.
     """
+
+/// The usage error of a first argument that is no command, with the closest one.
+@MainActor func unknownCommand(_ name: String) -> UsageError {
+    let names = ClosestMatch(subcommands.map { $0.name } + ["help"])
+    let kind = name.hasPrefix("-") ? "option" : "command"
+    let guess = name.hasPrefix("-") ? nil : names.closest(to: name)
+    return UsageError(
+        kind == "option" ? .unknownOption : .unknownCommand,
+        description: "unknown \(kind) \(name)\(guess.map { "; did you mean \($0)?" } ?? "")"
+            + " (footprint --help lists the commands)")
+}
+
+/// The subcommand called `name`.
+@MainActor func subcommand(named name: String) throws(UsageError) -> any Command.Type {
+    guard let found = subcommands.first(where: { $0.name == name }) else { throw unknownCommand(name) }
+    return found
+}
 
 let arguments = CommandLine.arguments.dropFirst()
 do {
-    if let name = arguments.first, let subcommand = subcommands.first(where: { $0.name == name }) {
+    switch arguments.first {
+    case nil, "--help", "-h":
+        print(overview)
+    case "--version":
+        print("footprint \(FootprintVersion.current)")
+    case "help":
+        let topic = arguments.dropFirst()
+        if let name = topic.first {
+            if topic.count > 1 {
+                throw UsageError(
+                    .unexpectedArgument, description: "unexpected argument \(topic.dropFirst().first!)")
+            }
+            print(try subcommand(named: name).usage)
+        } else {
+            print(overview)
+        }
+    case let name?:
+        let command = try subcommand(named: name)
         let rest = arguments.dropFirst()
         if rest.contains("--help") || rest.contains("-h") {
-            print(subcommand.usage)
+            print(command.usage)
         } else {
-            try subcommand.run(rest)
+            try command.run(rest)
         }
-    } else if [nil, "help", "--help", "-h"].contains(arguments.first) {
-        print(usage)
-    } else {
-        Output.error("unknown command \(arguments.first!)\n\n\(usage)")
-        exit(64)
     }
-} catch let error as CommandLineArguments.UsageError {
+} catch let error as UsageError {
     Output.error("error: \(error.description)")
     exit(64)
 } catch let error as ServerError {

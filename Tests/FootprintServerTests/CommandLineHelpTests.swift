@@ -1,3 +1,4 @@
+import FootprintWire
 import Foundation
 import Testing
 
@@ -14,12 +15,17 @@ extension CommandLineTests {
             ]
         ),
         ("projects", ["create", "list", "--db", "--json"]),
-        ("tokens", ["create", "list", "revoke", "signout", "--project", "--read", "--db", "--json"]),
+        ("tokens", ["create", "list", "revoke", "signout", "--project", "--db", "--json"]),
         ("config", ["publish", "--project", "--db", "--json"]),
-        ("report", ["--db", "--project", "--from", "--to", "--json"]),
+        ("report", ["--db", "--store", "--project", "--from", "--to", "--json"]),
+        (
+            "people",
+            ["delete", "export", "deletions", "--project", "--refuse-days", "--db", "--store", "--json"]
+        ),
         ("backup", ["--to", "--db", "--json"]),
         ("generate", ["--events", "--db", "--project", "--people", "--days", "--seed"]),
         ("demo", ["--users", "--days", "--seed", "--serve"]),
+        ("migrate", ["--from", "--to", "--chunk", "--quiet"]),
     ]
 
     @Test(arguments: optionsByCommand.map { $0.command }, ["--help", "-h"])
@@ -43,15 +49,59 @@ extension CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/footprint.sqlite"))
     }
 
-    @Test func theOverviewListsEveryCommand() throws {
+    /// `footprint --help` is a short list, a line per command (as git's and swift's are); the
+    /// options are in each command's own help.
+    @Test func theOverviewListsEveryCommandOnALineOfItsOwn() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try run(["--help"])
         #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 25, "\(result.output)")
         for (command, _) in Self.optionsByCommand {
-            #expect(result.output.contains("footprint \(command)"))
+            #expect(
+                lines.filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix(command + " ") }.count == 1,
+                "\(command)")
         }
+        #expect(!result.output.contains("--connection-limit"))
+        #expect(try run([]).output == result.output)
+        #expect(try run(["help"]).output == result.output)
         let unknown = try run(["frobnicate"])
         #expect(unknown.status == 64)
         #expect(unknown.error.contains("unknown command frobnicate"))
+    }
+
+    /// A typo is one line on standard error with the command meant, not the whole usage.
+    @Test func anUnknownCommandIsOneLineWithTheClosestCommand() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let typo = try run(["reprot"])
+        #expect(typo.status == 64)
+        #expect(typo.output.isEmpty)
+        #expect(typo.error.split(separator: "\n").count == 1, "\(typo.error)")
+        #expect(typo.error.contains("unknown command reprot; did you mean report?"))
+        let option = try run(["--db", "x.sqlite", "report"])
+        #expect(option.status == 64)
+        #expect(option.error.split(separator: "\n").count == 1, "\(option.error)")
+        #expect(option.error.contains("unknown option --db"))
+        let helpTypo = try run(["help", "sreve"])
+        #expect(helpTypo.status == 64)
+        #expect(helpTypo.error.contains("did you mean serve?"))
+    }
+
+    /// `footprint help COMMAND` prints what `footprint COMMAND --help` prints.
+    @Test(arguments: optionsByCommand.map { $0.command })
+    func helpCommandPrintsTheCommandsUsage(_ command: String) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let help = try run(["help", command], currentDirectory: directory)
+        #expect(help.status == 0, "\(help.error)")
+        #expect(help.output == (try run([command, "--help"], currentDirectory: directory)).output)
+        #expect(help.output.hasPrefix("footprint \(command)"))
+    }
+
+    @Test func versionPrintsTheOneVersion() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let version = try run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output == "footprint \(FootprintVersion.current)\n")
+        #expect(FootprintVersion.current.split(separator: ".").count == 3)
     }
 }

@@ -20,7 +20,7 @@ extension CommandLineTests {
         #expect(
             try run(["projects", "create", "other", "--db", database]).output.contains("read token: fpr_"))
 
-        let made = try run(["tokens", "create", "--project", "other", "--read", "--db", database, "--json"])
+        let made = try run(["tokens", "create", "--project", "other", "--db", database, "--json"])
         #expect(made.status == 0, "\(made.error)")
         let token = try JSONDecoder().decode(ProjectToken.self, from: Data(made.output.utf8))
         #expect(token.projectName == "other")

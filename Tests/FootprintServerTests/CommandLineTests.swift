@@ -23,8 +23,11 @@ struct CommandLineTests {
         var error: String
     }
 
+    /// Runs the executable to its end; with `killAfter`, a run still going after that many
+    /// seconds (a command that should have refused its arguments and started a server) is killed.
     func run(
-        _ arguments: [String], signalAfterStart signalNumber: Int32? = nil, currentDirectory: String? = nil
+        _ arguments: [String], signalAfterStart signalNumber: Int32? = nil, currentDirectory: String? = nil,
+        killAfter seconds: Double? = nil
     )
         throws -> Run
     {
@@ -37,6 +40,12 @@ struct CommandLineTests {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        if let seconds {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [process] in
+                if process.isRunning { kill(pid, SIGKILL) }
+            }
+        }
         if let signalNumber {
             // Wait for the server to be listening (it prints its URL), then signal it.
             let deadline = Date().addingTimeInterval(10)

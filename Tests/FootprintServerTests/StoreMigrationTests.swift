@@ -1,3 +1,4 @@
+import FootprintLoopback
 import FootprintServer
 import FootprintWire
 import Foundation
@@ -134,5 +135,32 @@ struct StoreMigrationTests {
             port: ClickHouseTestEnvironment.shardPorts(url)[0])
         let stored = try SQLiteEventStore(path: database).eventCount(projectId: 1)
         #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "\(stored)\t\(stored)")
+    }
+
+    /// After `migrate`, the file knows it is the ClickHouse store's metadata file: served without
+    /// `--store` it is refused, naming the store; with it, it serves and reports.
+    @Test(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+    func aMigratedFileRefusesToBeServedAsSQLite() throws {
+        let cli = try CommandLineTests()
+        defer { try? FileManager.default.removeItem(atPath: cli.directory) }
+        let database = cli.directory + "/events.sqlite"
+        #expect(try cli.run(["generate", "--events", "500", "--db", database, "--people", "20"]).status == 0)
+        let location = try ClickHouseTesting.newLocation()
+        let url = location.description
+        defer { ClickHouseTestEnvironment.dropDatabase(location.database, url: url) }
+        let migrated = try cli.run(["migrate", "--from", database, "--to", url, "--quiet"])
+        #expect(migrated.status == 0, "\(migrated.error)")
+        for arguments in [["serve", "--db", database, "--port", "0"], ["report", "--db", database]] {
+            let refused = try cli.run(arguments)
+            #expect(refused.status == 1, "\(arguments)")
+            #expect(
+                refused.error.contains("metadata file of the ClickHouse store \(url)"), "\(refused.error)")
+        }
+        let report = try cli.run(["report", "--db", "sqlite:" + database, "--store", url, "--json"])
+        #expect(report.status == 0, "\(report.error)")
+        #expect(try JSONDecoder().decode(Report.self, from: Data(report.output.utf8)).totalEvents >= 500)
+        let collector = try ServeProcess(
+            executable: cli.executable, database: database, arguments: ["--store", url])
+        collector.stop()
     }
 }

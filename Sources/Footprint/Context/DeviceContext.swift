@@ -1,3 +1,4 @@
+import FootprintWire
 import Foundation
 
 /// What the SDK knows about the library, app, OS and device: sent as `context` on every event.
@@ -32,8 +33,8 @@ public struct DeviceContext: Sendable, Hashable {
     /// `context.timezone` (`Europe/Paris`).
     public var timezone: String?
 
-    /// The version of this library.
-    public static let libraryVersion = "0.1.0"
+    /// The version of this library (``FootprintVersion/current``).
+    public static let libraryVersion = FootprintVersion.current
 
     /// An empty context (library fields only).
     public init() {}

@@ -46,4 +46,7 @@ extension ErrorCode where Domain == ServerError {
     public static var unsupported: Self { Self("unsupported") }
     /// The store was closed.
     public static var closed: Self { Self("closed") }
+    /// The database file is taken: another server serves it, or it belongs to another store (a
+    /// SQLite server on a ClickHouse store's metadata file).
+    public static var storeInUse: Self { Self("store_in_use") }
 }

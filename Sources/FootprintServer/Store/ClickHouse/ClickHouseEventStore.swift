@@ -96,6 +96,9 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         self.metadata = try SQLiteEventStore(path: metadataPath, configuration: configuration.metadata)
         do {
             try createSchema()
+            if !configuration.metadata.readOnly {
+                try metadata.recordEventStore(location, at: SystemClock().now())
+            }
         } catch {
             metadata.close()
             throw ServerError(code: error.code, message: "cannot open \(location): \(error.message)")

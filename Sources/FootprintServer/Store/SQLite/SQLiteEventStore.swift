@@ -42,6 +42,9 @@ public final class SQLiteEventStore: EventStore {
     public init(path: String, configuration: Configuration = Configuration()) throws(ServerError) {
         self.path = path
         self.configuration = configuration
+        if let problem = Self.pathProblem(path) {
+            throw ServerError(code: .storage, message: "cannot open the database \(path): \(problem)")
+        }
         do {
             if configuration.readOnly {
                 var options = SQLiteDatabase.Options()
@@ -84,6 +87,23 @@ public final class SQLiteEventStore: EventStore {
 
     deinit {
         writer?.close()
+    }
+
+    /// What keeps `path` from being a database file, said for people, or `nil`: a folder there,
+    /// or no folder to hold it (SQLite says only "unable to open database file" of both).
+    public static func pathProblem(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { return nil }
+            return
+                "\(path) is a folder; name a file in it, such as \((path as NSString).appendingPathComponent("footprint.sqlite"))"
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return nil }
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            return "the folder \(folder) does not exist; create it first"
+        }
+        return isFolder.boolValue ? nil : "\(folder) is a file, not a folder"
     }
 
     /// The writer, or a `closed` error for a read-only store.
