@@ -119,7 +119,9 @@ public enum FuzzEntry {
     public static func requestTarget(_ bytes: [UInt8]) -> RequestTarget? {
         guard let target = try? RequestTarget(bytes) else { return nil }
         precondition(!bytes.contains(0), "a raw NUL byte accepted")
-        precondition(target.path.hasPrefix("/") || target.path == "*", "a path that is not one")
+        // Bytes, not characters: "/" followed by a combining mark is one character.
+        precondition(
+            target.path.utf8.first == UInt8(ascii: "/") || target.path == "*", "a path that is not one")
         // Every byte escaped but the path's slashes and a lone `*`, which give the path its shape.
         func encoded(_ text: String, keeping kept: Set<UInt8> = []) -> String {
             text.utf8.map { byte in

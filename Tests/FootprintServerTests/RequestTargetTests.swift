@@ -1,3 +1,4 @@
+import FootprintFuzzing
 import FootprintServer
 import FootprintWire
 import Testing
@@ -38,6 +39,19 @@ struct RequestTargetTests {
     @Test func aRawNULByteInTheTargetIsRefused() {
         #expect(throws: ServerError.self) {
             try RequestTarget([UInt8]("/v1/people/alice".utf8) + [0] + [0x78])
+        }
+    }
+
+    /// Found by the fuzzer: a combining mark after a slash makes one character with it, so a
+    /// path is checked by its bytes, and the slash is still where the path starts.
+    @Test func aCombiningMarkAfterASlashKeepsThePathsBytes() throws {
+        for raw in [[0x2F, 0xD7, 0x84], Array("/%CC%81x".utf8), [0x2F, 0xCC, 0xA4, 0x36, 0x35, 0x2F, 0x2F]]
+            as [[UInt8]]
+        {
+            let target = try RequestTarget(raw)
+            #expect(target.path.utf8.first == UInt8(ascii: "/"))
+            #expect(!target.path.hasPrefix("/"), "one character: the slash and its mark")
+            #expect(FuzzEntry.requestTarget(raw) == target)
         }
     }
 
