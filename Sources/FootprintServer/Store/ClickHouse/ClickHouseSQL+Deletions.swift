@@ -63,11 +63,13 @@ extension ClickHouseSQL {
     }
 
     /// The stored events of a project before `time` (ms since 1970).
-    func eventsBefore(projectId: Int64, time: Int64) -> String {
-        """
-        SELECT count() FROM \(database).\(tables.events)
-        WHERE project_id = \(projectId) AND time < \(time) AND \(unique(projectId: projectId))
-        """
+    func eventsBefore(projectId: Int64, time: Int64) -> ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            """
+            SELECT count() FROM \(database).\(tables.events)
+            WHERE project_id = \(projectId) AND time < \(time) AND \(unique(projectId: projectId))
+            """
+        )
     }
 
     /// Deletes a project's events before `time` from one shard's local table (retention).
@@ -90,7 +92,9 @@ extension ClickHouseSQL {
     }
 
     /// The mutations of this database a shard has not finished.
-    var pendingMutations: String {
-        "SELECT count() FROM system.mutations WHERE database = \(ClickHouseFormat.literal(database)) AND is_done = 0"
+    var pendingMutations: ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            "SELECT count() FROM system.mutations WHERE database = \(ClickHouseFormat.literal(database)) AND is_done = 0"
+        )
     }
 }

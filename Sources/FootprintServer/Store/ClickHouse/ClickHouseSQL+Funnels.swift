@@ -13,7 +13,7 @@ extension ClickHouseSQL {
     func funnelPeople(
         projectId: Int64, filter: ReportFilter, sources: FunnelSources, stepCount: Int,
         windowMilliseconds window: Int64
-    ) -> String {
+    ) -> ClickHouseQuery<[Int]> {
         let sets = sources.stepSets
         var rank: [UInt64: Int] = [:]
         for (index, set) in sets.enumerated() { rank[set] = index }
@@ -46,10 +46,13 @@ extension ClickHouseSQL {
             source: (tables.stepTimes, 4, range))
         let hits = "SELECT arraySort(groupArrayArray(state)) AS hits FROM (\(parts)) GROUP BY person"
         let counts = (1...max(1, min(stepCount, 64))).map { "countIf(depth >= \($0))" }
-        return """
+        let sql = """
             SELECT \(counts.joined(separator: ", "))
             FROM (\(Self.funnelDepths(of: hits, stepSets: sets, stepCount: stepCount, windowMilliseconds: window)))
             """
+        return ClickHouseQuery(sql, fields: max(1, min(stepCount, 64))) { row throws(ServerError) in
+            try row.fields.indices.map { index throws(ServerError) in Int(max(0, try row.int64(index))) }
+        }
     }
 
     /// Each person's deepest funnel step (`depth`, a count) beside the columns of `query`'s rows,

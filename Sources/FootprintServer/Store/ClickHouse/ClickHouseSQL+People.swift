@@ -107,20 +107,26 @@ extension ClickHouseSQL {
 
     /// The distinct people per key (``EventStore/peopleCounts(projectId:filter:kind:keys:)``):
     /// `key, people`.
-    func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?) -> String
+    func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        -> ClickHouseQuery<(key: String, people: Int)>
     {
         let parts = peopleParts(
             projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["key"],
             state: "uniqExactState(\(Self.person))")
-        return "SELECT key, uniqExactMerge(state) FROM (\(parts)) GROUP BY key"
+        let sql = "SELECT key, uniqExactMerge(state) FROM (\(parts)) GROUP BY key"
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
+            (row.string(0), try row.int(1))
+        }
     }
 
     /// Per day of the range (`d`, from 0): the people active in the range (the same on every
     /// row), and those active that day, in the 7 and in the 30 days ending there:
     /// `d, people, daily, weekly, monthly`. For ranges of at most ``maskedDays``.
-    func activePeople(projectId: Int64, filter: ReportFilter) -> String {
+    func activePeople(projectId: Int64, filter: ReportFilter)
+        -> ClickHouseQuery<(day: Int, people: Int, daily: Int, weekly: Int, monthly: Int)>
+    {
         let (_, count) = RollupReports.days(of: filter)
-        return """
+        let sql = """
             SELECT d, count(), sum(\(Self.has("daily"))), sum(\(Self.has("weekly"))), sum(\(Self.has("monthly")))
             FROM (
                 SELECT \(Self.covered(filter, window: 1)) AS daily, \(Self.covered(filter, window: 7)) AS weekly,
@@ -129,12 +135,15 @@ extension ClickHouseSQL {
             ARRAY JOIN range(\(count)) AS d
             GROUP BY d
             """
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            (try row.int(0), try row.int(1), try row.int(2), try row.int(3), try row.int(4))
+        }
     }
 
     /// The distinct people of each of `selections` (rows of any of its selectors' kind, key and
     /// page): `selection, people`, the selection's index from 1.
     func peopleCounts(projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>])
-        -> String
+        -> ClickHouseQuery<(selection: Int, people: Int)>
     {
         func matches(_ selector: RollupReports.PeopleSelector) -> String {
             """
@@ -151,32 +160,59 @@ extension ClickHouseSQL {
             items: [Self.keys(selections.flatMap { $0 }.map { ($0.kind, $0.key) })],
             groups: ["arrayJoin(arrayFilter(x -> x > 0, [\(each.joined(separator: ", "))])) AS selection"],
             state: "uniqExactState(\(Self.person))")
-        return "SELECT selection, uniqExactMerge(state) FROM (\(parts)) GROUP BY selection"
+        let sql = "SELECT selection, uniqExactMerge(state) FROM (\(parts)) GROUP BY selection"
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
+            (try row.int(0), try row.int(1))
+        }
+    }
+
+    /// The counts of visitors ``visitors(projectId:filter:)`` gives, each row tagged with its own.
+    enum VisitorCount: Int64, CaseIterable {
+        /// Of any page on a day.
+        case perDay = 0
+        /// Of a page on a day.
+        case perPageAndDay = 1
+        /// Of a page over the range.
+        case perPage = 2
     }
 
     /// The visitors of the range's days in one read of the page views' people: per day, of any
-    /// page (`0, '', day, visitors`); per page and day (`1, page, day, visitors`); and per page
-    /// over the range (`2, page, -1, visitors`, its
+    /// page (``VisitorCount/perDay``, `'', day, visitors`); per page and day
+    /// (``VisitorCount/perPageAndDay``, `page, day, visitors`); and per page over the range
+    /// (``VisitorCount/perPage``, `page, -1, visitors`, its
     /// ``peopleCounts(projectId:filter:kind:keys:)``). `day` is since 1970. The people of each
     /// page and day are merged once, then into each of the three.
-    func visitors(projectId: Int64, filter: ReportFilter) -> String {
+    func visitors(projectId: Int64, filter: ReportFilter)
+        -> ClickHouseQuery<(count: VisitorCount, page: String, day: Int64, visitors: Int)>
+    {
         let pages = peopleParts(
             projectId: projectId, filter: filter, kind: .pageViews, keys: nil, groups: ["key", "day"],
             state: "uniqExactState(\(Self.person))")
-        return """
+        let (perDay, perPage) = (VisitorCount.perDay.rawValue, VisitorCount.perPage.rawValue)
+        let tags = VisitorCount.allCases.map { "toUInt8(\($0.rawValue))" }
+            .joined(separator: ", ")
+        let sql = """
             SELECT tag, of_page, of_day, uniqExactMerge(state) FROM (
-                SELECT tag, if(tag = 0, '', key) AS of_page, if(tag = 2, toInt64(-1), day) AS of_day, state
+                SELECT tag, if(tag = \(perDay), '', key) AS of_page, if(tag = \(perPage), toInt64(-1), day) AS of_day, state
                 FROM (SELECT key, day, uniqExactMergeState(state) AS state FROM (\(pages)) GROUP BY key, day)
-                ARRAY JOIN [toUInt8(0), toUInt8(1), toUInt8(2)] AS tag)
+                ARRAY JOIN [\(tags)] AS tag)
             GROUP BY tag, of_page, of_day
             """
+        return ClickHouseQuery(sql, fields: 4) { row throws(ServerError) in
+            guard let count = VisitorCount(rawValue: try row.int64(0)) else {
+                throw row.unreadable(0, as: "0, 1 or 2")
+            }
+            return (count, row.string(1), try row.int64(2), try row.int(3))
+        }
     }
 
     /// Retention cohorts (``RollupReports/retention(active:returns:returnEvent:days:filter:)``):
     /// `first, n, people, returned` per first active day (an offset in the range) and day `n`
     /// (`0…days`) after it inside the range; `returned` counts those active again (or doing
     /// `returnEvent`, a track event) on that day. For ranges of at most ``maskedDays``.
-    func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int) -> String {
+    func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        -> ClickHouseQuery<(first: Int, n: Int, people: Int, returned: Int)>
+    {
         let (_, count) = RollupReports.days(of: filter)
         let active = personMasks(projectId: projectId, filter: filter, kind: .anyEvent)
         let masks: String
@@ -195,7 +231,7 @@ extension ClickHouseSQL {
             masks = "SELECT person, mask AS active, mask AS returned FROM (\(active))"
         }
         // A mask's first day: the power of two of its lowest bit (exact in a double).
-        return """
+        let sql = """
             SELECT first, n, count(), sum(bitAnd(bitShiftRight(returned, first + n), 1)) FROM (
                 SELECT toUInt64(log2(bitAnd(active, bitNot(active) + 1))) AS first, returned
                 FROM (\(masks)) WHERE active != 0)
@@ -203,5 +239,8 @@ extension ClickHouseSQL {
             WHERE first + n < \(count)
             GROUP BY first, n
             """
+        return ClickHouseQuery(sql, fields: 4) { row throws(ServerError) in
+            (try row.int(0), try row.int(1), try row.int(2), try row.int(3))
+        }
     }
 }

@@ -9,7 +9,7 @@ extension ClickHouseSQL {
     /// computed at insert by the same Swift code (`RollupDelta.contributions(of:)`,
     /// `SessionTimeline`): its kinds, keys and roles (bit 0 counted, bit 1 per person, bit 2
     /// timed for funnels), its day and 64-day block, its session key and its mark on the
-    /// session's timeline (0 none, 1 view, 2 leave). `sequence` grows with each stored event
+    /// session's timeline (``SessionTimeline/MarkCode``). `sequence` grows with each stored event
     /// of a collector and differs between collectors (``ClickHouseEventStore/sequence(after:now:tag:)``).
     /// The table is a plain `MergeTree`: no merge removes a copy, so the counts the aggregate
     /// tables took from a redundant copy can always be taken back.
@@ -246,13 +246,15 @@ extension ClickHouseSQL {
 
     /// The database's tables on the node that runs it: `name, 0` for each, and `name, rows` for
     /// each with rows in active parts (nothing when the database does not exist).
-    var tablesOnNode: String {
+    var tablesOnNode: ClickHouseQuery<(name: String, rows: UInt64)> {
         let db = ClickHouseFormat.literal(database)
-        return """
+        let sql = """
             SELECT name, toUInt64(0) FROM system.tables WHERE database = \(db)
             UNION ALL
             SELECT table, sum(rows) FROM system.parts WHERE database = \(db) AND active GROUP BY table
             """
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in (row.string(0), try row.uint64(1))
+        }
     }
 
     /// A materialized view's page, app version and OS columns: as the SQLite rollups store them,

@@ -17,10 +17,28 @@ extension ClickHouseSQL {
         ("app", "argMin", "ifNull(app_version, ''), sequence", "String, UInt64"),
         ("os", "argMin", "ifNull(os, ''), sequence", "String, UInt64"),
         (
-            "marks", "groupArrayIf", "(time, sequence, mark, mark_page, mark_duration, day), mark > 0",
-            "Tuple(Int64, UInt64, UInt8, String, Int64, Int64), UInt8"
+            "marks", "groupArrayIf",
+            "(\(Mark.allCases.map(\.column).joined(separator: ", "))), mark > \(Code.none.rawValue)",
+            "Tuple(\(Mark.allCases.map(\.type).joined(separator: ", "))), UInt8"
         ),
     ]
+
+    /// The fields of a stored mark (``SessionTimeline/StoredMark``), the tuples of the `marks`
+    /// state and of the session reads that walk them.
+    typealias Mark = SessionTimeline.StoredMark.Field
+    /// A stored mark's code.
+    typealias Code = SessionTimeline.MarkCode
+
+    /// Which sessions' rows a session read merges. The answer is the same either way; only its
+    /// cost differs (``sessionRowsInRange(projectId:filter:page:)`` tells which is less).
+    enum Sessions: Sendable {
+        /// Every session's rows: a session outside the filter's days is left out by its start or
+        /// its views' days once merged.
+        case all
+        /// With days in the filter, the rows of the sessions with a row on those days only, every
+        /// row of each, as its start and timeline need.
+        case inRange
+    }
 
     /// The ``sessionStates`` a table keeps: all, or all but the marks.
     static func sessionStateNames(marks: Bool) -> [String] {
@@ -55,18 +73,18 @@ extension ClickHouseSQL {
     /// Each session's aggregate states `names` (``sessionStates``; with `page`, of its events on
     /// that page): the rows of `sessions` (`session_pages`) without the devices that have a
     /// redundant copy, and per session the states of those devices' counted events; merged per
-    /// session by the caller. With `narrow` and days in `filter`, only the rows of the sessions
+    /// session by the caller. With ``Sessions/inRange`` and days in `filter`, only the rows of the sessions
     /// with an event on those days (on `page`) are read, every row of each, as its start and
     /// timeline need (``sessionRowsInRange(projectId:filter:page:)`` tells when that pays; either
     /// way a session outside the days is left out by its start or its views' days, so the
     /// redundant devices' events, few, are read whole).
     func sessionStateRows(
-        projectId: Int64, filter: ReportFilter, page: String?, names: [String], narrow: Bool
+        projectId: Int64, filter: ReportFilter, page: String?, names: [String], sessions: Sessions
     ) -> String {
         let table = page == nil ? tables.sessions : tables.sessionPages
         let onPage = page.map { ["page = \(ClickHouseFormat.literal($0))"] } ?? []
         var rows = aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage
-        if narrow, filter.from != nil || filter.to != nil {
+        if sessions == .inRange, filter.from != nil || filter.to != nil {
             let inRange = ["project_id = \(projectId)"] + onPage + Self.dayConditions(filter)
             rows.append(
                 "session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))"
@@ -98,15 +116,20 @@ extension ClickHouseSQL {
 
     /// A project's rows of `sessions` (with `page`, of `session_pages` on that page) on `filter`'s
     /// days, and all: `in range, all`. Narrowing a session read to the sessions with a row on
-    /// those days (its `narrow`) pays when they are at most half: the set of their keys costs
+    /// those days (``Sessions/inRange``) pays when they are at most half: the set of their keys costs
     /// about as much as merging the other rows.
-    func sessionRowsInRange(projectId: Int64, filter: ReportFilter, page: String?) -> String {
+    func sessionRowsInRange(projectId: Int64, filter: ReportFilter, page: String?)
+        -> ClickHouseQuery<(inRange: Int64, all: Int64)>
+    {
         let days = Self.dayConditions(filter)
         let onPage = page.map { " AND page = \(ClickHouseFormat.literal($0))" } ?? ""
-        return """
+        let sql = """
             SELECT countIf(\(days.isEmpty ? "1" : days.joined(separator: " AND "))), count()
             FROM \(database).\(page == nil ? tables.sessions : tables.sessionPages) WHERE project_id = \(projectId)\(onPage)
             """
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
+            (try row.int64(0), try row.int64(1))
+        }
     }
 
     /// The conditions on a session (or session page) row of `day`, `app` and `os`.
@@ -121,7 +144,7 @@ extension ClickHouseSQL {
     /// `length` its length, and what ``sessionConditions(filter:)`` reads: its start day, and the
     /// app version and OS of its first stored event.
     func sessionRows(
-        projectId: Int64, filter: ReportFilter, page: String?, length: Bool, narrow: Bool
+        projectId: Int64, filter: ReportFilter, page: String?, length: Bool, sessions: Sessions
     )
         -> String
     {
@@ -129,39 +152,51 @@ extension ClickHouseSQL {
             length ? ["start_time", "end_time", "views"] : ["views"], filter: filter)
         return """
             SELECT \(names.map(Self.sessionMerge).joined(separator: ", "))\(length ? ", end_time - start_time AS length" : "")
-            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names, narrow: narrow)))
+            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names, sessions: sessions)))
             GROUP BY session_key
             """
     }
 
     /// The sessions that started on `filter`'s days (with its page: each session's events on
     /// that page): length and page views.
-    func storedSessions(projectId: Int64, filter: ReportFilter, narrow: Bool = true) -> String {
-        """
-        SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page, length: true, narrow: narrow)))
-        WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
-        """
+    func storedSessions(projectId: Int64, filter: ReportFilter, sessions: Sessions = .inRange)
+        -> ClickHouseQuery<StoredSession>
+    {
+        ClickHouseQuery(
+            """
+            SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page, length: true, sessions: sessions)))
+            WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
+            """, fields: 2
+        ) { row throws(ServerError) in
+            StoredSession(lengthMilliseconds: try row.int64(0), pageViews: try row.int(1))
+        }
     }
 
     /// With a page in `filter`: the repeat views of the page and the sessions' ends there.
-    func pageMoves(projectId: Int64, filter: ReportFilter, page: String, narrow: Bool = true) -> String {
-        """
-        SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page, length: false, narrow: narrow)))
-        WHERE \(sessionConditions(filter: filter).joined(separator: " AND ")) AND views > 0
-        """
+    func pageMoves(projectId: Int64, filter: ReportFilter, page: String, sessions: Sessions = .inRange)
+        -> ClickHouseQuery<(repeats: Int64, ends: Int64)>
+    {
+        ClickHouseQuery(
+            """
+            SELECT sum(views - 1), count() FROM (\(sessionRows(projectId: projectId, filter: filter, page: page, length: false, sessions: sessions)))
+            WHERE \(sessionConditions(filter: filter).joined(separator: " AND ")) AND views > 0
+            """, fields: 2
+        ) { row throws(ServerError) in
+            (try row.int64(0), try row.int64(1))
+        }
     }
 
     /// Each session's marks (page views and leaves) in time order, stored order at equal
     /// times, the first ``SessionTimeline/maximumMarks``: `(time, sequence, mark, page,
     /// duration, day)`; and what ``sessionConditions(filter:)`` reads of the session: the app
     /// version and OS of its first stored event (a view's own day is in its mark).
-    func sessionMarks(projectId: Int64, filter: ReportFilter, narrow: Bool) -> String {
+    func sessionMarks(projectId: Int64, filter: ReportFilter, sessions: Sessions) -> String {
         var names = Self.sessionStateNames(["marks"], filter: filter)
         names.removeAll { $0 == "day" }
         return """
-            SELECT arraySlice(arraySort(x -> (x.1, x.2), groupArrayIfMerge(marks_state)),
+            SELECT arraySlice(arraySort(x -> (\(Mark.time.of("x")), \(Mark.sequence.of("x"))), groupArrayIfMerge(marks_state)),
                     1, \(SessionTimeline.maximumMarks)) AS marks\(names.filter { $0 != "marks" }.map { ", " + Self.sessionMerge($0) }.joined())
-            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, names: names, narrow: narrow)))
+            FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, names: names, sessions: sessions)))
             GROUP BY session_key
             """
     }
@@ -169,7 +204,9 @@ extension ClickHouseSQL {
     /// Dwell histograms per page and bucket (``DwellHistogram``): each view's dwell is the
     /// duration of the leave of its page that follows it, else the gap to the next view capped
     /// (``SessionTimeline/dwells(cap:)``), whichever comes first; a last view has none.
-    func rollupDwell(projectId: Int64, filter: ReportFilter, narrow: Bool = true) -> String {
+    func rollupDwell(projectId: Int64, filter: ReportFilter, sessions: Sessions = .inRange)
+        -> ClickHouseQuery<(page: String, bucket: Int64, count: Int64, total: Int64)>
+    {
         let carried = Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         conditions.append("milliseconds >= 0")
@@ -178,52 +215,66 @@ extension ClickHouseSQL {
         // a mark's segment counts the views up to it, and such a leave is the second mark of its
         // segment and page (the view the first). The mark after a view in `timed` ends its dwell:
         // its leave, else the next view; `(0, 0, 0, '', 0, 0)` after the last one.
-        let segments = "arrayCumSum(arrayMap(x -> x.3 = 1, marks))"
+        let (view, leave, none) = (Code.view.rawValue, Code.leave.rawValue, Code.none.rawValue)
+        // The fields of a mark `m`, of the mark `n` after it and of any mark `x`.
+        func m(_ field: Mark) -> String { field.of("m") }
+        func n(_ field: Mark) -> String { field.of("n") }
+        func x(_ field: Mark) -> String { field.of("x") }
+        let segments = "arrayCumSum(arrayMap(x -> \(x(.code)) = \(view), marks))"
         let timed = """
-            arrayFilter((m, s, u) -> m.3 = 1 OR (m.3 = 2 AND s > 0 AND u = 2), marks, \(segments),
-                arrayEnumerateUniq(\(segments), arrayMap(x -> x.4, marks)))
+            arrayFilter((m, s, u) -> \(m(.code)) = \(view) OR (\(m(.code)) = \(leave) AND s > 0 AND u = 2), marks, \(segments),
+                arrayEnumerateUniq(\(segments), arrayMap(x -> \(x(.page)), marks)))
             """
-        let end = "(toInt64(0), toUInt64(0), toUInt8(0), '', toInt64(0), toInt64(0))"
+        let end = "(\(Mark.allCases.map(\.zero).joined(separator: ", ")))"
         let dwell = """
-            if(m.3 != 1 OR n.3 = 0, -1, if(n.3 = 1, least(greatest(0, n.1 - m.1), \(dwellCap)), n.5))
+            if(\(m(.code)) != \(view) OR \(n(.code)) = \(none), -1, if(\(n(.code)) = \(view), least(greatest(0, \(n(.time)) - \(m(.time))), \(dwellCap)), \(n(.duration))))
             """
-        return """
+        let sql = """
             SELECT page, \(Self.bucket("milliseconds")) AS bucket, count(), sum(milliseconds), sum(toFloat64(milliseconds))
             FROM (
                 SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds\(carried) FROM (
-                    SELECT arrayMap((m, n) -> (m.4, m.6, \(dwell)), timed,
+                    SELECT arrayMap((m, n) -> (\(m(.page)), \(m(.day)), \(dwell)), timed,
                         arraySlice(arrayPushBack(timed, \(end)), 2)) AS dwells\(carried)
                     FROM (
                         SELECT \(timed) AS timed\(carried)
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter, narrow: narrow)))
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions)))
                     )
                 ) ARRAY JOIN dwells AS dwell
             ) WHERE \(conditions.joined(separator: " AND "))
             GROUP BY page, bucket
             """
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            (row.string(0), try row.int64(1), try row.int64(2), try row.sum(exact: 3, approximate: 4))
+        }
     }
 
     /// Page-to-page moves from views on `filter`'s days (``SessionTimeline/moves()``): each
     /// view to the next view of its session, the last to `''` (the session's end).
-    func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?, narrow: Bool = true)
-        -> String
+    func rollupMoves(
+        projectId: Int64, filter: ReportFilter, from page: String?, sessions: Sessions = .inRange
+    )
+        -> ClickHouseQuery<RollupMove>
     {
         let carried = Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         if let page { conditions.append("from_page = \(ClickHouseFormat.literal(page))") }
-        return """
+        let sql = """
             SELECT from_page, to_page, count() FROM (
                 SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day\(carried) FROM (
-                    SELECT arrayMap((v, next) -> (v.4, next, v.6), views,
-                        arraySlice(arrayPushBack(arrayMap(x -> x.4, views), ''), 2)) AS moves\(carried)
+                    SELECT arrayMap((v, next) -> (\(Mark.page.of("v")), next, \(Mark.day.of("v"))), views,
+                        arraySlice(arrayPushBack(arrayMap(x -> \(Mark.page.of("x")), views), ''), 2)) AS moves\(carried)
                     FROM (
-                        SELECT arrayFilter(x -> x.3 = 1, marks) AS views\(carried)
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter, narrow: narrow)))
+                        SELECT arrayFilter(x -> \(Mark.code.of("x")) = \(Code.view.rawValue), marks) AS views\(carried)
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions)))
                     )
                 ) ARRAY JOIN moves AS move
             ) WHERE \(conditions.joined(separator: " AND "))
             GROUP BY from_page, to_page
             """
+        return ClickHouseQuery(sql, fields: 3) { row throws(ServerError) in
+            let next = row.string(1)
+            return RollupMove(from: row.string(0), to: next.isEmpty ? nil : next, count: try row.int(2))
+        }
     }
 
     /// The columns of a session ``sessionMarks(projectId:filter:)`` gives besides its marks, which
@@ -247,5 +298,41 @@ extension ClickHouseSQL {
             if(\(value) < 16, greatest(0, \(value)),
                 16 + (\(exponent) - 4) * 16 + bitAnd(bitShiftRight(\(atLeast16), \(exponent) - 4), 15))
             """
+    }
+}
+
+extension SessionTimeline.StoredMark.Field {
+    /// This field of the tuple `tuple` in SQL (`m.3`).
+    func of(_ tuple: String) -> String { "\(tuple).\(rawValue)" }
+
+    /// The column of `events_local` it is taken from.
+    var column: String {
+        switch self {
+        case .time: "time"
+        case .sequence: "sequence"
+        case .code: "mark"
+        case .page: "mark_page"
+        case .duration: "mark_duration"
+        case .day: "day"
+        }
+    }
+
+    /// Its ClickHouse type.
+    var type: String {
+        switch self {
+        case .time, .duration, .day: "Int64"
+        case .sequence: "UInt64"
+        case .code: "UInt8"
+        case .page: "String"
+        }
+    }
+
+    /// Its value in the tuple past a timeline's last mark (code ``SessionTimeline/MarkCode/none``).
+    var zero: String {
+        switch self {
+        case .page: "''"
+        case .code: "toUInt8(\(SessionTimeline.MarkCode.none.rawValue))"
+        default: "to\(type)(0)"
+        }
     }
 }

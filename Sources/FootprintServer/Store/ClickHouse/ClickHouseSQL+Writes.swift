@@ -20,16 +20,24 @@ extension ClickHouseSQL {
 
     /// Every stored copy of the messages of these devices among `messageIds` in a project:
     /// `device, message_id, sequence, user_id, time`. The writer's check after its INSERT.
-    func storedCopies(projectId: Int64, devices: Set<String>, messageIds: Set<String>) -> String {
-        """
-        SELECT device, message_id, sequence, user_id, time FROM \(database).\(tables.events)
-        WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
-            AND message_id IN (\(Self.list(messageIds)))
-        """
+    func storedCopies(projectId: Int64, devices: Set<String>, messageIds: Set<String>)
+        -> ClickHouseQuery<(fields: [Substring], sequence: UInt64)>
+    {
+        ClickHouseQuery(
+            """
+            SELECT device, message_id, sequence, user_id, time FROM \(database).\(tables.events)
+            WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
+                AND message_id IN (\(Self.list(messageIds)))
+            """, fields: 5
+        ) { row throws(ServerError) in
+            (row.fields, try row.uint64(2))
+        }
     }
 
     /// The records of redundant copies a project holds (tests and the benchmarks read it).
-    func redundantCopies(projectId: Int64) -> String {
-        "SELECT count() FROM \(database).\(tables.duplicateCopies) WHERE project_id = \(projectId)"
+    func redundantCopies(projectId: Int64) -> ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            "SELECT count() FROM \(database).\(tables.duplicateCopies) WHERE project_id = \(projectId)"
+        )
     }
 }
