@@ -81,10 +81,12 @@ struct ClickHouseAgreementTests {
                 }
                 let filter = ReportFilter(from: data.end.adding(milliseconds: -86_400_000 * 2), to: data.end)
                 #expect(
-                    Set(try store.analyticsEvents(projectId: project.id, filter: filter, properties: true))
+                    Set(
+                        try store.analyticsEvents(
+                            projectId: project.id, filter: filter, properties: .included))
                         == Set(
                             try sqlite.analyticsEvents(
-                                projectId: sqliteProject.id, filter: filter, properties: true)),
+                                projectId: sqliteProject.id, filter: filter, properties: .included)),
                     sourceLocation: sourceLocation)
             }
         }

@@ -63,7 +63,7 @@ struct ClickHouseCompatibilityTests {
             // Logged when the store has it (its statements then run on chDB too).
             _ = try? store.exportPerson(id: try #require(data.linkedUser()), projectId: project.id)
             _ = try store.analyticsEvents(
-                projectId: project.id, filter: ReportFilter(from: nil, to: nil), properties: true)
+                projectId: project.id, filter: ReportFilter(from: nil, to: nil), properties: .included)
             _ = try store.deviceClicks(
                 projectId: project.id, connectSessionId: session.id, after: 0, limit: 50)
             _ = try store.planHealthReports(projectId: project.id, limit: 20)

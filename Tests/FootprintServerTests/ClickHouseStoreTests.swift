@@ -205,13 +205,17 @@ struct ClickHouseStoreTests {
                 for filter in filters {
                     let sql = store.sql
                     for narrowed in [
-                        { sql.storedSessions(projectId: project.id, filter: filter, narrow: $0) },
-                        { sql.rollupDwell(projectId: project.id, filter: filter, narrow: $0) },
-                        { sql.rollupMoves(projectId: project.id, filter: filter, from: nil, narrow: $0) },
-                    ] as [(Bool) -> String] {
+                        { sql.storedSessions(projectId: project.id, filter: filter, sessions: $0).sql },
+                        { sql.rollupDwell(projectId: project.id, filter: filter, sessions: $0).sql },
+                        {
+                            sql.rollupMoves(projectId: project.id, filter: filter, from: nil, sessions: $0)
+                                .sql
+                        },
+                    ] as [(ClickHouseSQL.Sessions) -> String] {
                         #expect(
-                            try store.client.rows(narrowed(true)).map { $0.joined(separator: "\t") }.sorted()
-                                == store.client.rows(narrowed(false)).map { $0.joined(separator: "\t") }
+                            try store.client.rows(narrowed(.inRange)).map { $0.joined(separator: "\t") }
+                                .sorted()
+                                == store.client.rows(narrowed(.all)).map { $0.joined(separator: "\t") }
                                 .sorted())
                     }
                 }

@@ -44,7 +44,8 @@ import Testing
         return Both(
             rollups: ReportService(store: store), project: project,
             engine: ReportEngine(
-                events: try store.analyticsEvents(projectId: project.id, filter: filter, properties: true),
+                events: try store.analyticsEvents(
+                    projectId: project.id, filter: filter, properties: .included),
                 identityLinks: try store.identityLinks(projectId: project.id)),
             parameters: parameters)
     }
@@ -404,7 +405,7 @@ import Testing
             let filter = ReportFilter.lastDays(
                 30, now: SyntheticTraffic.Configuration().end.adding(milliseconds: -1))
             let error = #expect(throws: ServerError.self) {
-                try store.analyticsEvents(projectId: project.id, filter: filter, properties: false)
+                try store.analyticsEvents(projectId: project.id, filter: filter, properties: .omitted)
             }
             #expect(error?.code == .invalidQuery)
             let counts = try store.rollupCounts(projectId: project.id, filter: filter)

@@ -2,6 +2,15 @@ import FootprintWire
 
 /// One stored event as the reports read it: the columns and the few properties they use.
 public struct AnalyticsEvent: Sendable, Hashable {
+    /// Whether a read of the events takes their properties
+    /// (``EventStore/analyticsEvents(projectId:filter:properties:)``).
+    public enum Properties: Sendable {
+        /// Without properties: what the reports need but attribute conditions.
+        case omitted
+        /// Every property too (for attribute conditions).
+        case included
+    }
+
     /// The message type.
     public var type: MessageType
     /// `event` of track, `name` of screen and page.

@@ -8,7 +8,8 @@ extension EventStore {
     {
         if let keys, keys.isEmpty { return [:] }
         return RollupReports.people(
-            try rollupPersonDays(projectId: projectId, filter: filter, kind: kind, keys: keys, pages: false),
+            try rollupPersonDays(
+                projectId: projectId, filter: filter, kind: kind, keys: keys, pages: .merged),
             filter: filter)
     }
 
@@ -23,7 +24,7 @@ extension EventStore {
         for (kind, wanted) in keys {
             rows[kind] = try rollupPersonDays(
                 projectId: projectId, filter: filter, kind: kind, keys: kind == .anyEvent ? nil : wanted,
-                pages: true)
+                pages: .each)
         }
         return RollupReports.people(of: selections, rows: rows, filter: filter)
     }
@@ -48,10 +49,10 @@ extension EventStore {
     {
         RollupReports.retention(
             active: try rollupPersonDays(
-                projectId: projectId, filter: filter, kind: .anyEvent, keys: nil, pages: false),
+                projectId: projectId, filter: filter, kind: .anyEvent, keys: nil, pages: .merged),
             returns: try returnEvent.map { event throws(ServerError) in
                 try rollupPersonDays(
-                    projectId: projectId, filter: filter, kind: .trackEvents, keys: [event], pages: false)
+                    projectId: projectId, filter: filter, kind: .trackEvents, keys: [event], pages: .merged)
             },
             returnEvent: returnEvent, days: days, filter: filter)
     }
@@ -60,9 +61,9 @@ extension EventStore {
     func activityOfPersonRows(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
         RollupReports.activity(
             active: try rollupPersonDays(
-                projectId: projectId, filter: filter, kind: .anyEvent, keys: nil, pages: false),
+                projectId: projectId, filter: filter, kind: .anyEvent, keys: nil, pages: .merged),
             viewers: try rollupPersonDays(
-                projectId: projectId, filter: filter, kind: .pageViews, keys: nil, pages: false),
+                projectId: projectId, filter: filter, kind: .pageViews, keys: nil, pages: .merged),
             filter: filter)
     }
 
@@ -75,7 +76,8 @@ extension EventStore {
         throws(ServerError) -> ReportEngine
     {
         ReportEngine(
-            events: try analyticsEvents(projectId: projectId, filter: filter, properties: needsProperties),
+            events: try analyticsEvents(
+                projectId: projectId, filter: filter, properties: needsProperties ? .included : .omitted),
             identityLinks: try identityLinks(projectId: projectId))
     }
 }

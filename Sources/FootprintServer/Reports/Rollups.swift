@@ -66,6 +66,16 @@ public struct RollupPersonDays: Sendable, Hashable {
         self.person = person
         self.days = days
     }
+
+    /// Whether a read of person rows gives each row's page
+    /// (``EventStore/rollupPersonDays(projectId:filter:kind:keys:pages:)``).
+    public enum Pages: Sendable {
+        /// Each row's page.
+        case each
+        /// A store may give one row per person over every page (its page `""`): far fewer rows,
+        /// for the callers that only count people.
+        case merged
+    }
 }
 
 /// One daily count on one page.

@@ -16,6 +16,46 @@ public struct SessionTimeline: Sendable, Hashable {
         case leave(page: String, durationMilliseconds: Int64)
     }
 
+    /// A mark's kind as a number, where marks are stored as rows (the ClickHouse store's `mark`
+    /// column and the tuples of ``StoredMark``).
+    public enum MarkCode: UInt8, Sendable {
+        /// No mark: an event that is neither a named page view nor a timed leave.
+        case none = 0
+        /// ``Mark/view(page:)``.
+        case view = 1
+        /// ``Mark/leave(page:durationMilliseconds:)``.
+        case leave = 2
+    }
+
+    /// A mark as a store keeps it in a row of numbers and text (the ClickHouse store's session
+    /// reads walk arrays of such tuples as ``dwells(cap:)`` and ``moves()`` walk the marks).
+    public enum StoredMark {
+        /// The fields of the tuple, in order (`tuple.1` is ``time``).
+        public enum Field: Int, Sendable, CaseIterable {
+            /// When (milliseconds since 1970).
+            case time = 1
+            /// The event's stored order: it orders marks of equal times.
+            case sequence
+            /// The ``MarkCode``.
+            case code
+            /// The page viewed or left (`""` for none).
+            case page
+            /// A leave's duration in milliseconds (`0` for a view).
+            case duration
+            /// The mark's UTC day (days since 1970-01-01).
+            case day
+        }
+
+        /// The fields of `mark`: its code, page and duration (`(none, "", 0)` for none).
+        public static func fields(of mark: Mark?) -> (code: MarkCode, page: String, duration: Int64) {
+            switch mark {
+            case .view(let page)?: return (.view, page, 0)
+            case .leave(let page, let duration)?: return (.leave, page, duration)
+            case nil: return (.none, "", 0)
+            }
+        }
+    }
+
     /// A mark and when it happened (milliseconds since 1970).
     public struct TimedMark: Sendable, Hashable {
         /// When.

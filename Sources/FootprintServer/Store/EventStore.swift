@@ -51,8 +51,9 @@ public protocol EventStore: AccessStore {
     func eventTimeSpan(projectId: Int64) throws(ServerError) -> ClosedRange<Timestamp>?
 
     /// The events of a project that pass `filter`, in any order, for ``ReportEngine``.
-    /// - Parameter properties: also read every property (for attribute conditions).
-    func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
+    /// - Parameter properties: whether to read every property too (for attribute conditions).
+    func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: AnalyticsEvent.Properties)
+        throws(ServerError)
         -> [AnalyticsEvent]
 
     /// How many people (identity links applied) reached each of `stepCount` funnel steps in
@@ -77,10 +78,12 @@ public protocol EventStore: AccessStore {
     /// days in range), with identity links applied and its other filters.
     /// - Parameters:
     ///   - keys: only these keys (`nil`: all).
-    ///   - pages: give each row's page. Without, a store may give one row per person over every
-    ///     page (its page `""`): far fewer rows, for the callers that only count people.
+    ///   - pages: each row's page, or (``RollupPersonDays/Pages/merged``) a store may give one row
+    ///     per person over every page (its page `""`): far fewer rows, for the callers that only
+    ///     count people.
     func rollupPersonDays(
-        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, pages: Bool
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?,
+        pages: RollupPersonDays.Pages
     ) throws(ServerError) -> [RollupPersonDays]
 
     /// The distinct people (identity links applied) per key of `kind` who did it on a day of

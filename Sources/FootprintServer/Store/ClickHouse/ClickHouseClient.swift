@@ -131,6 +131,19 @@ final class ClickHouseClient: Sendable {
         }
     }
 
+    /// Runs `query` and returns its rows, each decoded by the query.
+    /// - Throws: ``ServerError/Code/storage`` for a row the query cannot decode
+    ///   (``ClickHouseQuery/decode(_:)``).
+    func rows<Row>(
+        _ query: ClickHouseQuery<Row>, settings: [String: String] = [:],
+        on node: ClickHouseLocation.Node? = nil,
+        timeout: Double? = nil
+    ) throws(ServerError) -> [Row] {
+        try rows(query.sql, settings: settings, on: node, timeout: timeout).map {
+            fields throws(ServerError) in try query.decode(fields)
+        }
+    }
+
     /// ClickHouse error codes that say "not now": timeouts, network faults, overload, a shard
     /// that cannot be reached, too many parts to merge.
     static let transientCodes: Set<Int> = [

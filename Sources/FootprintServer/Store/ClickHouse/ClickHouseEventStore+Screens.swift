@@ -99,42 +99,23 @@ extension ClickHouseEventStore: ScreenStore {
         let clicks = try client.rows(
             sql.deviceClicks(
                 projectId: projectId, devices: devices, after: start, through: end, limit: wanted)
-        ).compactMap { row -> DeviceClick? in
-            guard row.count == 7 else { return nil }
-            return DeviceClick(
-                sequence: ClickHouseFormat.int64(row[0]),
-                time: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[1])),
-                anonymousId: ClickHouseFormat.text(row[2]) ?? "", page: ClickHouseFormat.text(row[3]),
-                path: ClickHouseFormat.text(row[4]) ?? "", similarPath: ClickHouseFormat.text(row[5]),
-                text: ClickHouseFormat.text(row[6]))
-        }
+        )
         let cursor = clicks.count == wanted ? clicks[clicks.count - 1].sequence : end
         return DeviceClicks(clicks: clicks, cursor: cursor)
     }
 
     public func planHealthReports(projectId: Int64, limit: Int) throws(ServerError) -> [PlanHealthReport] {
-        guard let newest = try client.rows(sql.newestCountedDay(projectId: projectId)).first,
-            newest.count == 2,
-            ClickHouseFormat.int64(newest[1]) > 0
+        guard let newest = try client.rows(sql.newestCountedDay(projectId: projectId)).first, newest.count > 0
         else { return [] }
-        let since = ClickHouseFormat.int64(newest[0]).saturatingAdd(-SQLiteEventStore.planHealthLookbackDays)
+        let since = newest.day.saturatingAdd(-SQLiteEventStore.planHealthLookbackDays)
         return try client.rows(sql.planHealthReports(projectId: projectId, since: since, limit: limit))
-            .compactMap {
-                row -> PlanHealthReport? in
-                guard row.count == 4 else { return nil }
-                let message = try? JSONParser().parse(Array((ClickHouseFormat.text(row[3]) ?? "{}").utf8))
-                return PlanHealthReport(
-                    appVersion: ClickHouseFormat.text(row[0]) ?? "",
-                    time: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])),
-                    properties: message?["properties"]?.objectValue ?? [:])
-            }
     }
 
     /// The newest `sequence` of a project's events (of `devices`, when given), `0` when none.
     private func newestSequence(projectId: Int64, devices: Set<String>?) throws(ServerError) -> Int64 {
-        guard let row = try client.rows(sql.newestSequence(projectId: projectId, devices: devices)).first,
-            row.count == 2, ClickHouseFormat.int64(row[1]) > 0
+        guard let newest = try client.rows(sql.newestSequence(projectId: projectId, devices: devices)).first,
+            newest.count > 0
         else { return 0 }
-        return ClickHouseFormat.int64(row[0])
+        return newest.sequence
     }
 }

@@ -128,10 +128,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         filling.requestTimeout = configuration.fillTimeout
         let filler = ClickHouseClient(location: location, configuration: filling)
         for shard in location.shards {
-            let tables = try client.rows(sql.tablesOnNode, on: shard).map {
-                (name: $0[0], rows: $0.last ?? "0")
-            }
-            let holdsEvents = tables.contains { $0.name == "events_local" && $0.rows != "0" }
+            let tables = try client.rows(sql.tablesOnNode, on: shard)
+            let holdsEvents = tables.contains { $0.name == "events_local" && $0.rows != 0 }
             for statement in sql.localTables { _ = try client.execute(statement, on: shard) }
             for aggregate in sql.aggregates {
                 let viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
@@ -326,8 +324,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
             timeout: configuration.writeTimeout)
         // Each message's copies: the raw fields, written back as they came.
         var messages: [[Substring]: [(sequence: UInt64, row: [Substring])]] = [:]
-        for row in rows where row.count == 5 {
-            messages[[row[0], row[1]], default: []].append((UInt64(row[2]) ?? 0, row))
+        for row in rows {
+            messages[[row.fields[0], row.fields[1]], default: []].append((row.sequence, row.fields))
         }
         var records = ""
         var first: Set<StoredCopy> = []
@@ -355,57 +353,33 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     // MARK: Counts and lists
 
     public func eventCount(projectId: Int64) throws(ServerError) -> Int {
-        Int(
-            try client.rows(sql.eventCount(projectId: projectId)).first.map { ClickHouseFormat.int64($0[0]) }
-                ?? 0)
+        Int(try client.rows(sql.eventCount(projectId: projectId)).first ?? 0)
     }
 
     public func lostEventCount(projectId: Int64) throws(ServerError) -> Int {
-        guard let row = try client.rows(sql.lostEventCount(projectId: projectId)).first, row.count == 2 else {
-            return 0
-        }
-        return Int(max(0, Self.sum(exact: row[0], approximate: row[1])))
+        guard let sum = try client.rows(sql.lostEventCount(projectId: projectId)).first else { return 0 }
+        return Int(max(0, sum))
     }
 
     public func eventTimeSpan(projectId: Int64) throws(ServerError) -> ClosedRange<Timestamp>? {
-        guard let row = try client.rows(sql.eventTimeSpan(projectId: projectId)).first, row.count == 3,
-            ClickHouseFormat.int64(row[2]) > 0
+        guard let span = try client.rows(sql.eventTimeSpan(projectId: projectId)).first, span.count > 0
         else { return nil }
-        let first = ClickHouseFormat.int64(row[0])
-        let last = ClickHouseFormat.int64(row[1])
-        return Timestamp(millisecondsSince1970: first)...Timestamp(millisecondsSince1970: max(first, last))
+        return Timestamp(
+            millisecondsSince1970: span.first)...Timestamp(
+                millisecondsSince1970: max(span.first, span.last))
     }
 
     public func identityLinks(projectId: Int64) throws(ServerError) -> [String: String] {
         var links: [String: String] = [:]
-        for row in try client.rows(sql.identityLinks(projectId: projectId)) where row.count == 2 {
-            links[ClickHouseFormat.text(row[0]) ?? ""] = ClickHouseFormat.text(row[1]) ?? ""
+        for link in try client.rows(sql.identityLinks(projectId: projectId)) {
+            links[link.anonymousId] = link.userId
         }
         return links
     }
 
     public func recentEvents(projectId: Int64, limit: Int, after: Int64?) throws(ServerError) -> [RecentEvent]
     {
-        try client.rows(sql.recentEvents(projectId: projectId, limit: limit, after: after)).compactMap {
-            row in
-            guard row.count == 8 else { return nil }
-            return RecentEvent(
-                sequence: ClickHouseFormat.int64(row[0]),
-                type: MessageType(rawValue: ClickHouseFormat.text(row[1]) ?? "") ?? .track,
-                name: ClickHouseFormat.text(row[2]),
-                time: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[3])),
-                receivedAt: Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[4])),
-                person: ClickHouseFormat.text(row[5]), page: ClickHouseFormat.text(row[6]),
-                payload: ClickHouseFormat.text(row[7]) ?? "{}")
-        }
-    }
-
-    /// A sum read both as an integer and as a double: the integer when the double says it did
-    /// not wrap, else the double held within `Int64`.
-    static func sum(exact: Substring, approximate: Substring) -> Int64 {
-        let double = Double(approximate) ?? 0
-        if abs(double) < 0x1p62 { return ClickHouseFormat.int64(exact) }
-        return Int64(Int(saturating: double))
+        try client.rows(sql.recentEvents(projectId: projectId, limit: limit, after: after))
     }
 
     // MARK: People and retention
@@ -474,10 +448,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         let deadline = started.addingTimeInterval(configuration.requestTimeout)
         for shard in location.shards {
             while true {
-                let pending = try client.rows(sql.pendingMutations, on: shard).first.map {
-                    ClickHouseFormat.int64($0[0])
-                }
-                if pending ?? 0 == 0 { break }
+                if try client.rows(sql.pendingMutations, on: shard).first ?? 0 == 0 { break }
                 guard Date() < deadline else {
                     throw ServerError(
                         code: .unavailable,
@@ -508,10 +479,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         for (project, horizonDay) in try metadata.retentionHorizons(defaultDays: defaultDays, now: now) {
             let started = Date()
             let horizon = horizonDay &* 86_400_000
-            let count =
-                try client.rows(sql.eventsBefore(projectId: project.id, time: horizon)).first.map {
-                    Int(ClickHouseFormat.int64($0[0]))
-                } ?? 0
+            let count = Int(
+                try client.rows(sql.eventsBefore(projectId: project.id, time: horizon)).first ?? 0)
             if count > 0 {
                 try mutateEveryShard(
                     [sql.deleteEventsBefore(projectId: project.id, time: horizon)]
@@ -541,28 +510,13 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     {
         let events = try client.rows(
             sql.personEvents(
-                projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
-        ).compactMap { row -> JSONValue? in
-            guard row.count == 4 else { return nil }
-            let payload = ClickHouseFormat.text(row[3]) ?? ""
-            return [
-                "messageId": .string(ClickHouseFormat.text(row[0]) ?? ""),
-                "time": .string(Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[1])).iso8601),
-                "receivedAt": .string(
-                    Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
-                "message": (try? JSONParser().parse(Array(payload.utf8))) ?? .string(payload),
-            ]
-        }
+                projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds))
         let links = try client.rows(sql.identityLinkTimes(projectId: projectId)).compactMap {
-            row -> JSONValue? in
-            guard row.count == 3 else { return nil }
-            let anonymousId = ClickHouseFormat.text(row[0]) ?? ""
-            let userId = ClickHouseFormat.text(row[1]) ?? ""
-            guard selection.owns(link: anonymousId, userId: userId) else { return nil }
+            link -> JSONValue? in
+            guard selection.owns(link: link.anonymousId, userId: link.userId) else { return nil }
             return [
-                "anonymousId": .string(anonymousId), "userId": .string(userId),
-                "firstSeen": .string(
-                    Timestamp(millisecondsSince1970: ClickHouseFormat.int64(row[2])).iso8601),
+                "anonymousId": .string(link.anonymousId), "userId": .string(link.userId),
+                "firstSeen": .string(Timestamp(millisecondsSince1970: link.firstSeen).iso8601),
             ]
         }
         return PersonExport(
@@ -658,12 +612,7 @@ enum ClickHouseRows {
         let mark = SessionTimeline.mark(
             type: event.type, name: event.name, page: event.page,
             durationMilliseconds: event.durationMilliseconds)
-        let markFields: (kind: UInt8, page: String, duration: Int64)
-        switch mark {
-        case .view(let page)?: markFields = (1, page, 0)
-        case .leave(let page, let duration)?: markFields = (2, page, duration)
-        case nil: markFields = (0, "", 0)
-        }
+        let markFields = SessionTimeline.StoredMark.fields(of: mark)
         let sessionKey = SessionTimeline.sessionKey(
             sessionId: event.sessionId, anonymousId: event.anonymousId, userId: event.userId, time: event.time
         )
@@ -686,7 +635,7 @@ enum ClickHouseRows {
             ClickHouseFormat.array(contributions.map(\.key)),
             ClickHouseFormat.array(
                 contributions.map { ($0.counted ? 1 : 0) | ($0.perPerson ? 2 : 0) | ($0.timed ? 4 : 0) }),
-            ClickHouseFormat.field(sessionKey), isView ? "1" : "0", String(markFields.kind),
+            ClickHouseFormat.field(sessionKey), isView ? "1" : "0", String(markFields.code.rawValue),
             ClickHouseFormat.field(markFields.page), String(markFields.duration),
         ]
         rows += fields.joined(separator: "\t")

@@ -2,9 +2,9 @@ import FootprintSQLite
 import FootprintWire
 
 extension SQLiteEventStore {
-    public func analyticsEvents(projectId: Int64, filter: ReportFilter, properties: Bool) throws(ServerError)
-        -> [AnalyticsEvent]
-    {
+    public func analyticsEvents(
+        projectId: Int64, filter: ReportFilter, properties: AnalyticsEvent.Properties
+    ) throws(ServerError) -> [AnalyticsEvent] {
         try events(projectId: projectId, filter: filter, properties: properties)
     }
 
@@ -159,14 +159,14 @@ extension SQLiteEventStore {
         return (conditions, values)
     }
 
-    private func events(projectId: Int64, filter: ReportFilter, properties: Bool)
+    private func events(projectId: Int64, filter: ReportFilter, properties: AnalyticsEvent.Properties)
         throws(ServerError) -> [AnalyticsEvent]
     {
         let (conditions, values) = Self.eventConditions(projectId: projectId, filter: filter)
         let sql = """
             SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
                 element_text, item_id, duration_ms, app_version, os,
-                \(properties ? "json_extract(payload, '$.properties')" : "NULL")
+                \(properties == .included ? "json_extract(payload, '$.properties')" : "NULL")
             FROM events WHERE \(conditions.joined(separator: " AND "))
             LIMIT \(configuration.maximumReportEvents + 1)
             """
@@ -180,7 +180,7 @@ extension SQLiteEventStore {
                     itemId: row.text(at: 10),
                     durationMilliseconds: row.isNull(at: 11) ? nil : row.int64(at: 11),
                     appVersion: row.text(at: 12), os: row.text(at: 13))
-                if properties, let text = row.text(at: 14),
+                if properties == .included, let text = row.text(at: 14),
                     let object = try? JSONParser().parse(Array(text.utf8)).objectValue
                 {
                     event.properties = object

@@ -61,7 +61,8 @@ extension SQLiteEventStore {
 
     /// Each stored row: its page, whatever `pages` says (the rows are stored per page).
     public func rollupPersonDays(
-        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, pages: Bool
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?,
+        pages: RollupPersonDays.Pages
     ) throws(ServerError) -> [RollupPersonDays] {
         if let keys, keys.isEmpty { return [] }
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)

@@ -1,0 +1,100 @@
+import FootprintWire
+
+/// The deletions: a person's events, links, copies and aggregated rows, and retention's
+/// deletion of old days.
+extension ClickHouseSQL {
+    /// The condition on events that selects a person's (``PersonSelection``: its user id, or
+    /// one of its anonymous ids on events without a user id).
+    static func personCondition(person: String, anonymousIds: Set<String>) -> String {
+        """
+        (user_id = \(ClickHouseFormat.literal(person)) OR (ifNull(user_id, '') = '' AND device IN (\(list(anonymousIds)))))
+        """
+    }
+
+    /// Deletes a person's events from one shard's local table (a mutation ClickHouse runs in the
+    /// background; see ``pendingMutations``).
+    func deletePersonEvents(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).events_local DELETE
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        """
+    }
+
+    /// Deletes the records of a person's redundant copies from one shard's local table (by the
+    /// copies' own device and user id, so the records of exactly the deleted copies go).
+    func deletePersonCopies(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).duplicate_copies_local DELETE
+        WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+        """
+    }
+
+    /// Takes a person's events out of one shard's `daily_counts_local` (which has no person to
+    /// delete by): adds the negated counts of every stored copy of them, the redundant ones too
+    /// (their records are deleted with them). Runs before the events are deleted.
+    func negativeCounts(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        let rows = [
+            "project_id = \(projectId)", Self.personCondition(person: person, anonymousIds: anonymousIds),
+        ]
+        return """
+            INSERT INTO \(database).daily_counts_local
+            \(Self.dailyCounts(of: "\(database).events_local", rows: rows, sign: -1))
+            """
+    }
+
+    /// Deletes a person's rows from one shard's aggregate tables that have a person
+    /// (``Aggregate/byPerson``), by the events' own condition.
+    func deletePersonAggregates(projectId: Int64, person: String, anonymousIds: Set<String>) -> [String] {
+        aggregates.filter(\.byPerson).map {
+            """
+            ALTER TABLE \(database).\($0.name)_local DELETE
+            WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+            """
+        }
+    }
+
+    /// Deletes the identity links of a person or its anonymous ids from one shard's local table.
+    func deletePersonLinks(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).identities_local DELETE
+        WHERE project_id = \(projectId)
+            AND (user_id = \(ClickHouseFormat.literal(person)) OR anonymous_id IN (\(Self.list(anonymousIds))))
+        """
+    }
+
+    /// The stored events of a project before `time` (ms since 1970).
+    func eventsBefore(projectId: Int64, time: Int64) -> ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            """
+            SELECT count() FROM \(database).\(tables.events)
+            WHERE project_id = \(projectId) AND time < \(time) AND \(unique(projectId: projectId))
+            """
+        )
+    }
+
+    /// Deletes a project's events before `time` from one shard's local table (retention).
+    func deleteEventsBefore(projectId: Int64, time: Int64) -> String {
+        "ALTER TABLE \(database).events_local DELETE WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// Deletes a project's aggregated rows of the days before `day` from one shard's aggregate
+    /// tables (retention deletes whole days: the events before the first moment of `day`).
+    func deleteAggregatesBefore(projectId: Int64, day: Int64) -> [String] {
+        aggregates.map {
+            "ALTER TABLE \(database).\($0.name)_local DELETE WHERE project_id = \(projectId) AND day < \(day)"
+        }
+    }
+
+    /// Deletes the records of a project's redundant copies before `time` from one shard's local
+    /// table (each record carries its copy's time, so those of exactly the deleted copies go).
+    func deleteCopiesBefore(projectId: Int64, time: Int64) -> String {
+        "ALTER TABLE \(database).duplicate_copies_local DELETE WHERE project_id = \(projectId) AND time < \(time)"
+    }
+
+    /// The mutations of this database a shard has not finished.
+    var pendingMutations: ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            "SELECT count() FROM system.mutations WHERE database = \(ClickHouseFormat.literal(database)) AND is_done = 0"
+        )
+    }
+}

@@ -1,0 +1,246 @@
+import FootprintWire
+
+/// The people reads: distinct people per key or selection, activity, visitors and retention,
+/// each person resolved as the reports resolve it.
+extension ClickHouseSQL {
+    /// Each anonymous id's user id (the smallest linked, as ``identityLinks(projectId:)``) and a mark that
+    /// it has one: `device, linked, is_linked`, joined `USING device`.
+    func links(projectId: Int64) -> String {
+        """
+        SELECT anonymous_id AS device, min(user_id) AS linked, toUInt8(1) AS is_linked
+        FROM \(database).\(tables.identities) WHERE project_id = \(projectId) GROUP BY anonymous_id
+        """
+    }
+
+    /// A row's person, as the reports resolve it: its user id, else its device's linked user id
+    /// (the smallest), else its device (``RollupPersonDays/person``).
+    static let person = "if(user_id != '', user_id, if(is_linked = 1, linked, device))"
+
+    /// The conditions on `day` that keep the days ``RollupReports`` counts for `filter`.
+    static func rangeConditions(_ filter: ReportFilter) -> [String] {
+        let (first, count) = RollupReports.days(of: filter)
+        return ["day >= \(first)", "day < \(first &+ Int64(count))"]
+    }
+
+    /// The people who did something of `kind` (keys among `keys`) on the range's days, with the
+    /// range's other filters, as rows of `state` (an aggregate state over each group's rows,
+    /// `state` in the rows), grouped by `groups` (among `key`, `day` and `person`): from
+    /// `person_days`, and for the devices with a redundant copy from their counted events. The
+    /// caller merges the two parts.
+    func peopleParts(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, groups: [String],
+        state: String
+    ) -> String {
+        var items = ["kind = \(kind.rawValue)"]
+        if let keys { items.append("key IN (\(Self.list(keys)))") }
+        return peopleParts(projectId: projectId, filter: filter, items: items, groups: groups, state: state)
+    }
+
+    /// ``peopleParts(projectId:filter:kind:keys:groups:state:)`` of the rows with `items`'
+    /// conditions (on kind, key and page); a group may be an expression `… AS name`.
+    /// - Parameter source: another person table than `person_days` (`table`), the role of the
+    ///   contributions it keeps and the conditions on its rows' `day` and `time` for `filter`.
+    func peopleParts(
+        projectId: Int64, filter: ReportFilter, items: [String], groups: [String], state: String,
+        source: (table: String, role: Int, range: [String])? = nil
+    ) -> String {
+        let (table, role, range) = source ?? (tables.personDays, 2, Self.rangeConditions(filter))
+        let columns = groups.map { $0 == "person" ? "\(Self.person) AS person" : $0 }
+        let names = groups.map { $0.components(separatedBy: " AS ").last ?? $0 }
+        let select = (columns + ["\(state) AS state"]).joined(separator: ", ")
+        let group = groups.isEmpty ? "" : "GROUP BY \(names.joined(separator: ", "))"
+        let aggregate =
+            aggregateConditions(projectId: projectId, filter: filter, days: false, people: true) + items
+            + range
+        let rows =
+            rollupConditions(
+                projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
+            + range
+        return """
+            SELECT \(select) FROM \(database).\(table)
+                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            PREWHERE \(aggregate.joined(separator: " AND "))
+            \(group)
+            UNION ALL
+            SELECT \(select) FROM (
+                SELECT kind, key, ifNull(page, '') AS page, day, time, device, ifNull(user_id, '') AS user_id
+                \(contributions(rows: rows, items: items, role: role))
+            ) AS raw ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            \(group)
+            """
+    }
+
+    /// The most days of a range ``activePeople(projectId:filter:)`` and the visitor reads take:
+    /// each person's days are one 64-bit mask.
+    static let maskedDays = 64
+
+    /// Each person's days of ``peopleParts(projectId:filter:kind:keys:groups:state:)``
+    /// as a mask (bit `n`: day `n` of the range, at most ``maskedDays``): `person, mask`.
+    func personMasks(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>? = nil
+    )
+        -> String
+    {
+        let (first, _) = RollupReports.days(of: filter)
+        let parts = peopleParts(
+            projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["person"],
+            state: "groupBitOrState(bitShiftLeft(toUInt64(1), toUInt64(day - \(first))))")
+        return "SELECT person, groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY person"
+    }
+
+    /// The days of the range among the `window` days from each day of `mask` on
+    /// (``RangeDays/peoplePerDay(window:)``), as a mask.
+    static func covered(_ filter: ReportFilter, window: Int) -> String {
+        let (_, count) = RollupReports.days(of: filter)
+        let range = count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+        var covered = "mask"
+        for shift in stride(from: 1, to: min(window, 64), by: 1) {
+            covered = "bitOr(\(covered), bitShiftLeft(mask, \(shift)))"
+        }
+        return "bitAnd(\(covered), toUInt64(\(range)))"
+    }
+
+    /// Whether mask `column` has day `d` (`1` or `0`). The reads take each person's row once per
+    /// day of the range (`ARRAY JOIN range(N) AS d`) rather than in a lambda: 18.16 loses the
+    /// subquery's columns that only a lambda inside an aggregate names.
+    static func has(_ column: String) -> String { "bitAnd(bitShiftRight(\(column), d), 1)" }
+
+    /// The distinct people per key (``EventStore/peopleCounts(projectId:filter:kind:keys:)``):
+    /// `key, people`.
+    func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        -> ClickHouseQuery<(key: String, people: Int)>
+    {
+        let parts = peopleParts(
+            projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["key"],
+            state: "uniqExactState(\(Self.person))")
+        let sql = "SELECT key, uniqExactMerge(state) FROM (\(parts)) GROUP BY key"
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
+            (row.string(0), try row.int(1))
+        }
+    }
+
+    /// Per day of the range (`d`, from 0): the people active in the range (the same on every
+    /// row), and those active that day, in the 7 and in the 30 days ending there:
+    /// `d, people, daily, weekly, monthly`. For ranges of at most ``maskedDays``.
+    func activePeople(projectId: Int64, filter: ReportFilter)
+        -> ClickHouseQuery<(day: Int, people: Int, daily: Int, weekly: Int, monthly: Int)>
+    {
+        let (_, count) = RollupReports.days(of: filter)
+        let sql = """
+            SELECT d, count(), sum(\(Self.has("daily"))), sum(\(Self.has("weekly"))), sum(\(Self.has("monthly")))
+            FROM (
+                SELECT \(Self.covered(filter, window: 1)) AS daily, \(Self.covered(filter, window: 7)) AS weekly,
+                    \(Self.covered(filter, window: 30)) AS monthly
+                FROM (\(personMasks(projectId: projectId, filter: filter, kind: .anyEvent))))
+            ARRAY JOIN range(\(count)) AS d
+            GROUP BY d
+            """
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            (try row.int(0), try row.int(1), try row.int(2), try row.int(3), try row.int(4))
+        }
+    }
+
+    /// The distinct people of each of `selections` (rows of any of its selectors' kind, key and
+    /// page): `selection, people`, the selection's index from 1.
+    func peopleCounts(projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>])
+        -> ClickHouseQuery<(selection: Int, people: Int)>
+    {
+        func matches(_ selector: RollupReports.PeopleSelector) -> String {
+            """
+            (kind = \(selector.kind.rawValue) AND key = \(ClickHouseFormat.literal(selector.key)) \
+            AND page = \(ClickHouseFormat.literal(selector.page)))
+            """
+        }
+        let each = selections.enumerated().map { index, selection in
+            selection.isEmpty
+                ? "0" : "if(\(selection.map(matches).sorted().joined(separator: " OR ")), \(index + 1), 0)"
+        }
+        let parts = peopleParts(
+            projectId: projectId, filter: filter,
+            items: [Self.keys(selections.flatMap { $0 }.map { ($0.kind, $0.key) })],
+            groups: ["arrayJoin(arrayFilter(x -> x > 0, [\(each.joined(separator: ", "))])) AS selection"],
+            state: "uniqExactState(\(Self.person))")
+        let sql = "SELECT selection, uniqExactMerge(state) FROM (\(parts)) GROUP BY selection"
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
+            (try row.int(0), try row.int(1))
+        }
+    }
+
+    /// The counts of visitors ``visitors(projectId:filter:)`` gives, each row tagged with its own.
+    enum VisitorCount: Int64, CaseIterable {
+        /// Of any page on a day.
+        case perDay = 0
+        /// Of a page on a day.
+        case perPageAndDay = 1
+        /// Of a page over the range.
+        case perPage = 2
+    }
+
+    /// The visitors of the range's days in one read of the page views' people: per day, of any
+    /// page (``VisitorCount/perDay``, `'', day, visitors`); per page and day
+    /// (``VisitorCount/perPageAndDay``, `page, day, visitors`); and per page over the range
+    /// (``VisitorCount/perPage``, `page, -1, visitors`, its
+    /// ``peopleCounts(projectId:filter:kind:keys:)``). `day` is since 1970. The people of each
+    /// page and day are merged once, then into each of the three.
+    func visitors(projectId: Int64, filter: ReportFilter)
+        -> ClickHouseQuery<(count: VisitorCount, page: String, day: Int64, visitors: Int)>
+    {
+        let pages = peopleParts(
+            projectId: projectId, filter: filter, kind: .pageViews, keys: nil, groups: ["key", "day"],
+            state: "uniqExactState(\(Self.person))")
+        let (perDay, perPage) = (VisitorCount.perDay.rawValue, VisitorCount.perPage.rawValue)
+        let tags = VisitorCount.allCases.map { "toUInt8(\($0.rawValue))" }
+            .joined(separator: ", ")
+        let sql = """
+            SELECT tag, of_page, of_day, uniqExactMerge(state) FROM (
+                SELECT tag, if(tag = \(perDay), '', key) AS of_page, if(tag = \(perPage), toInt64(-1), day) AS of_day, state
+                FROM (SELECT key, day, uniqExactMergeState(state) AS state FROM (\(pages)) GROUP BY key, day)
+                ARRAY JOIN [\(tags)] AS tag)
+            GROUP BY tag, of_page, of_day
+            """
+        return ClickHouseQuery(sql, fields: 4) { row throws(ServerError) in
+            guard let count = VisitorCount(rawValue: try row.int64(0)) else {
+                throw row.unreadable(0, as: "0, 1 or 2")
+            }
+            return (count, row.string(1), try row.int64(2), try row.int(3))
+        }
+    }
+
+    /// Retention cohorts (``RollupReports/retention(active:returns:returnEvent:days:filter:)``):
+    /// `first, n, people, returned` per first active day (an offset in the range) and day `n`
+    /// (`0…days`) after it inside the range; `returned` counts those active again (or doing
+    /// `returnEvent`, a track event) on that day. For ranges of at most ``maskedDays``.
+    func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        -> ClickHouseQuery<(first: Int, n: Int, people: Int, returned: Int)>
+    {
+        let (_, count) = RollupReports.days(of: filter)
+        let active = personMasks(projectId: projectId, filter: filter, kind: .anyEvent)
+        let masks: String
+        if let returnEvent {
+            let returns = personMasks(
+                projectId: projectId, filter: filter, kind: .trackEvents, keys: [returnEvent])
+            masks = """
+                SELECT person, groupBitOrIf(mask, which = 0) AS active, groupBitOrIf(mask, which = 1) AS returned
+                FROM (
+                    SELECT toUInt8(0) AS which, person, mask FROM (\(active))
+                    UNION ALL
+                    SELECT toUInt8(1) AS which, person, mask FROM (\(returns)))
+                GROUP BY person
+                """
+        } else {
+            masks = "SELECT person, mask AS active, mask AS returned FROM (\(active))"
+        }
+        // A mask's first day: the power of two of its lowest bit (exact in a double).
+        let sql = """
+            SELECT first, n, count(), sum(bitAnd(bitShiftRight(returned, first + n), 1)) FROM (
+                SELECT toUInt64(log2(bitAnd(active, bitNot(active) + 1))) AS first, returned
+                FROM (\(masks)) WHERE active != 0)
+            ARRAY JOIN range(\(max(0, days) + 1)) AS n
+            WHERE first + n < \(count)
+            GROUP BY first, n
+            """
+        return ClickHouseQuery(sql, fields: 4) { row throws(ServerError) in
+            (try row.int(0), try row.int(1), try row.int(2), try row.int(3))
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import FootprintWire
+
+/// The rollup reads: the daily counts, element texts and person days the SQLite rollups give.
+extension ClickHouseSQL {
+    /// Daily counts per day, kind and key: the `daily_counts` aggregate, less the contributions
+    /// of the redundant copies it counted.
+    func rollupCounts(projectId: Int64, filter: ReportFilter) -> ClickHouseQuery<RollupCount> {
+        ClickHouseQuery(
+            """
+            SELECT day, kind, key, sum(counted) FROM (
+                SELECT day, kind, key, sumMerge(count) AS counted FROM \(database).\(tables.dailyCounts)
+                WHERE \(aggregateConditions(projectId: projectId, filter: filter, people: false).joined(separator: " AND "))
+                GROUP BY day, kind, key
+                UNION ALL
+                SELECT day, kind, key, -toInt64(count()) AS counted
+                \(contributions(rows: rollupConditions(projectId: projectId, filter: filter, copies: .redundant), role: 1))
+                GROUP BY day, kind, key
+            ) GROUP BY day, kind, key HAVING sum(counted) != 0
+            """, fields: 4
+        ) { row throws(ServerError) in
+            RollupCount(
+                day: try row.int64(0), kind: try row.kind(1), key: row.string(2), count: try row.int(3))
+        }
+    }
+
+    /// Daily counts of `kinds` per kind, key, page and day, as ``rollupCounts(projectId:filter:)``.
+    func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+        -> ClickHouseQuery<(key: [Substring], count: RollupPageCount)>
+    {
+        let kind = "kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))"
+        let sql = """
+            SELECT kind, key, page, day, sum(counted) FROM (
+                SELECT kind, key, page, day, sumMerge(count) AS counted FROM \(database).\(tables.dailyCounts)
+                WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: false) + [kind]).joined(separator: " AND "))
+                GROUP BY kind, key, page, day
+                UNION ALL
+                SELECT kind, key, ifNull(page, '') AS page, day, -toInt64(count()) AS counted
+                \(contributions(rows: rollupConditions(projectId: projectId, filter: filter, copies: .redundant), items: [kind], role: 1))
+                GROUP BY kind, key, page, day
+            ) GROUP BY kind, key, page, day HAVING sum(counted) != 0
+            """
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            (
+                Array(row.fields[0..<4]),
+                RollupPageCount(
+                    kind: try row.kind(0), key: row.string(1), page: row.string(2), day: try row.int64(3),
+                    count: try row.int(4), text: nil)
+            )
+        }
+    }
+
+    /// The element texts of element clicks (kinds 2 and 3 among `kinds`) per kind, key, page and
+    /// day: per app version and OS the last one stored, then the greatest of those (as the SQLite
+    /// rollup rows give it); from `person_days`, with the devices that have a redundant copy read
+    /// from their counted events.
+    func elementTexts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+        -> ClickHouseQuery<(key: [Substring], text: String?)>
+    {
+        let kind = "kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))"
+        let rows = rollupConditions(projectId: projectId, filter: filter, copies: .countedOfRedundantDevices)
+        let sql = """
+            SELECT kind, key, page, day, max(if(last.1 > 0, last.2, NULL)) FROM (
+                SELECT kind, key, page, day, max(last) AS last FROM (
+                    SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
+                    FROM \(database).\(tables.personDays)
+                    WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: true) + [kind]).joined(separator: " AND "))
+                    GROUP BY kind, key, page, day, app_version, os
+                    UNION ALL
+                    SELECT kind, key, ifNull(page, '') AS page, day, ifNull(app_version, '') AS app_version,
+                        ifNull(os, '') AS os,
+                        maxIf((sequence, ifNull(element_text, '')), isNotNull(element_text)) AS last
+                    \(contributions(rows: rows, items: [kind], role: 2))
+                    GROUP BY kind, key, page, day, app_version, os
+                ) GROUP BY kind, key, page, day, app_version, os
+            ) GROUP BY kind, key, page, day
+            """
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            _ = (try row.kind(0), try row.int64(3))
+            return (Array(row.fields[0..<4]), row.text(4))
+        }
+    }
+
+    /// Who did what in which 64-day blocks: the day bits per key, block, anonymous id, user id
+    /// and page (`''` for each with ``RollupPersonDays/Pages/merged``); from `person_days`, with the devices that have a
+    /// redundant copy read from their counted events.
+    func rollupPersonDays(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?,
+        pages: RollupPersonDays.Pages
+    )
+        -> ClickHouseQuery<
+            (key: String, block: Int64, anonymousId: String, userId: String, page: String, days: UInt64)
+        >
+    {
+        var items = ["kind = \(kind.rawValue)"]
+        if let keys { items.append("key IN (\(Self.list(keys)))") }
+        let blocks = Self.blockConditions(filter)
+        let aggregate = aggregateConditions(projectId: projectId, filter: filter, days: false, people: true)
+        let rows =
+            rollupConditions(
+                projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
+            + blocks
+        let (page, eventPage) = pages == .each ? ("page", "ifNull(page, '')") : ("''", "''")
+        let sql = """
+            SELECT key, day_block, device, user_id, \(page) AS on_page, groupBitOr(day_bit)
+            FROM \(database).\(tables.personDays)
+            WHERE \((aggregate + items + blocks).joined(separator: " AND "))
+            GROUP BY key, day_block, device, user_id, on_page
+            UNION ALL
+            SELECT key, day_block, ifNull(anonymous_id, ''), ifNull(user_id, ''), \(eventPage) AS on_page,
+                groupBitOr(day_bit)
+            \(contributions(rows: rows, items: items, role: 2))
+            GROUP BY key, day_block, anonymous_id, user_id, on_page
+            """
+        return ClickHouseQuery(sql, fields: 6) { row throws(ServerError) in
+            (row.string(0), try row.int64(1), row.string(2), row.string(3), row.string(4), try row.uint64(5))
+        }
+    }
+}

@@ -1,0 +1,291 @@
+import FootprintWire
+
+/// The schema: the events table and its companions on each shard, the aggregate tables their
+/// materialized views fill, and the `Distributed` tables over every shard's.
+extension ClickHouseSQL {
+    /// The columns of `events_local` and `events`, in the order ``ClickHouseRows`` writes them.
+    ///
+    /// Besides the message's columns, each row carries what the SQLite rollups derive from it,
+    /// computed at insert by the same Swift code (`RollupDelta.contributions(of:)`,
+    /// `SessionTimeline`): its kinds, keys and roles (bit 0 counted, bit 1 per person, bit 2
+    /// timed for funnels), its day and 64-day block, its session key and its mark on the
+    /// session's timeline (``SessionTimeline/MarkCode``). `sequence` grows with each stored event
+    /// of a collector and differs between collectors (``ClickHouseEventStore/sequence(after:now:tag:)``).
+    /// The table is a plain `MergeTree`: no merge removes a copy, so the counts the aggregate
+    /// tables took from a redundant copy can always be taken back.
+    static let eventColumns = """
+        project_id Int64,
+            device String,
+            message_id String,
+            sequence UInt64,
+            type String,
+            name Nullable(String),
+            time Int64,
+            day Int64,
+            day_block Int64,
+            day_bit UInt64,
+            client_timestamp Int64,
+            sent_at Nullable(Int64),
+            received_at Int64,
+            anonymous_id Nullable(String),
+            user_id Nullable(String),
+            session_id Nullable(String),
+            page Nullable(String),
+            element_path Nullable(String),
+            similar_path Nullable(String),
+            element_text Nullable(String),
+            item_id Nullable(String),
+            duration_ms Nullable(Int64),
+            app_version Nullable(String),
+            os Nullable(String),
+            plan_event Nullable(String),
+            payload String,
+            kinds Array(UInt8),
+            keys Array(String),
+            roles Array(UInt8),
+            session_key String,
+            is_page_view UInt8,
+            mark UInt8,
+            mark_page String,
+            mark_duration Int64
+        """
+
+    /// The statements that create the database and the tables on one shard, in order: the local
+    /// tables, the aggregate tables and their views, then the `Distributed` tables over every
+    /// shard's local tables.
+    var schema: [String] {
+        localTables + aggregates.map(createTable) + aggregates.map(createView) + distributedTables
+    }
+
+    /// The statements that create the database and the local tables of one shard, aggregate tables
+    /// apart.
+    var localTables: [String] {
+        let db = database
+        return [
+            "CREATE DATABASE IF NOT EXISTS \(db)",
+            """
+            CREATE TABLE IF NOT EXISTS \(db).events_local (\(Self.eventColumns))
+            ENGINE = MergeTree ORDER BY (project_id, device, message_id)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).identities_local (
+                project_id Int64, anonymous_id String, user_id String, first_seen Int64)
+            ENGINE = ReplacingMergeTree ORDER BY (project_id, anonymous_id, user_id)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).lost_events_local (
+                project_id Int64, batch_key String, count Int64, received_at Int64, keep UInt64)
+            ENGINE = ReplacingMergeTree(keep) ORDER BY (project_id, batch_key)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).duplicate_copies_local (
+                project_id Int64, device String, message_id String, sequence UInt64,
+                user_id Nullable(String), time Int64)
+            ENGINE = ReplacingMergeTree ORDER BY (project_id, device, message_id, sequence)
+            """,
+        ]
+    }
+
+    /// The statements that create the `Distributed` tables of one shard, over every shard's
+    /// local tables.
+    var distributedTables: [String] {
+        let db = database
+        return [
+            """
+            CREATE TABLE IF NOT EXISTS \(db).events AS \(db).events_local
+            ENGINE = Distributed(\(cluster), \(db), events_local, cityHash64(project_id, device))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).identities AS \(db).identities_local
+            ENGINE = Distributed(\(cluster), \(db), identities_local, cityHash64(project_id, anonymous_id))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).lost_events AS \(db).lost_events_local
+            ENGINE = Distributed(\(cluster), \(db), lost_events_local, cityHash64(project_id, batch_key))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(db).duplicate_copies AS \(db).duplicate_copies_local
+            ENGINE = Distributed(\(cluster), \(db), duplicate_copies_local, cityHash64(project_id, device))
+            """,
+        ]
+            + aggregates.map {
+                """
+                CREATE TABLE IF NOT EXISTS \(db).\($0.name) AS \(db).\($0.name)_local
+                ENGINE = Distributed(\(cluster), \(db), \($0.name)_local, \($0.shardingKey))
+                """
+            }
+    }
+
+    /// A table each shard aggregates its events into as they are inserted: `NAME_local`, fed by
+    /// the materialized view `NAME_mv` of `events_local`, and `NAME` over every shard's.
+    struct Aggregate: Sendable {
+        /// The table's name, without `_local`.
+        var name: String
+        /// Its columns.
+        var columns: String
+        /// Its engine and key.
+        var engine: String
+        /// The view's `SELECT` from `events_local`: the rows an INSERT of events adds.
+        var select: String
+        /// The `Distributed` table's sharding key (it is read, never written, through it).
+        var shardingKey = "cityHash64(project_id, device)"
+        /// Whether its rows carry the device and user id of their events (`device`, `user_id`),
+        /// so that a person's deletion deletes them by the events' own condition and the reads
+        /// can leave out the devices with a redundant copy.
+        var byPerson = true
+    }
+
+    /// The aggregate tables, their rows computed from the columns ``ClickHouseRows`` writes:
+    /// - `daily_counts`: the daily counts per kind, key, page, app version and OS (the
+    ///   contributions with role 1), as the SQLite rollups keep them;
+    /// - `person_days`: who did what on which day (role 2), per device, user id, page, app version
+    ///   and OS, with the last stored element text;
+    /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first;
+    /// - `sessions`: per session, day, device and user id, the states of the session's start (its
+    ///   earliest time and that event's day), end, page views, first stored event's app version
+    ///   and OS, and marks (``sessionStates``), merged per session when read;
+    /// - `session_pages`: the same without marks per page too (a session's events on one page).
+    ///
+    /// Every copy of an event is aggregated, redundant ones too: the reads take those back
+    /// (``Copies``).
+    var aggregates: [Aggregate] {
+        let events = "\(database).events_local"
+        return [
+            Aggregate(
+                name: "daily_counts",
+                columns: """
+                    project_id Int64, day Int64, kind UInt8, key String, page String, app_version String,
+                        os String, count AggregateFunction(sum, Int64)
+                    """,
+                engine: "AggregatingMergeTree ORDER BY (project_id, day, kind, key, page, app_version, os)",
+                select: Self.dailyCounts(of: events),
+                shardingKey: "cityHash64(project_id, day)", byPerson: false),
+            Aggregate(
+                name: "person_days",
+                columns: """
+                    project_id Int64, kind UInt8, key String, day Int64, device String, user_id String,
+                        page String, app_version String, os String, day_block Int64, day_bit UInt64,
+                        last_text AggregateFunction(maxIf, Tuple(UInt64, String), UInt8)
+                    """,
+                engine: """
+                    AggregatingMergeTree
+                    ORDER BY (project_id, kind, key, day, device, user_id, page, app_version, os, day_block, day_bit)
+                    """,
+                select: """
+                    SELECT project_id, kind, key, day, device, ifNull(user_id, '') AS user_id, \(Self.strings),
+                        day_block, day_bit, \(Self.lastTextState) AS last_text
+                    \(Self.contributions(of: events, role: 2))
+                    GROUP BY project_id, kind, key, day, device, user_id, page, app_version, os, day_block, day_bit
+                    """),
+            Aggregate(
+                name: "step_times",
+                columns: """
+                    project_id Int64, kind UInt8, key String, day Int64, device String, user_id String,
+                        page String, app_version String, os String, time Int64
+                    """,
+                engine: "MergeTree ORDER BY (project_id, kind, key, day, device, user_id, page, time)",
+                select: """
+                    SELECT project_id, kind, key, day, device, ifNull(user_id, '') AS user_id, \(Self.strings), time
+                    \(Self.contributions(of: events, role: 4))
+                    """),
+            Aggregate(
+                name: "sessions",
+                columns: """
+                    project_id Int64, session_key String, day Int64, device String, user_id String,
+                        \(Self.sessionStateColumns(marks: true))
+                    """,
+                engine: "AggregatingMergeTree ORDER BY (project_id, session_key, day, device, user_id)",
+                select: """
+                    SELECT project_id, session_key, day, device, ifNull(user_id, '') AS user_id,
+                        \(Self.sessionStateExpressions(marks: true))
+                    FROM \(events)
+                    GROUP BY project_id, session_key, day, device, user_id
+                    """),
+            Aggregate(
+                name: "session_pages",
+                columns: """
+                    project_id Int64, page String, session_key String, day Int64, device String, user_id String,
+                        \(Self.sessionStateColumns(marks: false))
+                    """,
+                engine: "AggregatingMergeTree ORDER BY (project_id, page, session_key, day, device, user_id)",
+                select: """
+                    SELECT project_id, ifNull(page, '') AS page, session_key, day, device,
+                        ifNull(user_id, '') AS user_id, \(Self.sessionStateExpressions(marks: false))
+                    FROM \(events)
+                    GROUP BY project_id, page, session_key, day, device, user_id
+                    """),
+        ]
+    }
+
+    /// Creates an aggregate table on one shard.
+    func createTable(_ aggregate: Aggregate) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(database).\(aggregate.name)_local (\(aggregate.columns))
+        ENGINE = \(aggregate.engine)
+        """
+    }
+
+    /// Creates the materialized view that feeds an aggregate table of one shard.
+    func createView(_ aggregate: Aggregate) -> String {
+        """
+        CREATE MATERIALIZED VIEW IF NOT EXISTS \(database).\(aggregate.name)_mv TO \(database).\(aggregate.name)_local AS
+        \(aggregate.select)
+        """
+    }
+
+    /// Drops an aggregate table of one shard (before it is filled again).
+    func dropTable(_ aggregate: Aggregate) -> String {
+        "DROP TABLE IF EXISTS \(database).\(aggregate.name)_local"
+    }
+
+    /// Fills an aggregate table of one shard from the events it holds (a database made before
+    /// the table: see ``ClickHouseEventStore/createSchema()``).
+    func fill(_ aggregate: Aggregate) -> String {
+        "INSERT INTO \(database).\(aggregate.name)_local\n\(aggregate.select)"
+    }
+
+    /// The database's tables on the node that runs it: `name, 0` for each, and `name, rows` for
+    /// each with rows in active parts (nothing when the database does not exist).
+    var tablesOnNode: ClickHouseQuery<(name: String, rows: UInt64)> {
+        let db = ClickHouseFormat.literal(database)
+        let sql = """
+            SELECT name, toUInt64(0) FROM system.tables WHERE database = \(db)
+            UNION ALL
+            SELECT table, sum(rows) FROM system.parts WHERE database = \(db) AND active GROUP BY table
+            """
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in (row.string(0), try row.uint64(1))
+        }
+    }
+
+    /// A materialized view's page, app version and OS columns: as the SQLite rollups store them,
+    /// `''` for none.
+    static let strings =
+        "ifNull(page, '') AS page, ifNull(app_version, '') AS app_version, ifNull(os, '') AS os"
+
+    /// The state of an element click's last stored text (its sequence and text; `(0, '')` when
+    /// no row has one).
+    static let lastTextState =
+        "maxIfState((sequence, ifNull(element_text, '')), toUInt8(kind IN (2, 3) AND isNotNull(element_text)))"
+
+    /// The contributions (``RollupDelta/Contribution``) with role `bit` of the rows of `table`
+    /// (a materialized view's source: every row inserted), or of those with `rows`' conditions.
+    static func contributions(of table: String, rows: [String] = [], role bit: Int) -> String {
+        """
+        FROM \(table) ARRAY JOIN kinds AS kind, keys AS key, roles AS role\(rows.isEmpty ? "" : "\nPREWHERE " + rows.joined(separator: " AND "))
+        WHERE bitAnd(role, \(bit)) != 0
+        """
+    }
+
+    /// The `daily_counts` rows of the events of `table` (with `rows`' conditions), each event
+    /// counted `sign` times: its view's query, and the negated counts of a deleted person.
+    static func dailyCounts(of table: String, rows: [String] = [], sign: Int = 1) -> String {
+        """
+        SELECT project_id, day, kind, key, \(strings), sumState(toInt64(\(sign))) AS count
+        \(contributions(of: table, rows: rows, role: 1))
+        GROUP BY project_id, day, kind, key, page, app_version, os
+        """
+    }
+
+    /// Drops the database on one shard (tests).
+    var dropDatabase: String { "DROP DATABASE IF EXISTS \(database)" }
+}

@@ -1,0 +1,160 @@
+import FootprintWire
+
+@testable import FootprintServer
+
+extension ClickHouseSQL {
+    /// Every statement the store sends, labelled, for a project and a filter: the schema of one
+    /// shard (with ``Tables/local``, only the local tables: a single node has no cluster), the
+    /// writer's check of its copies, and every read. Tests run them on each ClickHouse release.
+    func everyStatement(projectId: Int64, filter: ReportFilter) -> [(label: String, sql: String)] {
+        var statements: [(label: String, sql: String)] = []
+        let schema =
+            tables.events == Tables.local.events ? schema.dropLast(distributedTables.count) : schema[...]
+        for (index, statement) in schema.enumerated() {
+            statements.append(("schema \(index + 1)", statement))
+        }
+        // A step on every page, one on one page only, and a source of two steps.
+        let added = EventDefinition(
+            id: "added", name: "Added", matchers: [EventMatcher(event: "Added", page: "Cart")])
+        let steps: [FunnelStep] = [.page("Home"), .event("Product Viewed"), .defined(added), .page("Home")]
+        let sources = FunnelSources(
+            steps: steps,
+            counts: [
+                RollupPageCount(kind: .trackEvents, key: "Added", page: "Cart", day: 0, count: 1, text: nil)
+            ])
+        var onPage = filter
+        onPage.page = onPage.page ?? "Home"
+        statements += [
+            (
+                "stored copies",
+                storedCopies(projectId: projectId, devices: ["a1", ""], messageIds: ["m1"]).sql
+            ),
+            ("redundant copies", redundantCopies(projectId: projectId).sql),
+            ("event count", eventCount(projectId: projectId).sql),
+            ("lost event count", lostEventCount(projectId: projectId).sql),
+            ("event time span", eventTimeSpan(projectId: projectId).sql),
+            ("identity links", identityLinks(projectId: projectId).sql),
+            ("recent events", recentEvents(projectId: projectId, limit: 50, after: 1).sql),
+            ("rollup counts", rollupCounts(projectId: projectId, filter: filter).sql),
+            (
+                "rollup page counts",
+                rollupPageCounts(projectId: projectId, filter: filter, kinds: Set(RollupKind.allCases)).sql
+            ),
+            (
+                "person days",
+                rollupPersonDays(
+                    projectId: projectId, filter: filter, kind: .pageViews, keys: nil, pages: .each
+                ).sql
+            ),
+            (
+                "person days of keys",
+                rollupPersonDays(
+                    projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"], pages: .merged
+                ).sql
+            ),
+            (
+                "funnel people",
+                funnelPeople(
+                    projectId: projectId, filter: filter,
+                    sources: sources ?? FunnelSources(steps: [], counts: [])!,
+                    stepCount: steps.count, windowMilliseconds: 86_400_000
+                ).sql
+            ),
+            (
+                "people counts",
+                peopleCounts(projectId: projectId, filter: filter, kind: .trackEvents, keys: ["a", "b"]).sql
+            ),
+            ("active people", activePeople(projectId: projectId, filter: filter).sql),
+            ("visitors", visitors(projectId: projectId, filter: filter).sql),
+            ("retention", retention(projectId: projectId, filter: filter, returnEvent: nil, days: 7).sql),
+            (
+                "people of selections",
+                peopleCounts(
+                    projectId: projectId, filter: filter,
+                    selections: [
+                        [RollupReports.PeopleSelector(kind: .elementClicks, key: "#buy", page: "Home")],
+                        [
+                            RollupReports.PeopleSelector(kind: .pageViews, key: "Home", page: "Home"),
+                            RollupReports.PeopleSelector(kind: .anyEvent, key: "", page: "Cart"),
+                        ],
+                    ]
+                ).sql
+            ),
+            (
+                "retention of an event",
+                retention(projectId: projectId, filter: filter, returnEvent: "Product Viewed", days: 7).sql
+            ),
+            ("sessions", storedSessions(projectId: projectId, filter: filter).sql),
+            ("sessions on a page", storedSessions(projectId: projectId, filter: onPage).sql),
+            ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "").sql),
+            (
+                "element texts",
+                elementTexts(
+                    projectId: projectId, filter: filter, kinds: [.elementClicks, .similarElementClicks]
+                ).sql
+            ),
+            ("dwell", rollupDwell(projectId: projectId, filter: filter).sql),
+            ("dwell of every session", rollupDwell(projectId: projectId, filter: filter, sessions: .all).sql),
+            (
+                "session rows in range",
+                sessionRowsInRange(projectId: projectId, filter: filter, page: nil).sql
+            ),
+            (
+                "session rows on a page in range",
+                sessionRowsInRange(projectId: projectId, filter: filter, page: onPage.page).sql
+            ),
+            (
+                "sessions on a page of every session",
+                storedSessions(projectId: projectId, filter: onPage, sessions: .all).sql
+            ),
+            ("dwell on a page", rollupDwell(projectId: projectId, filter: onPage).sql),
+            ("moves", rollupMoves(projectId: projectId, filter: filter, from: nil).sql),
+            ("moves from a page", rollupMoves(projectId: projectId, filter: filter, from: "Home").sql),
+            (
+                "events",
+                analyticsEvents(projectId: projectId, filter: filter, properties: .omitted, limit: 1000).sql
+            ),
+            (
+                "events with properties",
+                analyticsEvents(projectId: projectId, filter: onPage, properties: .included, limit: 1000).sql
+            ),
+            (
+                "delete person events",
+                deletePersonEvents(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            (
+                "delete person links",
+                deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            (
+                "delete person copies",
+                deletePersonCopies(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+            ),
+            ("negative counts", negativeCounts(projectId: projectId, person: "u1", anonymousIds: ["a1"])),
+            ("events before", eventsBefore(projectId: projectId, time: 1_000).sql),
+            ("delete events before", deleteEventsBefore(projectId: projectId, time: 1_000)),
+            ("delete copies before", deleteCopiesBefore(projectId: projectId, time: 1_000)),
+            ("pending mutations", pendingMutations.sql),
+        ]
+        for (index, statement) in deletePersonAggregates(
+            projectId: projectId, person: "u1", anonymousIds: ["a1"]
+        )
+        .enumerated() {
+            statements.append(("delete person aggregates \(index + 1)", statement))
+        }
+        for (index, statement) in deleteAggregatesBefore(projectId: projectId, day: 1).enumerated() {
+            statements.append(("delete aggregates before \(index + 1)", statement))
+        }
+        statements += [
+            ("newest sequence", newestSequence(projectId: projectId, devices: nil).sql),
+            ("newest sequence of devices", newestSequence(projectId: projectId, devices: ["a1", "a2"]).sql),
+            (
+                "device clicks",
+                deviceClicks(projectId: projectId, devices: ["a1"], after: 1, through: .max, limit: 200).sql
+            ),
+            ("newest counted day", newestCountedDay(projectId: projectId).sql),
+            ("plan health reports", planHealthReports(projectId: projectId, since: 1, limit: 20).sql),
+        ]
+        return statements
+    }
+}
