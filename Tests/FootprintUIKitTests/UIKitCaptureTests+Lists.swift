@@ -106,6 +106,28 @@
             proxy.tableView(table, didSelectRowAt: IndexPath(row: 0, section: 0))
         }
 
+        /// The hooks are not main-actor isolated: an app's off-main `reloadData()`, `delegate`
+        /// assignment and `UIAlertAction` run UIKit's original (the app's own bug) and Footprint
+        /// does nothing there, instead of trapping inside Footprint.
+        @Test func hooksCalledOffTheMainThreadOnlyRunTheOriginal() throws {
+            install()
+            let table = MainThreadValue(UITableView())
+            let delegate = MainThreadValue(TallRowDelegate())
+            DispatchQueue.global().sync {
+                table.value.perform(NSSelectorFromString("reloadData"))
+                table.value.perform(NSSelectorFromString("setDelegate:"), with: delegate.value)
+                typealias Factory =
+                    @convention(c) (AnyClass, Selector, NSString?, Int, AnyObject?) -> AnyObject
+                let selector = NSSelectorFromString("actionWithTitle:style:handler:")
+                let factory = unsafeBitCast(
+                    method_getImplementation(class_getClassMethod(UIAlertAction.self, selector)!),
+                    to: Factory.self)
+                _ = factory(UIAlertAction.self, selector, "OK", 0, nil)
+            }
+            #expect(ListDelegateProxy.proxy(of: table.value) == nil, "no proxy off the main thread")
+            #expect(table.value.delegate === delegate.value)
+        }
+
         /// Forwarding asks `responds(to:)`: a delegate that implements `didSelect` without
         /// declaring `UITableViewDelegate` still gets it.
         @Test func aDelegateWithoutTheProtocolStillGetsSelection() throws {
