@@ -106,6 +106,78 @@
             proxy.tableView(table, didSelectRowAt: IndexPath(row: 0, section: 0))
         }
 
+        /// A delegate passed through unwrapped (here after `uninstall()`) detaches the proxy: when
+        /// the delegate the proxy forwarded to goes away, the app's new delegate stays in place.
+        @Test func aDelegatePassedThroughIsNeverClearedLater() throws {
+            install()
+            let controller = ListViewController(rows: 5)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            let live = TallRowDelegate()
+            weak var released: TallRowDelegate?
+            autoreleasepool {
+                let previous = TallRowDelegate()
+                released = previous
+                table.delegate = previous
+                #expect(ListDelegateProxy.proxy(of: table) != nil)
+                UIKitCapture.installed?.uninstall()
+                table.delegate = live
+            }
+            #expect(released == nil)
+            #expect(ListDelegateProxy.proxy(of: table) == nil)
+            #expect(table.delegate === live)
+            table.reloadData()
+            table.layoutIfNeeded()
+            #expect(table.rectForRow(at: IndexPath(row: 1, section: 0)).height == 60)
+        }
+
+        /// The `delegate` getter answers with the app's object while UIKit cached what the proxy
+        /// implements (selection, scrolling): UIKit itself scrolls, lays out and selects a row (its
+        /// tap path, `_selectRowAtIndexPath:animated:scrollPosition:notifyDelegate:`) for a
+        /// delegate that implements only `heightForRowAt`, and nothing is sent to it that it lacks.
+        @Test func uiKitNeverSendsTheProxysSelectorsToTheGettersResult() async throws {
+            install()
+            let controller = ListViewController(rows: 50)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            let heightOnly = HeightOnlyDelegate()
+            table.delegate = heightOnly
+            table.reloadData()
+            table.layoutIfNeeded()
+            #expect(table.delegate === heightOnly)
+
+            table.scrollToRow(at: IndexPath(row: 30, section: 0), at: .top, animated: true)
+            for _ in 0..<40 where !exposed("sku-30") {
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            #expect(exposed("sku-30"))
+            #expect(heightOnly.heightQueries > 0)
+
+            let tap = NSSelectorFromString("_selectRowAtIndexPath:animated:scrollPosition:notifyDelegate:")
+            try #require(table.responds(to: tap))
+            typealias Select = @convention(c) (UITableView, Selector, NSIndexPath, Bool, Int, Bool) -> Void
+            let select = unsafeBitCast(table.method(for: tap), to: Select.self)
+            select(table, tap, IndexPath(row: 31, section: 0) as NSIndexPath, false, 0, true)
+            let click = try #require(sink.tracks(CapturedEventName.elementClick).first)
+            #expect(click.string("$item_id") == "sku-31")
+        }
+
+        /// A delegate shared by many lists carries one watcher per list forwarding to it, not one
+        /// per list that ever did.
+        @Test func aReplacedDelegateLosesItsWatcher() throws {
+            install()
+            let shared = TallRowDelegate()
+            let table = UITableView()
+            table.delegate = shared
+            let proxy = try #require(ListDelegateProxy.proxy(of: table))
+            let key = UnsafeRawPointer(Unmanaged.passUnretained(proxy).toOpaque())
+            #expect(objc_getAssociatedObject(shared, key) != nil)
+            table.delegate = TallRowDelegate()
+            #expect(objc_getAssociatedObject(shared, key) == nil)
+        }
+
         /// The hooks are not main-actor isolated: an app's off-main `reloadData()`, `delegate`
         /// assignment and `UIAlertAction` run UIKit's original (the app's own bug) and Footprint
         /// does nothing there, instead of trapping inside Footprint.
@@ -350,6 +422,16 @@
 
         func scrollViewDidScroll(_ scrollView: UIScrollView) {
             scrollCallbacks += 1
+        }
+    }
+
+    /// A delegate that implements nothing but `heightForRowAt`.
+    final class HeightOnlyDelegate: NSObject, UITableViewDelegate {
+        private(set) var heightQueries = 0
+
+        func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat {
+            heightQueries += 1
+            return 44
         }
     }
 
