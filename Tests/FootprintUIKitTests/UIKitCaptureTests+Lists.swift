@@ -327,13 +327,7 @@
             defer { window.isHidden = true }
             let table = controller.tableView
             table.layoutIfNeeded()
-            let proxy = try #require(ListDelegateProxy.proxy(of: table))
-
-            proxy.scrollViewWillBeginDragging(table)
-            table.contentOffset = CGPoint(x: 0, y: 44 * 20)
-            proxy.scrollViewDidScroll(table)
-            table.layoutIfNeeded()
-            proxy.scrollViewDidEndDragging(table, willDecelerate: false)
+            try drag(table, toRow: 20)
 
             let ids = Set(
                 sink.tracks(ListExposureEvent.exposureEventName).compactMap { $0.string("$item_id") })
@@ -361,6 +355,36 @@
             )
         }
 
+        /// A diffable data source re-sorts with the same count (`apply`, no `reloadData`): the
+        /// rows scrolled to are reported under the new order's ids.
+        @Test func aDiffableResortIsExposedUnderTheNewIds() throws {
+            install()
+            let controller = DiffableListController(rows: 50)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            table.layoutIfNeeded()
+            #expect(exposed("sku-3"))
+
+            controller.show((0..<50).map { ($0 + 25) % 50 })
+            table.layoutIfNeeded()
+            try drag(table, toRow: 20)
+
+            #expect(exposed("sku-45"))
+            #expect(!exposed("sku-20"), "row 20 now shows sku-45")
+        }
+
+        /// What UIKit tells the proxy when a finger drags `table` to `row` (44-point rows) and
+        /// lifts without a fling.
+        private func drag(_ table: UITableView, toRow row: Int) throws {
+            let proxy = try #require(ListDelegateProxy.proxy(of: table))
+            proxy.scrollViewWillBeginDragging(table)
+            table.contentOffset = CGPoint(x: 0, y: 44 * CGFloat(row))
+            proxy.scrollViewDidScroll(table)
+            table.layoutIfNeeded()
+            proxy.scrollViewDidEndDragging(table, willDecelerate: false)
+        }
+
         private func exposed(_ id: String) -> Bool {
             sink.tracks(ListExposureEvent.exposureEventName).contains { $0.string("$item_id") == id }
         }
@@ -376,10 +400,10 @@
     }
 
     /// A catalogue table whose delegate only sizes rows (it has no `didSelect`).
-    final class ListViewController: UIViewController, UITableViewDataSource {
+    class ListViewController: UIViewController, UITableViewDataSource {
         let tableView = UITableView(frame: .zero, style: .plain)
         let delegateWithoutSelection = RowHeightDelegate()
-        private let rows: Int
+        let rows: Int
         private let marked: Bool
 
         /// - Parameter marked: whether the table has a list id and item identities.
@@ -406,9 +430,15 @@
         func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { rows }
 
         func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+            Self.cell(in: tableView, at: indexPath, product: indexPath.row)
+        }
+
+        /// A row showing `product`.
+        static func cell(in tableView: UITableView, at indexPath: IndexPath, product: Int) -> UITableViewCell
+        {
             let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
             var content = cell.defaultContentConfiguration()
-            content.text = "Product \(indexPath.row)"
+            content.text = "Product \(product)"
             cell.contentConfiguration = content
             return cell
         }
@@ -422,6 +452,30 @@
 
         func scrollViewDidScroll(_ scrollView: UIScrollView) {
             scrollCallbacks += 1
+        }
+    }
+
+    /// The catalogue fed by a diffable data source, whose item ids come from it.
+    final class DiffableListController: ListViewController {
+        private var dataSource: UITableViewDiffableDataSource<Int, Int>?
+
+        override func loadView() {
+            super.loadView()
+            dataSource = UITableViewDiffableDataSource(tableView: tableView) { table, indexPath, product in
+                Self.cell(in: table, at: indexPath, product: product)
+            }
+            tableView.footprint.listItems = { [weak self] indexPath in
+                self?.dataSource?.itemIdentifier(for: indexPath).map { ListItemIdentity(id: "sku-\($0)") }
+            }
+            show(Array(0..<rows))
+        }
+
+        /// Applies `products` in this order, without animation.
+        func show(_ products: [Int]) {
+            var snapshot = NSDiffableDataSourceSnapshot<Int, Int>()
+            snapshot.appendSections([0])
+            snapshot.appendItems(products)
+            dataSource?.apply(snapshot, animatingDifferences: false)
         }
     }
 
