@@ -229,12 +229,12 @@
         deinit {
             // The list is touched on the main thread only; a delegate deallocated elsewhere is
             // handled there soon after, and calls in between are swallowed.
-            let reference = UncheckedSendableReference(reference)
+            let reference = MainThreadValue(reference)
             if Thread.isMainThread {
-                MainActor.assumeIsolated { (reference.object as? ListReference)?.listLostItsDelegate() }
+                MainActor.assumeIsolated { reference.value.listLostItsDelegate() }
             } else {
                 DispatchQueue.main.async {
-                    MainActor.assumeIsolated { (reference.object as? ListReference)?.listLostItsDelegate() }
+                    MainActor.assumeIsolated { reference.value.listLostItsDelegate() }
                 }
             }
         }
