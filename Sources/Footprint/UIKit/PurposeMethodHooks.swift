@@ -61,6 +61,12 @@
                     message:
                         "\(name): \(entry.method) is a runtime or private method; hooking it could crash "
                         + "every user, so it is never hooked.")
+            case .hotPathMethod?:
+                return UIKitDiagnostic(
+                    code: .hotPathMethod, typeName: entry.target, method: entry.method,
+                    message:
+                        "\(name): \(entry.method) runs per frame, cell or layout pass; an event per call "
+                        + "would flood every user's queue, so it is never hooked.")
             case .outsideApp?:
                 return UIKitDiagnostic(
                     code: .outsideApp, typeName: entry.target, method: entry.method,
