@@ -289,6 +289,24 @@ struct AutoCaptureTests {
         #expect(sink.names.count == 3)
     }
 
+    /// A purpose method called off the main thread: its values are read on the calling thread
+    /// before the method runs, so what that thread changes afterwards is not reported.
+    @Test func methodValuesReadAtTheCallAreTheOnesReported() throws {
+        struct Article { var url: String }
+        final class ArticleViewController { var article: Article? = Article(url: "https://shop.example/a/1") }
+        let capture = capture()
+        let controller = ArticleViewController()
+        let keyPaths = plans.keyPaths(ofMethod: "goShare", targetType: "ArticleViewController")
+        #expect(keyPaths.map(\.description) == ["target.article.url"])
+        let values = KeyPathValues(
+            reading: keyPaths, from: MirrorKeyPathSource(roots: ["target": controller]))
+        controller.article = Article(url: "https://shop.example/a/2")
+        capture.methodCalled(targetType: "ArticleViewController", method: "goShare", values: values)
+        let event = try #require(sink.events.first { $0.kind == .track(event: "share") })
+        #expect(event.properties["article_url"] == "https://shop.example/a/1")
+        #expect(plans.keyPaths(ofMethod: "unknown", targetType: "ArticleViewController").isEmpty)
+    }
+
     @Test func blockListDropsByEventName() {
         var plan = plans.current.plan
         plan.blockedEvents = ["$screen_leave", "buy", "share"]

@@ -323,7 +323,19 @@ struct CaptureRulesTests {
             "goShare", origin("Sharing.Sheet", in: "/System/Library/Frameworks/Sharing.framework/Sharing"),
             .outsideApp
         ),
-        ("layoutSubviews", origin("UIView", in: uiKit), .outsideApp),
+        ("layoutSubviews", origin("UIView", in: uiKit), .hotPathMethod),
+        ("setNeedsFocusUpdate", origin("UIView", in: uiKit), .outsideApp),
+        ("layoutSubviews", origin("Shop.ProductCell", in: appCode.bundlePath + "/Shop"), .hotPathMethod),
+        (
+            "viewDidLayoutSubviews", origin("Shop.ArticleViewController", in: appCode.bundlePath + "/Shop"),
+            .hotPathMethod
+        ),
+        ("prepareForReuse", origin("Shop.ProductCell", in: appCode.bundlePath + "/Shop"), .hotPathMethod),
+        (
+            "scrollViewDidScroll:", origin("Shop.FeedController", in: appCode.bundlePath + "/Shop"),
+            .hotPathMethod
+        ),
+        ("drawRect:", origin("Shop.ChartView", in: appCode.bundlePath + "/Shop"), .hotPathMethod),
     ]
 
     @Test(arguments: 0..<refusalCases.count)
@@ -340,7 +352,7 @@ struct CaptureRulesTests {
         let view = Self.origin("UIView", in: Self.uiKit)
         #expect(
             PurposeMethodRule.refusal(
-                method: "layoutSubviews", typeName: "UIView", target: view, appCode: Self.appCode,
+                method: "accessibilityActivate", typeName: "UIView", target: view, appCode: Self.appCode,
                 allowedTypes: ["UIView"]) == nil)
         #expect(
             PurposeMethodRule.refusal(

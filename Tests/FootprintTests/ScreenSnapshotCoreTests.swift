@@ -1,4 +1,5 @@
 import FootprintSimulation
+import Foundation
 import Testing
 
 @testable import Footprint
@@ -165,6 +166,33 @@ struct ScreenSnapshotCoreTests {
         for secret in ["hunter2", "555-123-4567", "ann@example.com", "4111"] {
             #expect(!everything.contains(secret))
         }
+    }
+
+    /// Masking fails closed: the screenshot of a walk cut short (views past the limit were never
+    /// checked for secure fields) is dropped; its elements stay.
+    @Test func anIncompleteWalkSendsNoScreenshot() throws {
+        let capture = makeCapture(ignoredTypes: [])
+        let image = ScreenSnapshot.Image(format: .jpeg, width: 1, height: 1, data: [0xFF, 0xD8, 0xFF, 0xD9])
+        let element = ScreenElement(
+            element: Self.placed(Chains.button(title: "Buy")), action: Chains.tap(), route: .control)
+        let screen = ScreenSnapshot.Screen(width: 390, height: 844, scale: 3)
+        let complete = capture.snapshotContent(
+            of: ScreenDescription(screen: screen, elements: [element], image: image))
+        #expect(complete.image == image)
+        let cut = capture.snapshotContent(
+            of: ScreenDescription(screen: screen, elements: [element], image: image, isComplete: false))
+        #expect(cut.image == nil)
+        #expect(cut.elements.count == 1)
+    }
+
+    /// A mask covers where the view will be and where it is drawn now, with a margin.
+    @Test func masksCoverTheModelAndThePresentationFrame() {
+        let model = CGRect(x: 20, y: 300, width: 200, height: 40)
+        let moving = CGRect(x: 20, y: 500, width: 200, height: 40)
+        #expect(
+            ScreenMask.rect(model: model, presentation: moving)
+                == CGRect(x: 16, y: 296, width: 208, height: 248))
+        #expect(ScreenMask.rect(model: model, presentation: nil) == model.insetBy(dx: -4, dy: -4))
     }
 
     @Test func sizesStayWithinTheLimits() throws {

@@ -106,6 +106,100 @@
             proxy.tableView(table, didSelectRowAt: IndexPath(row: 0, section: 0))
         }
 
+        /// A delegate passed through unwrapped (here after `uninstall()`) detaches the proxy: when
+        /// the delegate the proxy forwarded to goes away, the app's new delegate stays in place.
+        @Test func aDelegatePassedThroughIsNeverClearedLater() throws {
+            install()
+            let controller = ListViewController(rows: 5)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            let live = TallRowDelegate()
+            weak var released: TallRowDelegate?
+            autoreleasepool {
+                let previous = TallRowDelegate()
+                released = previous
+                table.delegate = previous
+                #expect(ListDelegateProxy.proxy(of: table) != nil)
+                UIKitCapture.installed?.uninstall()
+                table.delegate = live
+            }
+            #expect(released == nil)
+            #expect(ListDelegateProxy.proxy(of: table) == nil)
+            #expect(table.delegate === live)
+            table.reloadData()
+            table.layoutIfNeeded()
+            #expect(table.rectForRow(at: IndexPath(row: 1, section: 0)).height == 60)
+        }
+
+        /// The `delegate` getter answers with the app's object while UIKit cached what the proxy
+        /// implements (selection, scrolling): UIKit itself scrolls, lays out and selects a row (its
+        /// tap path, `_selectRowAtIndexPath:animated:scrollPosition:notifyDelegate:`) for a
+        /// delegate that implements only `heightForRowAt`, and nothing is sent to it that it lacks.
+        @Test func uiKitNeverSendsTheProxysSelectorsToTheGettersResult() async throws {
+            install()
+            let controller = ListViewController(rows: 50)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            let heightOnly = HeightOnlyDelegate()
+            table.delegate = heightOnly
+            table.reloadData()
+            table.layoutIfNeeded()
+            #expect(table.delegate === heightOnly)
+
+            table.scrollToRow(at: IndexPath(row: 30, section: 0), at: .top, animated: true)
+            for _ in 0..<40 where !exposed("sku-30") {
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            #expect(exposed("sku-30"))
+            #expect(heightOnly.heightQueries > 0)
+
+            let tap = NSSelectorFromString("_selectRowAtIndexPath:animated:scrollPosition:notifyDelegate:")
+            try #require(table.responds(to: tap))
+            typealias Select = @convention(c) (UITableView, Selector, NSIndexPath, Bool, Int, Bool) -> Void
+            let select = unsafeBitCast(table.method(for: tap), to: Select.self)
+            select(table, tap, IndexPath(row: 31, section: 0) as NSIndexPath, false, 0, true)
+            let click = try #require(sink.tracks(CapturedEventName.elementClick).first)
+            #expect(click.string("$item_id") == "sku-31")
+        }
+
+        /// A delegate shared by many lists carries one watcher per list forwarding to it, not one
+        /// per list that ever did.
+        @Test func aReplacedDelegateLosesItsWatcher() throws {
+            install()
+            let shared = TallRowDelegate()
+            let table = UITableView()
+            table.delegate = shared
+            let proxy = try #require(ListDelegateProxy.proxy(of: table))
+            let key = UnsafeRawPointer(Unmanaged.passUnretained(proxy).toOpaque())
+            #expect(objc_getAssociatedObject(shared, key) != nil)
+            table.delegate = TallRowDelegate()
+            #expect(objc_getAssociatedObject(shared, key) == nil)
+        }
+
+        /// The hooks are not main-actor isolated: an app's off-main `reloadData()`, `delegate`
+        /// assignment and `UIAlertAction` run UIKit's original (the app's own bug) and Footprint
+        /// does nothing there, instead of trapping inside Footprint.
+        @Test func hooksCalledOffTheMainThreadOnlyRunTheOriginal() throws {
+            install()
+            let table = MainThreadValue(UITableView())
+            let delegate = MainThreadValue(TallRowDelegate())
+            DispatchQueue.global().sync {
+                table.value.perform(NSSelectorFromString("reloadData"))
+                table.value.perform(NSSelectorFromString("setDelegate:"), with: delegate.value)
+                typealias Factory =
+                    @convention(c) (AnyClass, Selector, NSString?, Int, AnyObject?) -> AnyObject
+                let selector = NSSelectorFromString("actionWithTitle:style:handler:")
+                let factory = unsafeBitCast(
+                    method_getImplementation(class_getClassMethod(UIAlertAction.self, selector)!),
+                    to: Factory.self)
+                _ = factory(UIAlertAction.self, selector, "OK", 0, nil)
+            }
+            #expect(ListDelegateProxy.proxy(of: table.value) == nil, "no proxy off the main thread")
+            #expect(table.value.delegate === delegate.value)
+        }
+
         /// Forwarding asks `responds(to:)`: a delegate that implements `didSelect` without
         /// declaring `UITableViewDelegate` still gets it.
         @Test func aDelegateWithoutTheProtocolStillGetsSelection() throws {
@@ -233,13 +327,7 @@
             defer { window.isHidden = true }
             let table = controller.tableView
             table.layoutIfNeeded()
-            let proxy = try #require(ListDelegateProxy.proxy(of: table))
-
-            proxy.scrollViewWillBeginDragging(table)
-            table.contentOffset = CGPoint(x: 0, y: 44 * 20)
-            proxy.scrollViewDidScroll(table)
-            table.layoutIfNeeded()
-            proxy.scrollViewDidEndDragging(table, willDecelerate: false)
+            try drag(table, toRow: 20)
 
             let ids = Set(
                 sink.tracks(ListExposureEvent.exposureEventName).compactMap { $0.string("$item_id") })
@@ -267,6 +355,36 @@
             )
         }
 
+        /// A diffable data source re-sorts with the same count (`apply`, no `reloadData`): the
+        /// rows scrolled to are reported under the new order's ids.
+        @Test func aDiffableResortIsExposedUnderTheNewIds() throws {
+            install()
+            let controller = DiffableListController(rows: 50)
+            let window = showInWindow(controller)
+            defer { window.isHidden = true }
+            let table = controller.tableView
+            table.layoutIfNeeded()
+            #expect(exposed("sku-3"))
+
+            controller.show((0..<50).map { ($0 + 25) % 50 })
+            table.layoutIfNeeded()
+            try drag(table, toRow: 20)
+
+            #expect(exposed("sku-45"))
+            #expect(!exposed("sku-20"), "row 20 now shows sku-45")
+        }
+
+        /// What UIKit tells the proxy when a finger drags `table` to `row` (44-point rows) and
+        /// lifts without a fling.
+        private func drag(_ table: UITableView, toRow row: Int) throws {
+            let proxy = try #require(ListDelegateProxy.proxy(of: table))
+            proxy.scrollViewWillBeginDragging(table)
+            table.contentOffset = CGPoint(x: 0, y: 44 * CGFloat(row))
+            proxy.scrollViewDidScroll(table)
+            table.layoutIfNeeded()
+            proxy.scrollViewDidEndDragging(table, willDecelerate: false)
+        }
+
         private func exposed(_ id: String) -> Bool {
             sink.tracks(ListExposureEvent.exposureEventName).contains { $0.string("$item_id") == id }
         }
@@ -282,10 +400,10 @@
     }
 
     /// A catalogue table whose delegate only sizes rows (it has no `didSelect`).
-    final class ListViewController: UIViewController, UITableViewDataSource {
+    class ListViewController: UIViewController, UITableViewDataSource {
         let tableView = UITableView(frame: .zero, style: .plain)
         let delegateWithoutSelection = RowHeightDelegate()
-        private let rows: Int
+        let rows: Int
         private let marked: Bool
 
         /// - Parameter marked: whether the table has a list id and item identities.
@@ -312,9 +430,15 @@
         func tableView(_ tableView: UITableView, numberOfRowsInSection section: Int) -> Int { rows }
 
         func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+            Self.cell(in: tableView, at: indexPath, product: indexPath.row)
+        }
+
+        /// A row showing `product`.
+        static func cell(in tableView: UITableView, at indexPath: IndexPath, product: Int) -> UITableViewCell
+        {
             let cell = tableView.dequeueReusableCell(withIdentifier: "row", for: indexPath)
             var content = cell.defaultContentConfiguration()
-            content.text = "Product \(indexPath.row)"
+            content.text = "Product \(product)"
             cell.contentConfiguration = content
             return cell
         }
@@ -328,6 +452,40 @@
 
         func scrollViewDidScroll(_ scrollView: UIScrollView) {
             scrollCallbacks += 1
+        }
+    }
+
+    /// The catalogue fed by a diffable data source, whose item ids come from it.
+    final class DiffableListController: ListViewController {
+        private var dataSource: UITableViewDiffableDataSource<Int, Int>?
+
+        override func loadView() {
+            super.loadView()
+            dataSource = UITableViewDiffableDataSource(tableView: tableView) { table, indexPath, product in
+                Self.cell(in: table, at: indexPath, product: product)
+            }
+            tableView.footprint.listItems = { [weak self] indexPath in
+                self?.dataSource?.itemIdentifier(for: indexPath).map { ListItemIdentity(id: "sku-\($0)") }
+            }
+            show(Array(0..<rows))
+        }
+
+        /// Applies `products` in this order, without animation.
+        func show(_ products: [Int]) {
+            var snapshot = NSDiffableDataSourceSnapshot<Int, Int>()
+            snapshot.appendSections([0])
+            snapshot.appendItems(products)
+            dataSource?.apply(snapshot, animatingDifferences: false)
+        }
+    }
+
+    /// A delegate that implements nothing but `heightForRowAt`.
+    final class HeightOnlyDelegate: NSObject, UITableViewDelegate {
+        private(set) var heightQueries = 0
+
+        func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat {
+            heightQueries += 1
+            return 44
         }
     }
 

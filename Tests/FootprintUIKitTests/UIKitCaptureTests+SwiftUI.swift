@@ -17,7 +17,7 @@
             defer { window.isHidden = true }
             // A hang guard only: the first layout needs a few turns of the run loop.
             for _ in 0..<50 where !swiftUIExposed("row-3") {
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(nanoseconds: 100_000_000)
             }
 
             let exposures = sink.tracks(ListExposureEvent.exposureEventName)

@@ -90,6 +90,24 @@
             #expect(controller.shareCount == 1, "the original implementation still runs")
         }
 
+        /// Off the main thread the values are read at the call, before the calling thread changes
+        /// them; a call from `deinit` does not retain the object being deallocated.
+        @Test func purposeMethodsOffTheMainThreadReportTheValuesOfTheCall() async throws {
+            install()
+            let controller = MainThreadValue(ShareViewController())
+            DispatchQueue.global().sync {
+                controller.value.perform(#selector(ShareViewController.goShare))
+                controller.value.setValue("https://example.com/articles/43", forKey: "articleURL")
+                autoreleasepool { _ = SharingOnDeinit() }
+            }
+            for _ in 0..<20 where sink.tracks("share").count < 2 {
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            let events = sink.tracks("share")
+            #expect(events.first?.string("article_url") == "https://example.com/articles/42")
+            #expect(events.count == 2, "the call from deinit is reported too, without a crash")
+        }
+
         @Test func hookingTwiceReportsOnce() throws {
             install()
             install()
@@ -345,7 +363,7 @@
     }
 
     /// A page the plan names, with a purpose method.
-    final class ShareViewController: UIViewController {
+    class ShareViewController: UIViewController {
         @objc dynamic var articleURL = "https://example.com/articles/42"
         private(set) var shareCount = 0
 
@@ -361,6 +379,13 @@
 
         /// Takes an integer: not a signature Footprint hooks.
         @objc dynamic func rate(_ stars: Int) {}
+    }
+
+    /// Calls its purpose method from `deinit`.
+    final class SharingOnDeinit: ShareViewController {
+        deinit {
+            perform(#selector(ShareViewController.goShare))
+        }
     }
 
     /// Counts calls of a handler.

@@ -3,7 +3,8 @@
 /// says: memory management and object lifecycle (`dealloc`, `.cxx_destruct`, `retain`,
 /// `release`, `autorelease`...), the runtime's own protocol (forwarding, `respondsToSelector:`,
 /// key-value coding and observing), private selectors (`_`-prefixed), and classes outside the
-/// app's own code unless the app lists them.
+/// app's own code unless the app lists them, and methods UIKit calls per frame, cell or layout
+/// pass (``hotPathSelectors``).
 public enum PurposeMethodRule {
     /// Why a purpose method is refused.
     public enum Refusal: Sendable, Hashable {
@@ -11,6 +12,10 @@ public enum PurposeMethodRule {
         case runtimeMethod
         /// A private selector (`_`- or `.`-prefixed).
         case privateMethod
+        /// A method UIKit calls per frame, per cell or per layout pass (`layoutSubviews`,
+        /// `scrollViewDidScroll:`, `prepareForReuse`, `drawRect:`...): one plan edit would make
+        /// every user emit an event per frame and push real events out of the queue.
+        case hotPathMethod
         /// The class is not the app's (UIKit, another system framework) and the app does not
         /// list it.
         case outsideApp
@@ -31,6 +36,25 @@ public enum PurposeMethodRule {
         "removeObserver:forKeyPath:context:", "observeValueForKeyPath:ofObject:change:context:",
     ]
 
+    /// Selectors UIKit calls per frame, per cell or per layout pass: never hooked.
+    public static let hotPathSelectors: Set<String> = [
+        "layoutSubviews", "layoutIfNeeded", "setNeedsLayout", "layoutSublayersOfLayer:",
+        "viewWillLayoutSubviews", "viewDidLayoutSubviews", "updateConstraints", "updateViewConstraints",
+        "drawRect:", "drawLayer:inContext:", "displayLayer:", "draw:", "setNeedsDisplay",
+        "prepareForReuse", "prepareForDisplay", "applyLayoutAttributes:",
+        "preferredLayoutAttributesFittingAttributes:",
+        "sizeThatFits:", "intrinsicContentSize", "systemLayoutSizeFittingSize:", "traitCollectionDidChange:",
+        "scrollViewDidScroll:", "scrollViewDidZoom:", "tableView:cellForRowAtIndexPath:",
+        "tableView:heightForRowAtIndexPath:", "tableView:willDisplayCell:forRowAtIndexPath:",
+        "tableView:didEndDisplayingCell:forRowAtIndexPath:", "collectionView:cellForItemAtIndexPath:",
+        "collectionView:willDisplayCell:forItemAtIndexPath:",
+        "collectionView:didEndDisplayingCell:forItemAtIndexPath:",
+        "collectionView:layout:sizeForItemAtIndexPath:", "observeValueForKeyPath:ofObject:change:context:",
+        "touchesMoved:withEvent:", "hitTest:withEvent:", "pointInside:withEvent:", "didMoveToWindow",
+        "didMoveToSuperview", "willMoveToWindow:", "willMoveToSuperview:", "tick:", "step:",
+        "displayLinkDidFire:", "update:",
+    ]
+
     /// Why hooking `method` of the class `target` (named `typeName` in the plan) is refused, or
     /// `nil` when it may be hooked.
     /// - Parameters:
@@ -44,6 +68,7 @@ public enum PurposeMethodRule {
     ) -> Refusal? {
         if runtimeSelectors.contains(method) { return .runtimeMethod }
         if method.hasPrefix("_") || method.hasPrefix(".") { return .privateMethod }
+        if hotPathSelectors.contains(method) { return .hotPathMethod }
         if appCode.owns(target) || allowedTypes.contains(typeName)
             || allowedTypes.contains(target.runtimeName)
         {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Drives one ``ListExposureTracker`` for a UI adapter or the demo: reads the clock, applies each
 /// callback, and hands the resulting events to the ``CaptureSink``.
 ///
@@ -11,6 +13,11 @@ public final class ListExposureRecorder {
     public var pageName: String?
     /// Which list of the page, put on every event as `$list_id`; default none.
     public var listId: String?
+    /// Reads the business identity of the item at an index path now; default none (items keep
+    /// the ids they were laid out with). When set, the ids of the items a decision looks at are
+    /// read at that moment, so data changed without a reload (a diffable data source's `apply`,
+    /// batch updates, moves) is reported under the ids it shows, and layouts need carry no ids.
+    public var identify: ((ListIndexPath) -> ListItemIdentity?)?
     private let clock: any Clock
     private let sink: any CaptureSink
 
@@ -40,6 +47,17 @@ public final class ListExposureRecorder {
     /// Applies one callback that happens now.
     public func handle(_ callback: ListCallback) {
         let now = clock.now()
+        var callback = callback
+        if let identify, tracker.mayDecide(callback) {
+            let region = tracker.judgedRegion(after: callback)
+            switch callback {
+            case .dataReloaded(let items):
+                callback = .dataReloaded(items: Self.identified(items, in: region, identify))
+            case .layoutChanged(let items):
+                callback = .layoutChanged(items: Self.identified(items, in: region, identify))
+            default: tracker.reidentify(in: region, identify)
+            }
+        }
         let decisions = tracker.handle(callback, now: now)
         for decision in decisions {
             let flingStart: Timestamp
@@ -50,5 +68,17 @@ public final class ListExposureRecorder {
                 sink.record(event)
             }
         }
+    }
+
+    /// `items` with the ids `identify` reads now for those overlapping `region`.
+    private static func identified(
+        _ items: [ListItem], in region: CGRect, _ identify: (ListIndexPath) -> ListItemIdentity?
+    ) -> [ListItem] {
+        var items = items
+        for index in items.indices where items[index].frame.intersects(region) {
+            guard let identity = identify(items[index].indexPath) else { continue }
+            items[index].take(identity)
+        }
+        return items
     }
 }

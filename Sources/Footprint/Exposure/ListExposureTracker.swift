@@ -99,6 +99,40 @@ public struct ListExposureTracker: Sendable {
         return deadline
     }
 
+    /// The content rect decisions look at after `callback`: the visible rect (at the offset and
+    /// viewport the callback brings) and, while a fling flies, the region it swept.
+    public func judgedRegion(after callback: ListCallback) -> CGRect {
+        var visible: CGRect
+        switch callback {
+        case .appeared(let newViewport, let newOffset): visible = newViewport.visibleRect(at: newOffset)
+        case .viewportChanged(let newViewport): visible = newViewport.visibleRect(at: offset)
+        case .didScroll(let newOffset): visible = viewport.visibleRect(at: newOffset)
+        default: visible = viewport.visibleRect(at: offset)
+        }
+        if let fling {
+            visible = visible.union(viewport.visibleRect(at: fling.lowest))
+                .union(viewport.visibleRect(at: fling.highest))
+        }
+        return visible
+    }
+
+    /// Whether `callback` can decide exposures or skips (every callback but a frame of scrolling
+    /// without a dwell threshold and the ones that only note something).
+    public func mayDecide(_ callback: ListCallback) -> Bool {
+        switch callback {
+        case .didScroll: return isDwellMode
+        case .willBeginDragging, .appDidEnterBackground, .sessionStarted: return false
+        default: return true
+        }
+    }
+
+    /// Gives the laid-out items inside `rect` the identity `identify` reads for them now: data
+    /// that changed without a reload (a diffable data source's `apply`, batch updates, moves)
+    /// is judged under the ids it shows, not those read at the last reload.
+    public mutating func reidentify(in rect: CGRect, _ identify: (ListIndexPath) -> ListItemIdentity?) {
+        _ = layout.reidentify(overlapping: rect, identify)
+    }
+
     /// Applies one callback that happened at `now` and returns what it decided, in order.
     public mutating func handle(_ callback: ListCallback, now: Timestamp) -> [ListExposureEvent] {
         switch callback {

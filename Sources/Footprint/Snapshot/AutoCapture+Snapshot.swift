@@ -6,7 +6,8 @@ extension AutoCapture {
     /// ``ScreenSnapshot/Limits/maximumElements`` (the front-most ones) are left out, so are
     /// elements whose path is too long or whose frame is missing, not finite or out of range;
     /// text is cut to ``ScreenSnapshot/Limits/maximumTextBytes`` on a character boundary; an
-    /// image over its limits is dropped (the dashboard then draws a wireframe).
+    /// image over its limits, or of a description that is not complete, is dropped (the
+    /// dashboard then draws a wireframe).
     /// - Parameters:
     ///   - description: the screen, as the adapter describes it.
     ///   - limits: the bounds to keep. Default ``ScreenSnapshot/Limits/init()``.
@@ -21,7 +22,8 @@ extension AutoCapture {
             guard let element = snapshotElement(item, matcher: matcher, limits: limits) else { continue }
             elements.append(element)
         }
-        var image = description.image
+        // Masking fails closed: a walk cut short may have missed views to paint over.
+        var image = description.isComplete ? description.image : nil
         if let candidate = image, !Self.fits(candidate, limits) { image = nil }
         return ScreenContent(
             page: snapshotPageName(description.page, matcher: matcher, limits: limits),

@@ -11,16 +11,21 @@ public struct ScreenDescription {
     public var elements: [ScreenElement]
     /// The screenshot; `nil` where there are no pixels (Linux, the demo).
     public var image: ScreenSnapshot.Image?
+    /// Whether the adapter looked at every view: `false` when it stopped early (too many views
+    /// or elements), so private views further on may not be painted over and the screenshot is
+    /// dropped. Default true.
+    public var isComplete: Bool
 
     /// Describes a screen.
     public init(
         page: PageDescription? = nil, screen: ScreenSnapshot.Screen, elements: [ScreenElement],
-        image: ScreenSnapshot.Image? = nil
+        image: ScreenSnapshot.Image? = nil, isComplete: Bool = true
     ) {
         self.page = page
         self.screen = screen
         self.elements = elements
         self.image = image
+        self.isComplete = isComplete
     }
 }
 

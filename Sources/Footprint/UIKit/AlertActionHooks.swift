@@ -13,43 +13,51 @@
     enum AlertActionHooks {
         private typealias Handler = @convention(block) (UIAlertAction) -> Void
 
+        private typealias Factory =
+            @convention(c) (AnyObject, Selector, NSString?, Int, AnyObject?) -> AnyObject
+        private typealias AddAction = @convention(c) (UIAlertController, Selector, UIAlertAction) -> Void
+
         static func install() {
-            typealias Factory = @convention(c) (AnyObject, Selector, NSString?, Int, AnyObject?) -> AnyObject
             _ = MethodHooks.hook(
                 NSSelectorFromString("actionWithTitle:style:handler:"), of: UIAlertAction.self,
-                classMethod: true
-            ) { original in
-                let block:
-                    @MainActor @convention(block) (AnyObject, NSString?, Int, AnyObject?) -> AnyObject = {
-                        actionClass, title, style, handler in
-                        unsafeBitCast(original.implementation, to: Factory.self)(
-                            actionClass, original.selector, title, style, reportingHandler(calling: handler))
-                    }
-                return block
-            }
+                classMethod: true, makeBlock: factoryBlock)
+            _ = MethodHooks.hook(
+                #selector(UIAlertController.addAction(_:)), of: UIAlertController.self,
+                makeBlock: addActionBlock)
+        }
 
-            typealias AddAction = @convention(c) (UIAlertController, Selector, UIAlertAction) -> Void
-            _ = MethodHooks.hook(#selector(UIAlertController.addAction(_:)), of: UIAlertController.self) {
-                original in
-                let block: @MainActor @convention(block) (UIAlertController, UIAlertAction) -> Void = {
-                    alert, action in
+        /// Not main-actor isolated (``MethodHooks/onMainThread(_:_:)``): an action may be built on
+        /// any thread; its handler is wrapped wherever it is built.
+        private nonisolated static func factoryBlock(_ original: OriginalImplementation) -> Any {
+            let block: @convention(block) (AnyObject, NSString?, Int, AnyObject?) -> AnyObject = {
+                actionClass, title, style, handler in
+                unsafeBitCast(original.implementation, to: Factory.self)(
+                    actionClass, original.selector, title, style, reportingHandler(calling: handler))
+            }
+            return block
+        }
+
+        /// Not main-actor isolated: remembers the placement on the main thread only.
+        private nonisolated static func addActionBlock(_ original: OriginalImplementation) -> Any {
+            let block: @convention(block) (UIAlertController, UIAlertAction) -> Void = { alert, action in
+                MethodHooks.onMainThread((alert, action)) { alert, action in
                     AssociationKey.set(
                         AlertActionPlacement(
                             alertType: ResponderChainDescriber.typeName(of: alert), alertTitle: alert.title,
                             index: alert.actions.count),
                         on: action, AlertActionPlacement.self)
-                    unsafeBitCast(original.implementation, to: AddAction.self)(
-                        alert, original.selector, action)
                 }
-                return block
+                unsafeBitCast(original.implementation, to: AddAction.self)(alert, original.selector, action)
             }
+            return block
         }
 
-        /// A handler that reports the choice, then calls `handler` when there is one.
-        private static func reportingHandler(calling handler: AnyObject?) -> AnyObject {
+        /// A handler that reports the choice (on the main thread), then calls `handler` when
+        /// there is one.
+        private nonisolated static func reportingHandler(calling handler: AnyObject?) -> AnyObject {
             let appHandler = handler.map { unsafeBitCast($0, to: Handler.self) }
-            let wrapper: @MainActor @convention(block) (UIAlertAction) -> Void = { action in
-                report(action)
+            let wrapper: @convention(block) (UIAlertAction) -> Void = { action in
+                MethodHooks.onMainThread(action) { report($0) }
                 appHandler?(action)
             }
             return unsafeBitCast(wrapper, to: AnyObject.self)

@@ -23,35 +23,51 @@
                 UIApplication, Selector, Selector, AnyObject?, AnyObject?, UIEvent?
             ) -> ObjCBool
         private typealias SendActionHook =
-            @MainActor @convention(block) (
+            @convention(block) (
                 UIApplication, Selector, AnyObject?, AnyObject?, UIEvent?
             ) -> ObjCBool
+        private typealias SendUIAction = @convention(c) (UIControl, Selector, UIAction) -> Void
 
         static func install() {
-            let sendAction = #selector(UIApplication.sendAction(_:to:from:for:))
-            _ = MethodHooks.hook(sendAction, of: UIApplication.self) { original in
-                let block: SendActionHook = { application, action, target, sender, event in
+            _ = MethodHooks.hook(
+                #selector(UIApplication.sendAction(_:to:from:for:)), of: UIApplication.self,
+                makeBlock: sendActionBlock)
+            _ = MethodHooks.hook(
+                NSSelectorFromString("sendAction:"), of: UIControl.self, makeBlock: sendUIActionBlock)
+        }
+
+        /// Not main-actor isolated (``MethodHooks/onMainThread(_:_:)``): records on the main thread only.
+        private nonisolated static func sendActionBlock(_ original: OriginalImplementation) -> Any {
+            let block: SendActionHook = { application, action, target, sender, event in
+                MethodHooks.onMainThread((target, sender, event)) { target, sender, event in
                     if !isDispatchingUIAction {
                         record(action: action, target: target, sender: sender, event: event)
                     }
-                    return unsafeBitCast(original.implementation, to: SendAction.self)(
-                        application, original.selector, action, target, sender, event)
                 }
-                return block
+                return unsafeBitCast(original.implementation, to: SendAction.self)(
+                    application, original.selector, action, target, sender, event)
             }
+            return block
+        }
 
-            typealias SendUIAction = @convention(c) (UIControl, Selector, UIAction) -> Void
-            _ = MethodHooks.hook(NSSelectorFromString("sendAction:"), of: UIControl.self) { original in
-                let block: @MainActor @convention(block) (UIControl, UIAction) -> Void = { control, action in
-                    record(uiAction: action, from: control)
-                    let wasDispatching = isDispatchingUIAction
-                    isDispatchingUIAction = true
-                    defer { isDispatchingUIAction = wasDispatching }
+        /// Not main-actor isolated (``MethodHooks/onMainThread(_:_:)``): records on the main thread only.
+        private nonisolated static func sendUIActionBlock(_ original: OriginalImplementation) -> Any {
+            let block: @convention(block) (UIControl, UIAction) -> Void = { control, action in
+                let send = {
                     unsafeBitCast(original.implementation, to: SendUIAction.self)(
                         control, original.selector, action)
                 }
-                return block
+                guard Thread.isMainThread else { return send() }
+                var wasDispatching = false
+                MethodHooks.onMainThread((control, action)) { control, action in
+                    record(uiAction: action, from: control)
+                    wasDispatching = isDispatchingUIAction
+                    isDispatchingUIAction = true
+                }
+                send()
+                MethodHooks.onMainThread(wasDispatching) { isDispatchingUIAction = $0 }
             }
+            return block
         }
 
         /// Reports one target-action pair UIKit dispatches; the core decides whether it counts.

@@ -11,20 +11,24 @@
     @MainActor
     enum GestureHooks {
         static func install() {
+            _ = MethodHooks.hook(
+                #selector(UIView.addGestureRecognizer(_:)), of: UIView.self, makeBlock: addRecognizerBlock)
+        }
+
+        /// Not main-actor isolated (``MethodHooks/onMainThread(_:_:)``): watches on the main thread only.
+        private nonisolated static func addRecognizerBlock(_ original: OriginalImplementation) -> Any {
             typealias AddRecognizer = @convention(c) (UIView, Selector, UIGestureRecognizer) -> Void
-            _ = MethodHooks.hook(#selector(UIView.addGestureRecognizer(_:)), of: UIView.self) { original in
-                let block: @MainActor @convention(block) (UIView, UIGestureRecognizer) -> Void = {
-                    view, recognizer in
-                    unsafeBitCast(original.implementation, to: AddRecognizer.self)(
-                        view, original.selector, recognizer)
-                    if isWatched(recognizer) {
-                        // Adding the same target-action pair twice is ignored by UIKit.
-                        recognizer.addTarget(
-                            GestureTarget.shared, action: #selector(GestureTarget.recognized(_:)))
-                    }
+            let block: @convention(block) (UIView, UIGestureRecognizer) -> Void = { view, recognizer in
+                unsafeBitCast(original.implementation, to: AddRecognizer.self)(
+                    view, original.selector, recognizer)
+                MethodHooks.onMainThread(recognizer) { recognizer in
+                    guard isWatched(recognizer) else { return }
+                    // Adding the same target-action pair twice is ignored by UIKit.
+                    recognizer.addTarget(
+                        GestureTarget.shared, action: #selector(GestureTarget.recognized(_:)))
                 }
-                return block
             }
+            return block
         }
 
         /// Whether the core watches `recognizer`.

@@ -52,20 +52,38 @@
         /// object, so that UIKit asks `respondsToSelector:` again), or `delegate` itself (`nil`,
         /// a proxy of ours, a system list or delegate, or nothing to observe).
         /// - Parameter setter: the original setter.
+        ///
+        /// A delegate passed through unwrapped detaches the list's proxy: the proxy no longer sits
+        /// in the list's slot, so nothing it watched may touch the list's delegate again.
         static func assign(_ delegate: AnyObject?, to list: UIScrollView, setter: (AnyObject?) -> Void) {
             guard let delegate = wrappable(delegate, of: list) else {
-                if !(delegate is ListDelegateProxy) { proxy(of: list)?.forwardTo = nil }
+                if !(delegate is ListDelegateProxy), let proxy = proxy(of: list) {
+                    AssociationKey.set(nil, on: list, ListDelegateProxy.self)
+                    proxy.stopForwarding()
+                }
                 setter(delegate)
                 return
             }
             let proxy = self.proxy(of: list) ?? ListDelegateProxy()
             AssociationKey.set(proxy, on: list, ListDelegateProxy.self)
             if proxy.forwardTo !== delegate {
+                proxy.stopForwarding()
                 proxy.forwardTo = delegate
                 DelegateDeallocationWatcher.watch(delegate, of: list, proxy: proxy)
                 setter(nil)
             }
             setter(proxy)
+        }
+
+        /// Forgets the delegate forwarded to, and takes this proxy's watcher off it (a delegate
+        /// many lists share over time carries one watcher per list that still forwards to it).
+        private func stopForwarding() {
+            if let previous = forwardTo { DelegateDeallocationWatcher.stopWatching(previous, proxy: self) }
+            forwardTo = nil
+        }
+
+        deinit {
+            if let previous = forwardTo { DelegateDeallocationWatcher.stopWatching(previous, proxy: self) }
         }
 
         /// Gives a list whose delegate was set before Footprint was installed (or while it was
@@ -195,20 +213,28 @@
         /// Attaches a watcher for `list` to `delegate` (one per list and delegate).
         @MainActor
         static func watch(_ delegate: AnyObject, of list: UIScrollView, proxy: ListDelegateProxy) {
-            let key = UnsafeRawPointer(Unmanaged.passUnretained(proxy).toOpaque())
             let watcher = DelegateDeallocationWatcher(reference: ListReference(list: list, proxy: proxy))
-            objc_setAssociatedObject(delegate, key, watcher, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            objc_setAssociatedObject(delegate, key(of: proxy), watcher, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        }
+
+        /// Takes the watcher of `proxy` off `delegate` (its `deinit` then finds nothing to do).
+        static func stopWatching(_ delegate: AnyObject, proxy: ListDelegateProxy) {
+            objc_setAssociatedObject(delegate, key(of: proxy), nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+        }
+
+        private static func key(of proxy: ListDelegateProxy) -> UnsafeRawPointer {
+            UnsafeRawPointer(Unmanaged.passUnretained(proxy).toOpaque())
         }
 
         deinit {
             // The list is touched on the main thread only; a delegate deallocated elsewhere is
             // handled there soon after, and calls in between are swallowed.
-            let reference = UncheckedSendableReference(reference)
+            let reference = MainThreadValue(reference)
             if Thread.isMainThread {
-                MainActor.assumeIsolated { (reference.object as? ListReference)?.listLostItsDelegate() }
+                MainActor.assumeIsolated { reference.value.listLostItsDelegate() }
             } else {
                 DispatchQueue.main.async {
-                    MainActor.assumeIsolated { (reference.object as? ListReference)?.listLostItsDelegate() }
+                    MainActor.assumeIsolated { reference.value.listLostItsDelegate() }
                 }
             }
         }
@@ -225,10 +251,12 @@
         }
 
         /// Sets the list's delegate to `nil` when its proxy still sits there with nothing to
-        /// forward to.
+        /// forward to: the proxy is still the list's, and the list's delegate reads as `nil`
+        /// (another object in the slot, the app's new delegate, is never cleared).
         @MainActor
         func listLostItsDelegate() {
-            guard let list, let proxy, proxy.forwardTo == nil, ListDelegateProxy.proxy(of: list) === proxy
+            guard let list, let proxy, proxy.forwardTo == nil, ListDelegateProxy.proxy(of: list) === proxy,
+                list.delegate == nil
             else {
                 return
             }

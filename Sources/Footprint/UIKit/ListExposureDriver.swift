@@ -152,10 +152,19 @@
 
         private static func makeRecorder(for list: UIScrollView, owner: UIKitCapture) -> ListExposureRecorder
         {
-            ListExposureRecorder(
+            let recorder = ListExposureRecorder(
                 pageName: nil, axis: axis(of: list), configuration: owner.configuration.exposure,
                 clock: owner.clock,
                 sink: owner.capture.sampledSink)
+            // Ids are read when a decision looks at an item (the recorder runs on the main thread,
+            // where the list is), so data a diffable data source or batch updates changed without
+            // `reloadData` is reported under the ids it shows.
+            recorder.identify = { [weak list] indexPath in
+                MainActor.assumeIsolated {
+                    list?.footprint.listItems?(IndexPath(item: indexPath.row, section: indexPath.section))
+                }
+            }
+            return recorder
         }
 
         private static func axis(of list: UIScrollView) -> ListAxis {
@@ -178,18 +187,16 @@
                     top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right))
         }
 
-        /// Every item's frame in content coordinates, up to the configured maximum.
+        /// Every item's frame in content coordinates, up to the configured maximum. No ids: the
+        /// recorder reads those for the items a decision looks at.
         private func items(of list: UIScrollView) -> [ListItem] {
             let limit = owner?.configuration.maximumListItems ?? 0
-            let identify = list.footprint.listItems
             var items: [ListItem] = []
             func append(_ indexPath: IndexPath, _ frame: CGRect) {
-                let identity = identify?(indexPath)
                 items.append(
                     ListItem(
                         indexPath: ListIndexPath(section: indexPath.section, row: indexPath.item),
-                        frame: frame,
-                        itemId: identity?.id, properties: identity?.properties ?? [:]))
+                        frame: frame))
             }
             if let table = list as? UITableView {
                 for section in 0..<table.numberOfSections {

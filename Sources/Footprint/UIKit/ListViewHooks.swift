@@ -8,6 +8,9 @@
     ///   with `reloadData` and `layoutSubviews` tells the list's ``ListExposureDriver`` (lists
     ///   whose exposure is measured only) when the list comes and goes, when its data changes
     ///   and when its layout is ready to read. Other lists run the original and a lookup.
+    ///
+    /// The blocks are not main-actor isolated (see ``MethodHooks/onMainThread(_:_:)``): a call off
+    /// the main thread runs the original and nothing else.
     @MainActor
     enum ListViewHooks {
         static func install() {
@@ -18,31 +21,42 @@
         }
 
         private static func hookDelegateAccessors(of cls: UIScrollView.Type) {
+            _ = MethodHooks.hook(#selector(setter: UIScrollView.delegate), of: cls, makeBlock: setterBlock)
+            _ = MethodHooks.hook(#selector(getter: UIScrollView.delegate), of: cls, makeBlock: getterBlock)
+        }
+
+        /// The `delegate` setter: the proxy for the app's lists (on the main thread), the object
+        /// itself otherwise.
+        private nonisolated static func setterBlock(_ original: OriginalImplementation) -> Any {
             typealias Setter = @convention(c) (UIScrollView, Selector, AnyObject?) -> Void
-            _ = MethodHooks.hook(#selector(setter: UIScrollView.delegate), of: cls) { original in
-                let block: @MainActor @convention(block) (UIScrollView, AnyObject?) -> Void = {
-                    list, delegate in
+            let block: @convention(block) (UIScrollView, AnyObject?) -> Void = { list, delegate in
+                let set = { (replacement: AnyObject?) in
+                    unsafeBitCast(original.implementation, to: Setter.self)(
+                        list, original.selector, replacement)
+                }
+                guard Thread.isMainThread else { return set(delegate) }
+                MethodHooks.onMainThread((list, delegate)) { list, delegate in
                     ListDelegateProxy.assign(delegate, to: list) { replacement in
                         unsafeBitCast(original.implementation, to: Setter.self)(
                             list, original.selector, replacement)
                     }
                 }
-                return block
             }
+            return block
+        }
+
+        /// The `delegate` getter: the app's object, never the proxy. Touches no main-actor state.
+        private nonisolated static func getterBlock(_ original: OriginalImplementation) -> Any {
             typealias Getter = @convention(c) (UIScrollView, Selector) -> AnyObject?
-            _ = MethodHooks.hook(#selector(getter: UIScrollView.delegate), of: cls) { original in
-                let block: @MainActor @convention(block) (UIScrollView) -> AnyObject? = { list in
-                    let current = unsafeBitCast(original.implementation, to: Getter.self)(
-                        list, original.selector)
-                    if let proxy = current as? ListDelegateProxy { return proxy.forwardTo }
-                    return current
-                }
-                return block
+            let block: @convention(block) (UIScrollView) -> AnyObject? = { list in
+                let current = unsafeBitCast(original.implementation, to: Getter.self)(list, original.selector)
+                if let proxy = current as? ListDelegateProxy { return proxy.forwardTo }
+                return current
             }
+            return block
         }
 
         private static func hookLayoutEvents(of cls: UIScrollView.Type) {
-            typealias NoArguments = @convention(c) (UIScrollView, Selector) -> Void
             let events: [(Selector, @MainActor (UIScrollView) -> Void)] = [
                 (
                     #selector(UIView.didMoveToWindow),
@@ -59,13 +73,21 @@
             ]
             for (selector, notify) in events {
                 _ = MethodHooks.hook(selector, of: cls) { original in
-                    let block: @MainActor @convention(block) (UIScrollView) -> Void = { list in
-                        unsafeBitCast(original.implementation, to: NoArguments.self)(list, original.selector)
-                        notify(list)
-                    }
-                    return block
+                    notifyingBlock(original, notify: notify)
                 }
             }
+        }
+
+        /// A method without arguments: the original, then `notify` (on the main thread only).
+        private nonisolated static func notifyingBlock(
+            _ original: OriginalImplementation, notify: @escaping @MainActor (UIScrollView) -> Void
+        ) -> Any {
+            typealias NoArguments = @convention(c) (UIScrollView, Selector) -> Void
+            let block: @convention(block) (UIScrollView) -> Void = { list in
+                unsafeBitCast(original.implementation, to: NoArguments.self)(list, original.selector)
+                MethodHooks.onMainThread(list, notify)
+            }
+            return block
         }
     }
 #endif

@@ -79,6 +79,29 @@
         }
     }
 
+    extension MethodHooks {
+        /// Runs `body` on the main actor when the hook was called on the main thread, and does
+        /// nothing elsewhere. Hook blocks are not main-actor isolated: the Objective-C runtime
+        /// calls them on whatever thread the app called the method on (an off-main `reloadData()`
+        /// or `UIAlertAction` is the app's bug, not a crash inside Footprint), so each block calls
+        /// the original and reports only from the main thread.
+        nonisolated static func onMainThread<Value>(_ value: Value, _ body: @MainActor (Value) -> Void) {
+            guard Thread.isMainThread else { return }
+            let carried = MainThreadValue(value)
+            MainActor.assumeIsolated { body(carried.value) }
+        }
+    }
+
+    /// What a hook block received, handed to the main actor on the main thread it was called on
+    /// (the Objective-C runtime's arguments carry no `Sendable` promise).
+    struct MainThreadValue<Value>: @unchecked Sendable {
+        let value: Value
+
+        init(_ value: Value) {
+            self.value = value
+        }
+    }
+
     /// The implementation a hook replaced; the hook's block calls it with ``selector``. Not
     /// isolated: purpose-method hooks call it on any thread.
     final class OriginalImplementation: @unchecked Sendable {

@@ -43,7 +43,7 @@
         }
 
         private typealias AppearanceMethod = @convention(c) (UIViewController, Selector, Bool) -> Void
-        private typealias AppearanceHook = @MainActor @convention(block) (UIViewController, Bool) -> Void
+        private typealias AppearanceHook = @convention(block) (UIViewController, Bool) -> Void
 
         private static func hook(_ cls: UIViewController.Type) {
             hookAppearance(#selector(UIViewController.viewDidAppear(_:)), of: cls) { capture, page in
@@ -60,16 +60,26 @@
             report: @escaping @MainActor (AutoCapture, PageDescription) -> Void
         ) {
             _ = MethodHooks.hook(selector, of: cls) { original in
-                let block: AppearanceHook = { controller, animated in
-                    unsafeBitCast(original.implementation, to: AppearanceMethod.self)(
-                        controller, original.selector, animated)
+                appearanceBlock(original, report: report)
+            }
+        }
+
+        /// Not main-actor isolated (``MethodHooks/onMainThread(_:_:)``): reports on the main thread only.
+        private nonisolated static func appearanceBlock(
+            _ original: OriginalImplementation,
+            report: @escaping @MainActor (AutoCapture, PageDescription) -> Void
+        ) -> Any {
+            let block: AppearanceHook = { controller, animated in
+                unsafeBitCast(original.implementation, to: AppearanceMethod.self)(
+                    controller, original.selector, animated)
+                MethodHooks.onMainThread(controller) { controller in
                     guard let adapter = UIKitCapture.installed, adapter.configuration.hooksPages else {
                         return
                     }
                     report(adapter.capture, ResponderChainDescriber.page(for: controller))
                 }
-                return block
             }
+            return block
         }
     }
 #endif

@@ -18,7 +18,10 @@
     /// through ``UIKitCaptureConfiguration/diagnostics`` and skipped.
     ///
     /// A call on another thread is reported on the main thread afterwards; its key-path values
-    /// are read then.
+    /// (from the `target` root only: views and controllers are the main thread's) are read on
+    /// the calling thread before the original runs, and only the values go to the main thread.
+    /// The receiver is never retained past the call (a method called from `deinit` runs on an
+    /// object being deallocated).
     @MainActor
     enum PurposeMethodHooks {
         /// Hooks each plan entry; the outcome of each, for the plan's health.
@@ -26,6 +29,7 @@
         static func install(_ methods: [CaptureHooks.Method], adapter: UIKitCapture)
             -> [CaptureHooks.Method: PlanHealth.Outcome]
         {
+            plansForOtherThreads.set(adapter.capture.plans)
             var outcomes: [CaptureHooks.Method: PlanHealth.Outcome] = [:]
             for entry in methods {
                 if let diagnostic = hook(entry, adapter: adapter) {
@@ -57,6 +61,12 @@
                     message:
                         "\(name): \(entry.method) is a runtime or private method; hooking it could crash "
                         + "every user, so it is never hooked.")
+            case .hotPathMethod?:
+                return UIKitDiagnostic(
+                    code: .hotPathMethod, typeName: entry.target, method: entry.method,
+                    message:
+                        "\(name): \(entry.method) runs per frame, cell or layout pass; an event per call "
+                        + "would flood every user's queue, so it is never hooked.")
             case .outsideApp?:
                 return UIKitDiagnostic(
                     code: .outsideApp, typeName: entry.target, method: entry.method,
@@ -126,37 +136,56 @@
             }
         }
 
-        /// Reports a call on the main thread (now, or soon when called elsewhere).
+        /// The plans of the installation, for calls on other threads (which cannot reach it).
+        private nonisolated static let plansForOtherThreads = LockedPlans()
+
+        /// Reports a call: now on the main thread; from another thread, with the values read
+        /// now, on the main thread soon.
         private nonisolated static func report(_ receiver: AnyObject, target: String, method: String) {
-            let receiver = UncheckedSendableReference(receiver)
             if Thread.isMainThread {
-                MainActor.assumeIsolated { methodCalled(receiver.object, target: target, method: method) }
-            } else {
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated { methodCalled(receiver.object, target: target, method: method) }
+                MethodHooks.onMainThread(receiver) { receiver in
+                    methodCalled(
+                        target: target, method: method,
+                        values: KeyValueCodingSource(
+                            roots: ResponderChainDescriber.keyPathRoots(
+                                view: receiver as? UIView,
+                                controller: (receiver as? UIResponder).flatMap {
+                                    ResponderChainDescriber.nearestController(of: $0)
+                                },
+                                target: receiver)))
                 }
+                return
+            }
+            guard let plans = plansForOtherThreads.get() else { return }
+            let values = KeyPathValues(
+                reading: plans.keyPaths(ofMethod: method, targetType: target),
+                from: KeyValueCodingSource(roots: ["target": receiver]))
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { methodCalled(target: target, method: method, values: values) }
             }
         }
 
-        private static func methodCalled(_ receiver: AnyObject, target: String, method: String) {
+        private static func methodCalled(target: String, method: String, values: any KeyPathValueSource) {
             guard let adapter = UIKitCapture.installed, adapter.configuration.hooksMethods else { return }
-            let responder = receiver as? UIResponder
-            adapter.capture.methodCalled(
-                targetType: target, method: method,
-                values: KeyValueCodingSource(
-                    roots: ResponderChainDescriber.keyPathRoots(
-                        view: receiver as? UIView,
-                        controller: responder.flatMap { ResponderChainDescriber.nearestController(of: $0) },
-                        target: receiver)))
+            adapter.capture.methodCalled(targetType: target, method: method, values: values)
         }
     }
 
-    /// Carries an object to the main thread; it is only touched there.
-    struct UncheckedSendableReference: @unchecked Sendable {
-        let object: AnyObject
+    /// The installation's plans, for purpose methods called on other threads.
+    final class LockedPlans: @unchecked Sendable {
+        private let lock = NSLock()
+        private var plans: PlanStore?
 
-        init(_ object: AnyObject) {
-            self.object = object
+        func set(_ plans: PlanStore?) {
+            lock.lock()
+            defer { lock.unlock() }
+            self.plans = plans
+        }
+
+        func get() -> PlanStore? {
+            lock.lock()
+            defer { lock.unlock() }
+            return plans
         }
     }
 #endif

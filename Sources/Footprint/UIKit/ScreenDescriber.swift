@@ -28,7 +28,7 @@
                 },
                 screen: ScreenSnapshot.Screen(
                     width: Double(window.bounds.width), height: Double(window.bounds.height), scale: scale),
-                elements: walk.elements)
+                elements: walk.elements, isComplete: walk.isComplete)
             var content = adapter.capture.snapshotContent(of: description)
             // Everything the core flags as ignored is painted over too.
             let masks =
@@ -36,7 +36,8 @@
                 + content.elements.filter(\.ignored).map {
                     CGRect(x: $0.frame.x, y: $0.frame.y, width: $0.frame.width, height: $0.frame.height)
                 }
-            if adapter.configuration.capturesScreenshots {
+            // A walk cut short sends no screenshot (the core drops it too): masking fails closed.
+            if adapter.configuration.capturesScreenshots, walk.isComplete {
                 content.image = screenshot(
                     of: window, masking: masks, sizing: adapter.configuration.screenshotSizing)
             }
@@ -57,6 +58,8 @@
             var scale = sizing.firstScale(screenScale: Double(window.screen.scale))
             while true {
                 let format = UIGraphicsImageRendererFormat.preferred()
+                // Standard range: JPEG has no extended range, and it takes half the memory.
+                format.preferredRange = .standard
                 format.scale = CGFloat(scale)
                 format.opaque = true
                 let renderer = UIGraphicsImageRenderer(bounds: window.bounds, format: format)
@@ -88,6 +91,8 @@
             var elements: [ScreenElement] = []
             var masks: [CGRect] = []
             var visited = 0
+            /// False once a limit stopped the walk before every view was looked at.
+            var isComplete = true
 
             init(ignoredTypes: Set<String>) {
                 self.ignoredTypes = ignoredTypes
@@ -96,9 +101,12 @@
             mutating func visit(_ view: UIView, in window: UIWindow) {
                 visited += 1
                 guard visited <= ScreenDescriber.maximumViewsVisited,
-                    elements.count < ScreenSnapshot.Limits().maximumElements,
-                    !view.isHidden, view.alpha > 0.01
-                else { return }
+                    elements.count < ScreenSnapshot.Limits().maximumElements
+                else {
+                    isComplete = false
+                    return
+                }
+                guard !view.isHidden, view.alpha > 0.01 else { return }
                 let frame = view.convert(view.bounds, to: nil)
                 let isOnScreen = frame.intersects(window.bounds)
                 // A view off screen that clips its subviews hides them all.
@@ -106,7 +114,11 @@
                 let isIgnored =
                     view.footprint.isIgnored
                     || ignoredTypes.contains(ResponderChainDescriber.typeName(of: view))
-                if isIgnored || (view as? UITextField)?.isSecureTextEntry == true { masks.append(frame) }
+                if isIgnored || (view as? UITextField)?.isSecureTextEntry == true {
+                    // Where it is drawn now too: the screenshot shows animations in flight.
+                    let presented = view.layer.presentation().map { $0.convert($0.bounds, to: nil) }
+                    masks.append(ScreenMask.rect(model: frame, presentation: presented))
+                }
                 if isOnScreen, let element = Self.element(for: view, frame: frame) {
                     elements.append(element)
                 }

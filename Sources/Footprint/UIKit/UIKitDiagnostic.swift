@@ -52,6 +52,9 @@
         /// The method is memory management, lifecycle, the runtime's own or private (`dealloc`,
         /// `release`, `_`-prefixed): never hooked, whatever the plan says.
         public static var unsafeMethod: Self { Self("unsafeMethod") }
+        /// The method runs per frame, cell or layout pass (`layoutSubviews`, `scrollViewDidScroll:`,
+        /// `prepareForReuse`): never hooked, whatever the plan says.
+        public static var hotPathMethod: Self { Self("hotPathMethod") }
         /// The class is not the app's own (UIKit, another system framework) and
         /// ``UIKitCaptureConfiguration/hookableTypes`` does not list it.
         public static var outsideApp: Self { Self("outsideApp") }

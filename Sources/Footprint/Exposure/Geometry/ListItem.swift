@@ -27,6 +27,12 @@ public struct ListItem: Sendable, Equatable {
         self.properties = properties
     }
 
+    /// Takes the business id and properties of `identity`.
+    mutating func take(_ identity: ListItemIdentity) {
+        itemId = identity.id
+        properties = identity.properties
+    }
+
     /// What makes two items the same for counting: the business id when there is one,
     /// otherwise the index path.
     public var identity: Identity {

@@ -10,7 +10,7 @@ public struct ListLayout: Sendable, Hashable {
     /// The axis the list scrolls along.
     public let axis: ListAxis
     /// The items, sorted by their start along ``axis``.
-    public let items: [ListItem]
+    public private(set) var items: [ListItem]
     /// The item starts along the axis, parallel to ``items`` (kept apart for a cache-friendly
     /// binary search).
     private let starts: [CGFloat]
@@ -45,6 +45,21 @@ public struct ListLayout: Sendable, Hashable {
             if axis.end(of: items[index].frame) > rectStart { body(index) }
             index += 1
         }
+    }
+
+    /// Gives every item overlapping `rect` the identity `identify` reads for its index path now
+    /// (an item it knows nothing about keeps its own). Frames, and so the order, do not change.
+    /// - Returns: whether any item's id changed.
+    mutating func reidentify(overlapping rect: CGRect, _ identify: (ListIndexPath) -> ListItemIdentity?)
+        -> Bool
+    {
+        var changed = false
+        forEachIndex(overlapping: rect) { index in
+            guard let identity = identify(items[index].indexPath) else { return }
+            if items[index].itemId != identity.id { changed = true }
+            items[index].take(identity)
+        }
+        return changed
     }
 
     /// The index of the first item that starts at or after `coordinate`.
