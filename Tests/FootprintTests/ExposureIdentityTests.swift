@@ -1,3 +1,4 @@
+import FootprintSimulation
 import Foundation
 import Testing
 
