@@ -241,13 +241,8 @@ public final class AnalyticsServer: Sendable {
                 location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
             return (events, events)
         }
-        let file = try SQLiteEventStore(path: configuration.databasePath, configuration: configuration.store)
-        do {
-            try file.requireOwnEvents()
-        } catch {
-            file.close()
-            throw error
-        }
+        let file = try SQLiteEventStore.openingOwnEvents(
+            path: configuration.databasePath, configuration: configuration.store)
         return (file, file)
     }
 
@@ -300,14 +295,7 @@ extension Report {
             store = try ClickHouseEventStore(
                 location: clickHouse, metadataPath: databasePath, configuration: clickHouseConfiguration)
         } else {
-            let file = try SQLiteEventStore(path: databasePath, configuration: configuration)
-            store = file
-            do {
-                try file.requireOwnEvents()
-            } catch {
-                file.close()
-                throw error
-            }
+            store = try SQLiteEventStore.openingOwnEvents(path: databasePath, configuration: configuration)
         }
         defer { store.close() }
         let service = ReportService(store: store)

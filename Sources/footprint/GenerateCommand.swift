@@ -34,10 +34,9 @@ enum GenerateCommand: Command {
         configuration.end = Timestamp(millisecondsSince1970: (today + 1) * 86_400_000)
         var storeConfiguration = SQLiteEventStore.Configuration()
         storeConfiguration.synchronous = "NORMAL"
-        let store = try SQLiteEventStore(
+        let store = try SQLiteEventStore.openingOwnEvents(
             path: StoreAccess.databasePath(parsed), configuration: storeConfiguration)
         defer { store.close() }
-        try store.requireOwnEvents()
         let name = parsed.options["project"]
         let project =
             try name.flatMap { try store.project(named: $0) } ?? (name == nil ? store.projects().first : nil)

@@ -63,14 +63,8 @@ enum StoreAccess {
     ///   - readOnly: open without a writer (safe beside a running server).
     static func open(_ path: String?, existing: Bool, readOnly: Bool = false) throws -> SQLiteEventStore {
         let path = path ?? defaultPath
-        if existing, SQLiteEventStore.pathProblem(path) == nil, !FileManager.default.fileExists(atPath: path)
-        {
-            throw UsageError(
-                description: "no database at \(path); start one with footprint serve --db \(path)")
-        }
-        var configuration = SQLiteEventStore.Configuration()
-        configuration.readOnly = readOnly
-        return try SQLiteEventStore(path: path, configuration: configuration)
+        if existing { try requireExisting(path) }
+        return try SQLiteEventStore(path: path, configuration: configuration(readOnly: readOnly))
     }
 
     /// Opens the events of `--db` and `--store` (an existing file): in ClickHouse with
@@ -78,21 +72,31 @@ enum StoreAccess {
     /// metadata file is refused, naming the store to give with `--store`).
     static func openEvents(_ parsed: CommandLineArguments, readOnly: Bool = false) throws -> any EventStore {
         let (path, clickHouse) = try stores(parsed)
-        let file = try open(path, existing: true, readOnly: readOnly && clickHouse == nil)
         guard let clickHouse else {
-            do {
-                try file.requireOwnEvents()
-            } catch {
-                file.close()
-                throw error
-            }
-            return file
+            try requireExisting(path)
+            return try SQLiteEventStore.openingOwnEvents(
+                path: path, configuration: configuration(readOnly: readOnly))
         }
-        file.close()
+        try open(path, existing: true).close()
         var configuration = ClickHouseEventStore.Configuration()
         configuration.metadata.readOnly = readOnly
         return try ClickHouseEventStore(
             location: clickHouse, metadataPath: path, configuration: configuration)
+    }
+
+    /// Refuses a database file that does not exist (when its folder does: a missing folder is
+    /// named by the store's own refusal).
+    private static func requireExisting(_ path: String) throws(UsageError) {
+        guard SQLiteEventStore.pathProblem(path) == nil, !FileManager.default.fileExists(atPath: path) else {
+            return
+        }
+        throw UsageError(description: "no database at \(path); start one with footprint serve --db \(path)")
+    }
+
+    private static func configuration(readOnly: Bool) -> SQLiteEventStore.Configuration {
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = readOnly
+        return configuration
     }
 
     /// The project called `name`, or the first project when `name` is `nil`.

@@ -28,6 +28,21 @@ extension SQLiteEventStore {
         }
     }
 
+    /// Opens the file at `path` as the store of its own events: a ClickHouse store's metadata
+    /// file is closed again and refused, naming the store (``requireOwnEvents()``).
+    public static func openingOwnEvents(path: String, configuration: Configuration) throws(ServerError)
+        -> SQLiteEventStore
+    {
+        let file = try SQLiteEventStore(path: path, configuration: configuration)
+        do {
+            try file.requireOwnEvents()
+        } catch {
+            file.close()
+            throw error
+        }
+        return file
+    }
+
     /// Refuses a file whose events are in a ClickHouse store, naming the store.
     /// - Throws: ``ServerError`` `store_in_use`.
     public func requireOwnEvents() throws(ServerError) {
