@@ -33,7 +33,7 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     let store = try SQLiteEventStore(path: path, configuration: configuration)
     let rebuildSeconds = Date().timeIntervalSince(opened)
     defer { store.close() }
-    let project = try ReportService(store: store).project(named: nil)
+    let project = try ReportService(stores: Stores(store)).project(named: nil)
     let stored = try store.eventCount(projectId: project.id)
     var rows: [BenchmarkRow] = []
     if let fillSeconds {
@@ -56,7 +56,7 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     }
     let note =
         "\(Measure.grouped(stored)) events stored, \(Measure.grouped((people ?? 20_000) * copies)) people, best of 3 (once when over 1 s)"
-    for (name, body) in try ReportWorkload.reports(store: store, project: project)
+    for (name, body) in try ReportWorkload.reports(stores: Stores(store), project: project)
     where only.map(name.contains) ?? true {
         let metric = name.hasSuffix(" days") ? name : name + ", 30 days"
         rows.append(BenchmarkRow(metric: metric, value: try ReportWorkload.time(body), note: note))
@@ -154,8 +154,8 @@ enum ReportWorkload {
     }
 
     /// Each report's name and a closure that computes it (saving the definitions it uses first).
-    static func reports(store: any EventStore, project: Project) throws -> [(String, () throws -> Void)] {
-        let service = ReportService(store: store)
+    static func reports(stores: Stores, project: Project) throws -> [(String, () throws -> Void)] {
+        let service = ReportService(stores: stores)
         let end = SyntheticTraffic.Configuration().end
         let month = try ReportParameters(
             query: [:], now: end.adding(milliseconds: -1))
@@ -184,7 +184,7 @@ enum ReportWorkload {
                     EventMatcher(path: ElementRule(match: .pattern, path: "#checkout:#**"), page: "Cart"),
                 ]),
         ] {
-            try store.saveEventDefinition(definition, projectId: project.id, at: end)
+            try stores.metadata.saveEventDefinition(definition, projectId: project.id, at: end)
         }
         let definedFunnel = try ReportParameters(
             query: ["step1": "page:Home", "step2": "defined:product-cell", "step3": "defined:buy"],
@@ -279,7 +279,7 @@ enum ReportWorkload {
                 {
                     _ = try service.definedEvents(
                         project: project, parameters: month,
-                        definitions: try store.eventDefinitions(projectId: project.id))
+                        definitions: try stores.metadata.eventDefinitions(projectId: project.id))
                 }
             ),
             (

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Writes go through one ``GroupCommitWriter`` (one connection, many requests per
 /// transaction); reads use a small pool of other connections, so they never block the writer.
-public final class SQLiteEventStore: EventStore {
+public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
     /// Store settings.
     public struct Configuration: Sendable {
         /// `PRAGMA synchronous` of the writer: `FULL` (default; each commit is fsynced, so an
