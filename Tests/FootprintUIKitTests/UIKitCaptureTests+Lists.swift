@@ -184,11 +184,14 @@
         @Test func everyListOfADeallocatedSharedDelegateForgetsIt() throws {
             install()
             let tables = (0..<3).map { _ in UITableView() }
-            do {
+            weak var released: TallRowDelegate?
+            autoreleasepool {
                 let shared = TallRowDelegate()
+                released = shared
                 for table in tables { table.delegate = shared }
                 #expect(DelegateDeallocationWatcher.existing(on: shared)?.listCount == 3)
             }
+            #expect(released == nil)
             for table in tables {
                 #expect(table.delegate == nil)
                 #expect(ListDelegateProxy.proxy(of: table) == nil)
