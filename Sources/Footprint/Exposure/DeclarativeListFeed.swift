@@ -312,14 +312,16 @@ public struct DeclarativeListFeed: Sendable {
         guard known.count > limit, known.count > present.count, let viewport else { return false }
         let visible = viewport.visibleRect(at: offset)
         let center = (axis.start(of: visible) + axis.end(of: visible)) / 2
-        let farthest = known.values.filter { present[$0.wireItemId] == nil }
-            .sorted {
-                abs((axis.start(of: $0.frame) + axis.end(of: $0.frame)) / 2 - center)
-                    > abs((axis.start(of: $1.frame) + axis.end(of: $1.frame)) / 2 - center)
-            }
-        for item in farthest.prefix(known.count - limit + limit / 10) {
-            known.removeValue(forKey: item.wireItemId)
+        // Distances computed once and sorted with their keys (not the items themselves).
+        let farthest = known.compactMap { id, item in
+            present[id] == nil
+                ? (
+                    id: id,
+                    distance: abs((axis.start(of: item.frame) + axis.end(of: item.frame)) / 2 - center)
+                ) : nil
         }
+        .sorted { $0.distance > $1.distance }
+        for entry in farthest.prefix(known.count - limit + limit / 10) { known.removeValue(forKey: entry.id) }
         return !farthest.isEmpty
     }
 

@@ -20,12 +20,16 @@ public struct ListLayout: Sendable, Hashable {
     /// Creates a layout from the items the adapter has laid out, in any order.
     public init(axis: ListAxis, items: [ListItem]) {
         self.axis = axis
-        let sorted = items.sorted {
-            let (lhs, rhs) = (axis.start(of: $0.frame), axis.start(of: $1.frame))
-            return lhs != rhs ? lhs < rhs : $0.indexPath < $1.indexPath
+        // The positions are sorted, not the items (each a few words with references): one move
+        // per item in the end.
+        let unsortedStarts = items.map { axis.start(of: $0.frame) }
+        let order = items.indices.sorted { lhs, rhs in
+            let (left, right) = (unsortedStarts[lhs], unsortedStarts[rhs])
+            return left != right ? left < right : items[lhs].indexPath < items[rhs].indexPath
         }
+        let sorted = order.map { items[$0] }
         self.items = sorted
-        self.starts = sorted.map { axis.start(of: $0.frame) }
+        self.starts = order.map { unsortedStarts[$0] }
         self.longestItem = sorted.reduce(0) { max($0, Self.length(of: $1.frame, along: axis)) }
     }
 
