@@ -374,6 +374,18 @@ public enum RollupReports {
             returnDays = RangeDays(firstDay: firstDay, dayCount: dayCount)
             for row in returns { returnDays.add(row) }
         }
+        return retention(
+            activeDays: activeDays, returnDays: returnDays, returnEvent: returnEvent, days: span,
+            filter: filter)
+    }
+
+    /// The cohorts of `activeDays` (by each person's first day) and their returns on
+    /// `returnDays`, over the range of `filter`.
+    static func retention<Person>(
+        activeDays: PersonRangeDays<Person>, returnDays: PersonRangeDays<Person>, returnEvent: String?,
+        days span: Int,
+        filter: ReportFilter
+    ) -> RetentionReport {
         let span = max(0, span)
         var cohorts: [Int: Cohort] = [:]
         for (person, slot) in activeDays.slots {
@@ -424,14 +436,15 @@ public enum RollupReports {
 
 /// The days of a range on which each person did something, gathered from day-bitmask rows
 /// (a person's rows are OR-ed, so one person never counts twice). Adding a row costs one lookup
-/// of its person and a shift of its mask, whatever the number of days.
-struct RangeDays {
+/// of its person and a shift of its mask, whatever the number of days. `Person` is the text id
+/// of person rows, or the number of person sets (``PersonSet``).
+struct PersonRangeDays<Person: Hashable> {
     let firstDay: Int64
     let dayCount: Int
     /// 64-bit words per person.
     let width: Int
     /// Each person's slot.
-    private(set) var slots: [String: Int] = [:]
+    private(set) var slots: [Person: Int] = [:]
     /// The days of the person in slot `s`: bit `n` of word `s * width + n / 64` is day
     /// `firstDay + n`.
     private(set) var words: [UInt64] = []
@@ -442,27 +455,28 @@ struct RangeDays {
         width = max(1, (dayCount + 63) / 64)
     }
 
-    /// Adds a row's days that fall in the range.
-    mutating func add(_ row: RollupPersonDays) {
+    /// Adds the days of `person` that fall in the range: bit `b` of `days` is day
+    /// `blockFirstDay + b`.
+    mutating func add(_ person: Person, days: UInt64, blockFirstDay: Int64) {
         // Bit b of the row is day `offset + b` of the range.
-        let offset = row.firstDay - firstDay
-        guard row.days != 0, offset + 63 >= 0, offset < Int64(dayCount) else { return }
+        let offset = blockFirstDay &- firstDay
+        guard days != 0, offset &+ 63 >= 0, offset < Int64(dayCount) else { return }
         var slot: Int?
         for word in Int(max(0, offset) >> 6)...Int(min(Int64(width - 1), (offset + 63) >> 6)) {
             let shift = offset - Int64(word) * 64
             var part: UInt64 =
                 shift >= 0
-                ? (shift < 64 ? row.days << UInt64(shift) : 0)
-                : (shift > -64 ? row.days >> UInt64(-shift) : 0)
+                ? (shift < 64 ? days << UInt64(shift) : 0)
+                : (shift > -64 ? days >> UInt64(-shift) : 0)
             let valid = dayCount - word * 64
             if valid < 64 { part &= (1 << UInt64(valid)) - 1 }
             guard part != 0 else { continue }
-            if slot == nil { slot = self.slot(of: row.person) }
+            if slot == nil { slot = self.slot(of: person) }
             words[slot! * width + word] |= part
         }
     }
 
-    private mutating func slot(of person: String) -> Int {
+    private mutating func slot(of person: Person) -> Int {
         if let known = slots[person] { return known }
         let slot = slots.count
         slots[person] = slot
@@ -511,5 +525,15 @@ struct RangeDays {
             running += counts[day]
             return running
         }
+    }
+}
+
+/// The days of people known by their text ids (person rows).
+typealias RangeDays = PersonRangeDays<String>
+
+extension PersonRangeDays where Person == String {
+    /// Adds a row's days that fall in the range.
+    mutating func add(_ row: RollupPersonDays) {
+        add(row.person, days: row.days, blockFirstDay: row.firstDay)
     }
 }
