@@ -14,7 +14,7 @@ extension RollupReports {
     {
         let (firstDay, dayCount) = days(of: filter)
         let activeDays = rangeDays(active, firstDay: firstDay, dayCount: dayCount)
-        var visitorDays = PersonRangeDays<UInt32>(firstDay: firstDay, dayCount: dayCount)
+        var visitorDays = PersonRangeDays<NumberSlots>(firstDay: firstDay, dayCount: dayCount)
         var pages: [String: PeopleActivity.Page] = [:]
         for (page, sets) in viewers {
             var perDay = Array(repeating: 0, count: dayCount)
@@ -24,7 +24,7 @@ extension RollupReports {
                 guard offset >= 0, offset < Int64(dayCount), !set.isEmpty else { continue }
                 perDay[Int(offset)] = set.count
                 inRange.append(set)
-                for person in set.members { visitorDays.add(person, days: 1, blockFirstDay: day) }
+                visitorDays.add(set.members, day: day)
             }
             guard !inRange.isEmpty else { continue }
             pages[page] = PeopleActivity.Page(people: PersonSet.union(inRange).count, perDay: perDay)
@@ -63,11 +63,12 @@ extension RollupReports {
             filter: filter)
     }
 
-    private static func rangeDays(_ sets: DaySets, firstDay: Int64, dayCount: Int) -> PersonRangeDays<UInt32>
-    {
-        var range = PersonRangeDays<UInt32>(firstDay: firstDay, dayCount: dayCount)
+    private static func rangeDays(_ sets: DaySets, firstDay: Int64, dayCount: Int) -> PersonRangeDays<
+        NumberSlots
+    > {
+        var range = PersonRangeDays<NumberSlots>(firstDay: firstDay, dayCount: dayCount)
         for (day, set) in sets.sorted(by: { $0.key < $1.key }) {
-            for person in set.members { range.add(person, days: 1, blockFirstDay: day) }
+            range.add(set.members, day: day)
         }
         return range
     }
