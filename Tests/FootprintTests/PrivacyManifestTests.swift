@@ -154,7 +154,7 @@ struct PrivacyManifestTests {
             renders.firstMatch(in: $0.text, range: NSRange($0.text.startIndex..., in: $0.text)) != nil
         }.map(\.path)
         #expect(rendering == ["Footprint/UIKit/ScreenDescriber.swift"])
-        let callers = sources.filter { $0.text.contains("ScreenDescriber.content(") }.map(\.path)
+        let callers = sources.filter { $0.text.contains("ScreenDescriber.capture(") }.map(\.path)
         #expect(callers == ["Footprint/UIKit/UIKitCapture.swift"])
         let uikit = try #require(sources.first { $0.path == "Footprint/UIKit/UIKitCapture.swift" }?.text)
         #expect(uikit.contains("capture.connectSession?.setScreenSource"))
