@@ -1,6 +1,6 @@
 # Footprint — build, test, benchmark and demo commands.
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libqrencode-dev pkg-config
+BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libqrencode-dev libpq-dev pkg-config
 TEST_PACKAGES := chromium chromium-driver python3 python3-venv zbar-tools
 # The local scale-out cluster (scripts/cluster.sh): two ClickHouse shards, collectors, HAProxy.
 CLUSTER_PACKAGES := clickhouse-server clickhouse-client haproxy

@@ -46,6 +46,10 @@ enum StoreAccess {
         switch try location(text, option: "store") {
         case .clickHouse(let location):
             return (database ?? defaultPath, location)
+        case .postgres(let location):
+            throw UsageError(
+                description:
+                    "--store \(location): PostgreSQL keeps only metadata; give the events as clickhouse://…")
         case .sqlite(let path):
             if let database, database != path {
                 throw UsageError(

@@ -94,6 +94,18 @@ public final class ClickHouseEventStore: EventStore {
             configuration: configuration)
     }
 
+    /// Opens the ClickHouse database at `location`, creating its tables on every shard when
+    /// missing, with its metadata in PostgreSQL (which records this store). Closing this store
+    /// leaves `metadata` open.
+    public convenience init(
+        location: ClickHouseLocation, metadata: PostgresMetadataStore,
+        configuration: Configuration = Configuration()
+    ) throws(ServerError) {
+        try self.init(
+            location: location, ledger: metadata, owning: false, readOnly: false, configuration: configuration
+        )
+    }
+
     /// Opens the metadata file at `metadataPath` (with ``Configuration/metadata``) and the
     /// ClickHouse database at `location`; closing this store closes both.
     public convenience init(
