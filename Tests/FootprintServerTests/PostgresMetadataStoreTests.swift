@@ -39,6 +39,12 @@ struct PostgresMetadataStoreTests {
                 Issue.record("step \(line): SQLite \(expected)\nPostgreSQL \(actual)")
             }
             #expect(sqlite.count > 60)
+            // The refusals the sequence asks for, and no other: a taken, a blank and a too long
+            // name, a token and a connect session of no project, the fourth open connect
+            // session (twice), 0 retention days.
+            #expect(
+                sqlite.filter { $0.contains(": error ") }.count == 8,
+                "\(sqlite.filter { $0.contains(": error ") })")
         }
     }
 

@@ -80,12 +80,16 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
         return "postgres://\(shown)@\(node)/\(database)"
     }
 
-    /// libpq's connection keywords and values.
+    /// libpq's connection keywords and values: a silent server is given up on after TCP keepalives
+    /// (30 s idle, then 3 probes 5 s apart) or unacknowledged sends (`tcp_user_timeout`), and a
+    /// statement runs at most 30 s (then `unavailable`).
     func connectionParameters(connectTimeoutSeconds: Int) -> [(String, String)] {
         var parameters = [
             ("host", node.host), ("port", String(node.port)), ("dbname", database), ("user", user),
             ("connect_timeout", String(max(2, connectTimeoutSeconds))), ("application_name", "footprint"),
             ("client_encoding", "UTF8"), ("keepalives", "1"), ("keepalives_idle", "30"),
+            ("keepalives_interval", "5"), ("keepalives_count", "3"),
+            ("options", "-c statement_timeout=30000"),
             ("tcp_user_timeout", String(max(2, connectTimeoutSeconds) * 1000)),
         ]
         if let password { parameters.append(("password", password)) }
