@@ -79,7 +79,12 @@ struct PostgresMetadataStoreTests {
 
     @Test func aStoppedServerGivesUnavailableAndIsUsedAgainOnceBack() throws {
         // A server of its own, so that stopping it touches no other test.
-        guard PostgresTesting.hasBinaries else { return }
+        guard PostgresTesting.hasBinaries else {
+            if PostgresTesting.required {
+                Issue.record("no PostgreSQL binaries at \(PostgresTesting.binaries)")
+            }
+            return
+        }
         let server = try PostgresTestServer.start(shared: false)
         defer { server.remove() }
         var configuration = PostgresMetadataStore.Configuration()

@@ -113,10 +113,15 @@ final class PostgresTestServer: @unchecked Sendable {
             throw PostgresTestError(message: "cannot make \(directory): \(error)")
         }
         let server = PostgresTestServer(directory: directory, port: try freePort(), user: user)
-        try server.run(
-            "initdb",
-            ["-D", directory + "/data", "-U", "footprint", "--auth=trust", "-E", "UTF8", "--no-sync"])
-        try server.startAgain()
+        do {
+            try server.run(
+                "initdb",
+                ["-D", directory + "/data", "-U", "footprint", "--auth=trust", "-E", "UTF8", "--no-sync"])
+            try server.startAgain()
+        } catch {
+            server.remove()
+            throw error
+        }
         if shared { sharedServer.withLock { $0 = server } }
         return server
     }
