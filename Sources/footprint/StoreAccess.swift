@@ -60,6 +60,28 @@ enum StoreAccess {
         }
     }
 
+    /// The PostgreSQL database of `--meta`, `nil` when it is not given.
+    /// - Throws: ``UsageError`` when it is not `postgres://…`, or given with `--db` or without
+    ///   `--store clickhouse://…` (a SQLite store keeps its metadata in its file).
+    static func metadataLocation(_ parsed: CommandLineArguments, clickHouse: ClickHouseLocation?)
+        throws(UsageError) -> PostgresLocation?
+    {
+        guard let text = parsed.options["meta"] else { return nil }
+        guard let location = try location(text, option: "meta").postgres else {
+            throw UsageError(description: "--meta names PostgreSQL: postgres://USER@HOST:PORT/DATABASE")
+        }
+        guard clickHouse != nil else {
+            throw UsageError(
+                description:
+                    "--meta \(location) needs --store clickhouse://… (a SQLite store keeps its metadata "
+                    + "in its --db file)")
+        }
+        guard parsed.options["db"] == nil else {
+            throw UsageError(description: "--meta and --db both name the metadata: give one")
+        }
+        return location
+    }
+
     /// Opens the store at `path` (default ``defaultPath``) for its projects, keys, tokens and
     /// configs: a ClickHouse store's metadata file too.
     /// - Parameters:
