@@ -15,6 +15,9 @@ protocol MetadataRow {
 
 /// The SQL both stores run unchanged (no parameters, the same functions in both dialects).
 enum MetadataSQL {
+    /// The deletion log's columns ``MetadataRow/personDeletion()`` reads.
+    static let personDeletionColumns = "requested_by, deleted_at, events, identity_links"
+
     /// The columns ``MetadataRow/snapshotSummary()`` reads, of `snapshots s`.
     static let snapshotSummaryColumns = """
         s.id, s.device_snapshot_id, s.connect_session, s.anonymous_id, s.user_id, s.page, s.app_version, s.taken_at,
@@ -58,6 +61,16 @@ extension MetadataRow {
             endedAt: try optionalInteger(5).map(Timestamp.init(millisecondsSince1970:)),
             firstEventSequence: try integer(6), snapshotCount: Int(try integer(7)),
             lastSnapshotAt: try optionalInteger(8).map(Timestamp.init(millisecondsSince1970:)))
+    }
+
+    /// A logged deletion from `requested_by, deleted_at, events, identity_links`, as the JSON API
+    /// and `footprint people deletions` show it.
+    func personDeletion() throws -> JSONValue {
+        [
+            "requestedBy": .string(try string(0) ?? ""),
+            "deletedAt": .string(Timestamp(millisecondsSince1970: try integer(1)).iso8601),
+            "events": .int(try integer(2)), "identityLinks": .int(try integer(3)),
+        ]
     }
 
     /// A snapshot's summary from ``MetadataSQL/snapshotSummaryColumns``.

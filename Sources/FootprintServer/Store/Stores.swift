@@ -81,14 +81,9 @@ public struct Stores: Sendable {
                 message: "\(location) keeps metadata, not events: give the events as clickhouse://…")
         case .clickHouse(let location):
             let file = try SQLiteEventStore(path: path, configuration: options.sqlite)
-            do {
-                return Stores(
-                    metadata: file,
-                    events: try ClickHouseEventStore(
-                        location: location, metadata: file, configuration: options.clickHouse))
-            } catch {
-                file.close()
-                throw error
+            return try pair(file) { () throws(ServerError) in
+                try ClickHouseEventStore(
+                    location: location, metadata: file, configuration: options.clickHouse)
             }
         }
     }
@@ -105,11 +100,20 @@ public struct Stores: Sendable {
                     + "its own metadata in its file)")
         }
         let metadata = try PostgresMetadataStore(location: postgres, configuration: options.postgres)
+        return try pair(metadata) { () throws(ServerError) in
+            try ClickHouseEventStore(
+                location: clickHouse, metadata: metadata, configuration: options.clickHouse)
+        }
+    }
+
+    /// `metadata` with the events `open` opens; `metadata` is closed again when they cannot be.
+    private static func pair(
+        _ metadata: any MetadataStore, events open: () throws(ServerError) -> any EventStore
+    )
+        throws(ServerError) -> Stores
+    {
         do {
-            return Stores(
-                metadata: metadata,
-                events: try ClickHouseEventStore(
-                    location: clickHouse, metadata: metadata, configuration: options.clickHouse))
+            return Stores(metadata: metadata, events: try open())
         } catch {
             metadata.close()
             throw error

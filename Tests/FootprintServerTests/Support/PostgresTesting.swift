@@ -197,22 +197,12 @@ final class PostgresTestServer: @unchecked Sendable {
         getpwnam(name) != nil
     }
 
-    /// A TCP port nothing listens on now (the kernel's choice for port 0).
+    /// A TCP port nothing listens on now (``freeLoopbackPort()``).
     private static func freePort() throws(PostgresTestError) -> UInt16 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw PostgresTestError(message: "no socket") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
-            }
+        do {
+            return try freeLoopbackPort()
+        } catch {
+            throw PostgresTestError(message: "no free port: \(error)")
         }
-        guard bound else { throw PostgresTestError(message: "cannot find a free port") }
-        return UInt16(bigEndian: address.sin_port)
     }
 }

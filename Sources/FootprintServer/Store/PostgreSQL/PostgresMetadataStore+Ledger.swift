@@ -114,16 +114,10 @@ extension PostgresMetadataStore: MetadataLedger {
         try perform { connection in
             try connection.query(
                 """
-                SELECT requested_by, deleted_at, events, identity_links FROM person_deletions
+                SELECT \(MetadataSQL.personDeletionColumns) FROM person_deletions
                 WHERE project_id = $1 ORDER BY id DESC
                 """, [.integer(projectId)]
-            ) { row -> JSONValue in
-                [
-                    "requestedBy": .string(try row.text(at: 0) ?? ""),
-                    "deletedAt": .string(Timestamp(millisecondsSince1970: try row.int64(at: 1)).iso8601),
-                    "events": .int(try row.int64(at: 2)), "identityLinks": .int(try row.int64(at: 3)),
-                ]
-            }
+            ) { try $0.personDeletion() }
         }
     }
 
