@@ -3,7 +3,7 @@ import FootprintWire
 /// What a server, a report and every command run on: one ``MetadataStore`` and one
 /// ``EventStore``. A SQLite deployment keeps both in one file (one ``SQLiteEventStore`` is
 /// both); a ClickHouse deployment keeps its events in ClickHouse and its metadata in a SQLite
-/// file. ``open(metadata:events:options:)`` is the one place that opens them.
+/// file or in PostgreSQL. ``open(metadata:events:options:)`` is the one place that opens them.
 public struct Stores: Sendable {
     /// Projects, keys, config, definitions, tokens, sessions and snapshots.
     public let metadata: any MetadataStore
