@@ -194,10 +194,12 @@ final class HTTPConnection {
     }
 
     #if canImport(Glibc)
-        private static let streamSocketType = Int32(SOCK_STREAM.rawValue)
-        private static let sendFlags = Int32(MSG_NOSIGNAL)
+        /// `SOCK_STREAM`, 1 on Linux (the `__socket_type` enum is not always visible through
+        /// Glibc in optimized builds).
+        private static var streamSocketType: Int32 { 1 }
+        private static var sendFlags: Int32 { Int32(MSG_NOSIGNAL) }
     #else
-        private static let streamSocketType = SOCK_STREAM
-        private static let sendFlags: Int32 = 0
+        private static var streamSocketType: Int32 { SOCK_STREAM }
+        private static var sendFlags: Int32 { 0 }
     #endif
 }
