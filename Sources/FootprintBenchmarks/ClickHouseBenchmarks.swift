@@ -321,7 +321,7 @@ private struct ClusterBench {
         var configuration = SQLiteEventStore.Configuration()
         configuration.synchronous = "NORMAL"
         let sqlite = try SQLiteEventStore(path: path, configuration: configuration)
-        let project = try ReportService(store: sqlite).project(named: nil)
+        let project = try ReportService(stores: Stores(sqlite)).project(named: nil)
         let stored = try sqlite.eventCount(projectId: project.id)
         if let fillSeconds {
             rows.append(
@@ -373,7 +373,8 @@ private struct ClusterBench {
         var rows: [BenchmarkRow] = []
         var clickHouse = try ClickHouseEventStore(
             location: location, metadataPath: path, configuration: configuration)
-        let project = try clickHouse.projects().first ?? clickHouse.createProject(named: "bench")
+        let project =
+            try clickHouse.metadata.projects().first ?? clickHouse.metadata.createProject(named: "bench")
         if try rowCount(database: location.database, table: "events_local") < count {
             try clickHouse.dropDatabase()
             clickHouse.close()
@@ -449,9 +450,10 @@ private struct ClusterBench {
 
         // Every report on both stores.
         let only = environment["FOOTPRINT_REPORT_ONLY"]
-        let clickHouseReports = try ReportWorkload.reports(store: loaded.clickHouse, project: loaded.project)
+        let clickHouseReports = try ReportWorkload.reports(
+            stores: loaded.clickHouse.stores, project: loaded.project)
         let sqliteReports = try loaded.sqlite.map {
-            try ReportWorkload.reports(store: $0, project: loaded.project)
+            try ReportWorkload.reports(stores: Stores($0), project: loaded.project)
         }
         for (index, (name, onClickHouse)) in clickHouseReports.enumerated()
         where only.map(name.contains) ?? true {
@@ -557,7 +559,7 @@ private struct ClusterBench {
             location: location, metadataPath: base.path, configuration: storeConfiguration)
         defer { store.close() }
         let only = environment["FOOTPRINT_REPORT_ONLY"]
-        for (name, body) in try ReportWorkload.reports(store: store, project: base.project)
+        for (name, body) in try ReportWorkload.reports(stores: store.stores, project: base.project)
         where only.map(name.contains) ?? true {
             let value: String
             do {

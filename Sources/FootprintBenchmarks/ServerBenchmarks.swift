@@ -164,7 +164,7 @@ private func httpIngestRun(path: String, shape: LoadShape) throws -> IngestRun {
     let loadCPU = cpuSeconds(RUSAGE_CHILDREN.rawValue) - loadCPUBefore
     return IngestRun(
         rate: summary.rate, events: summary.events,
-        stored: try server.store.eventCount(projectId: server.defaultProject!.id),
+        stored: try server.stores.events.eventCount(projectId: server.defaultProject!.id),
         failures: summary.failures, p50: summary.p50, p99: summary.p99, serverCPU: serverCPU,
         loadCPU: loadCPU,
         residentKilobytes: held.resident, residentGrowthKilobytes: held.resident - residentBefore,

@@ -63,10 +63,9 @@ public final class AnalyticsServer: Sendable {
         }
     }
 
-    /// The store the server writes to; reports and tools read it through the same protocol.
-    public let store: any EventStore
-    /// Where connect sessions and screen snapshots are kept (the same SQLite file).
-    public let screens: any ScreenStore
+    /// The stores the server runs on: its metadata and its events (one SQLite file, or
+    /// ClickHouse and a metadata file).
+    public let stores: Stores
     /// The project created for a new database, or the first project of an existing one.
     public let defaultProject: Project?
     /// Whether this start created ``defaultProject``.
@@ -116,8 +115,7 @@ public final class AnalyticsServer: Sendable {
             handle(request, responder)
         }
         let lock: StoreLock?
-        let store: any EventStore & RetentionStore
-        let screens: any ScreenStore
+        let stores: Stores
         var project: Project?
         var created = false
         do throws(ServerError) {
@@ -126,15 +124,15 @@ public final class AnalyticsServer: Sendable {
                 ? try StoreLock(
                     databasePath: configuration.databasePath,
                     mode: configuration.clickHouse == nil ? .exclusive : .shared) : nil
-            (store, screens) = try Self.openStore(configuration)
+            stores = try Self.openStores(configuration)
             do throws(ServerError) {
-                project = try store.projects().first
+                project = try stores.metadata.projects().first
                 if project == nil, let name = configuration.defaultProjectName {
-                    project = try store.createProject(named: name)
+                    project = try stores.metadata.createProject(named: name)
                     created = true
                 }
             } catch {
-                store.close()
+                stores.close()
                 throw error
             }
         } catch {
@@ -142,21 +140,22 @@ public final class AnalyticsServer: Sendable {
             throw error
         }
         let metrics = ServerMetrics()
-        let api = IngestAPI(store: store, configuration: configuration.api, metrics: metrics)
+        let api = IngestAPI(stores: stores, configuration: configuration.api, metrics: metrics)
         // One allowance of wrong tokens for the dashboard's sign-in, the report API and /metrics.
         let signIns = LockedValue(SignInLimiter(access: configuration.access))
-        let reports = ReportAPI(store: store, access: configuration.access, signIns: signIns)
+        let reports = ReportAPI(stores: stores, access: configuration.access, signIns: signIns)
         let screenAPI = ScreenAPI(
-            store: store, screens: screens, access: configuration.access, signIns: signIns,
+            stores: stores, access: configuration.access, signIns: signIns,
             limits: configuration.connectSessions)
         let uploads = SnapshotUploadAPI(
-            store: store, screens: screens, configuration: configuration.snapshots, metrics: metrics)
+            stores: stores, configuration: configuration.snapshots, metrics: metrics)
         let dashboard = Dashboard(
-            store: store, access: configuration.access, signIns: signIns, screens: screens,
+            stores: stores, access: configuration.access, signIns: signIns,
             connectSessions: configuration.connectSessions)
         let metricsAPI = MetricsAPI(
             metrics: metrics,
-            bearer: BearerAuthorization(access: configuration.access, signIns: signIns, store: store))
+            bearer: BearerAuthorization(
+                access: configuration.access, signIns: signIns, store: stores.metadata))
         let workers = WorkerPool(
             name: "footprint.worker", threads: configuration.workerThreads,
             maximumQueued: configuration.maximumQueuedWork)
@@ -203,14 +202,13 @@ public final class AnalyticsServer: Sendable {
         self.lock = lock
         self.workers = workers
         self.decoders = decoders
-        self.store = store
-        self.screens = screens
+        self.stores = stores
         self.metrics = metrics
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
         metrics.setConnections { [http] in (http.connectionsOpen, http.connectionsEvicted) }
         self.clock = configuration.http.clock
         self.retention = RetentionSchedule(
-            store: store, clock: configuration.http.clock,
+            stores: stores, clock: configuration.http.clock,
             configuration: RetentionSchedule.Configuration(defaultDays: configuration.retentionDays))
         self.access = configuration.access
         self.defaultProject = project
@@ -224,26 +222,20 @@ public final class AnalyticsServer: Sendable {
         http.stop()
         workers.stop()
         decoders.stop()
-        store.close()
+        stores.close()
         lock?.release()
     }
 
     /// Opens the ClickHouse store and its metadata file, or the SQLite file, which must keep its
     /// own events (a ClickHouse store's metadata file is refused, naming the store).
-    private static func openStore(_ configuration: Configuration) throws(ServerError) -> (
-        any EventStore & RetentionStore, any ScreenStore
-    ) {
-        if let location = configuration.clickHouse {
-            var clickHouse = configuration.clickHouseStore
-            clickHouse.metadata = configuration.store
-            clickHouse.maximumReportEvents = configuration.store.maximumReportEvents
-            let events = try ClickHouseEventStore(
-                location: location, metadataPath: configuration.databasePath, configuration: clickHouse)
-            return (events, events)
-        }
-        let file = try SQLiteEventStore.openingOwnEvents(
-            path: configuration.databasePath, configuration: configuration.store)
-        return (file, file)
+    private static func openStores(_ configuration: Configuration) throws(ServerError) -> Stores {
+        var options = Stores.Options()
+        options.sqlite = configuration.store
+        options.clickHouse = configuration.clickHouseStore
+        options.clickHouse.maximumReportEvents = configuration.store.maximumReportEvents
+        return try Stores.open(
+            metadata: .sqlite(path: configuration.databasePath),
+            events: configuration.clickHouse.map { .clickHouse($0) }, options: options)
     }
 
     /// 503 with `Retry-After`: a queue of work is full.
@@ -258,7 +250,7 @@ public final class AnalyticsServer: Sendable {
     ///   - query: report parameters as in a query string (`from`, `to`, `app_version`, `os`,
     ///     `page`); the range defaults to the days of the project's oldest to newest event.
     public func report(project: String, query: [String: String] = [:]) throws(ServerError) -> Report {
-        let service = ReportService(store: store)
+        let service = ReportService(stores: stores)
         let found = try service.project(named: project)
         return try service.overview(
             project: found,
@@ -286,19 +278,13 @@ extension Report {
         guard FileManager.default.fileExists(atPath: databasePath) else {
             throw ServerError(code: .storage, message: "no database at \(databasePath)")
         }
-        var configuration = SQLiteEventStore.Configuration()
-        configuration.readOnly = true
-        let store: any EventStore
-        if let clickHouse {
-            var clickHouseConfiguration = ClickHouseEventStore.Configuration()
-            clickHouseConfiguration.metadata = configuration
-            store = try ClickHouseEventStore(
-                location: clickHouse, metadataPath: databasePath, configuration: clickHouseConfiguration)
-        } else {
-            store = try SQLiteEventStore.openingOwnEvents(path: databasePath, configuration: configuration)
-        }
-        defer { store.close() }
-        let service = ReportService(store: store)
+        var options = Stores.Options()
+        options.sqlite.readOnly = true
+        let stores = try Stores.open(
+            metadata: .sqlite(path: databasePath), events: clickHouse.map { .clickHouse($0) },
+            options: options)
+        defer { stores.close() }
+        let service = ReportService(stores: stores)
         let found: Project
         do {
             found = try service.project(named: project)

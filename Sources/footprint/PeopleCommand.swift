@@ -32,10 +32,10 @@ enum PeopleCommand: Command {
         switch (parsed.positional.first, parsed.positional.count) {
         case ("delete", 2):
             let days = try parsed.integer("refuse-days", default: 30, in: 0...3_650)
-            let store = try StoreAccess.openEvents(parsed)
-            defer { store.close() }
-            let project = try StoreAccess.project(named: parsed.options["project"], in: store)
-            let deletion = try store.deletePerson(
+            let stores = try StoreAccess.openStores(parsed)
+            defer { stores.close() }
+            let project = try StoreAccess.project(named: parsed.options["project"], in: stores.metadata)
+            let deletion = try stores.events.deletePerson(
                 id: parsed.positional[1], projectId: project.id,
                 request: PersonDeletion.Request(
                     requestedBy: "cli", at: SystemClock().now(), refuseForDays: days))
@@ -46,12 +46,13 @@ enum PeopleCommand: Command {
                 print("  their \(deletion.refusedIds) ids are refused until \(deletion.refusedUntil.iso8601)")
             }
         case ("export", 2):
-            let store = try StoreAccess.openEvents(parsed, readOnly: true)
-            defer { store.close() }
-            let project = try StoreAccess.project(named: parsed.options["project"], in: store)
+            let stores = try StoreAccess.openStores(parsed, readOnly: true)
+            defer { stores.close() }
+            let project = try StoreAccess.project(named: parsed.options["project"], in: stores.metadata)
             print(
                 JSONWriter.string(
-                    try store.exportPerson(id: parsed.positional[1], projectId: project.id).jsonValue))
+                    try stores.events.exportPerson(id: parsed.positional[1], projectId: project.id).jsonValue)
+            )
         case ("deletions", 1):
             let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true, readOnly: true)
             defer { store.close() }

@@ -67,21 +67,16 @@ enum StoreAccess {
         return try SQLiteEventStore(path: path, configuration: configuration(readOnly: readOnly))
     }
 
-    /// Opens the events of `--db` and `--store` (an existing file): in ClickHouse with
-    /// `--store`, else in the file, which must keep its own events (a ClickHouse store's
-    /// metadata file is refused, naming the store to give with `--store`).
-    static func openEvents(_ parsed: CommandLineArguments, readOnly: Bool = false) throws -> any EventStore {
+    /// Opens the stores of `--db` and `--store` (an existing file, ``Stores/open(metadata:events:options:)``):
+    /// the events in ClickHouse with `--store`, else in the file, which must keep its own events
+    /// (a ClickHouse store's metadata file is refused, naming the store to give with `--store`).
+    static func openStores(_ parsed: CommandLineArguments, readOnly: Bool = false) throws -> Stores {
         let (path, clickHouse) = try stores(parsed)
-        guard let clickHouse else {
-            try requireExisting(path)
-            return try SQLiteEventStore.openingOwnEvents(
-                path: path, configuration: configuration(readOnly: readOnly))
-        }
-        try open(path, existing: true).close()
-        var configuration = ClickHouseEventStore.Configuration()
-        configuration.metadata.readOnly = readOnly
-        return try ClickHouseEventStore(
-            location: clickHouse, metadataPath: path, configuration: configuration)
+        try requireExisting(path)
+        var options = Stores.Options()
+        options.sqlite = configuration(readOnly: readOnly)
+        return try Stores.open(
+            metadata: .sqlite(path: path), events: clickHouse.map { .clickHouse($0) }, options: options)
     }
 
     /// Refuses a database file that does not exist (when its folder does: a missing folder is
@@ -100,7 +95,7 @@ enum StoreAccess {
     }
 
     /// The project called `name`, or the first project when `name` is `nil`.
-    static func project(named name: String?, in store: any EventStore) throws -> Project {
+    static func project(named name: String?, in store: any MetadataStore) throws -> Project {
         if let name {
             guard let project = try store.project(named: name) else {
                 throw UsageError(description: "no project named \(name)")

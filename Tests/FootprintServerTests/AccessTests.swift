@@ -71,15 +71,15 @@ import Testing
         let server = try setup.start()
         defer { server.stop() }
         let client = LoopbackClient(port: server.port)
-        let alpha = try server.store.createProject(named: "alpha")
-        let beta = try server.store.createProject(named: "beta")
+        let alpha = try server.stores.metadata.createProject(named: "alpha")
+        let beta = try server.stores.metadata.createProject(named: "beta")
         for (project, event) in [(alpha, "Alpha Viewed"), (beta, "Beta Viewed")] {
             let answer = try client.post(
                 "/v1/batch", json: Payloads.batch([Payloads.track(UUID().uuidString, event: event)]),
                 writeKey: project.writeKey)
             #expect(answer.status == 200)
         }
-        let (description, token) = try server.store.createReadToken(
+        let (description, token) = try server.stores.metadata.createReadToken(
             projectId: alpha.id, at: SystemClock().now())
         #expect(description.projectName == "alpha")
         #expect(token.hasPrefix(description.hint) && token.hasPrefix("fpr_"))
@@ -128,10 +128,10 @@ import Testing
         }
 
         // Revoked: refused at once.
-        #expect(try server.store.readTokens().map(\.id) == [description.id])
-        #expect(try server.store.revokeReadToken(id: description.id))
+        #expect(try server.stores.metadata.readTokens().map(\.id) == [description.id])
+        #expect(try server.stores.metadata.revokeReadToken(id: description.id))
         #expect(try Self.get(client, "/v1/events/recent?project=alpha", token: token).status == 401)
-        #expect(try server.store.readTokens().isEmpty)
+        #expect(try server.stores.metadata.readTokens().isEmpty)
     }
 
     @Test func noTokenOrSessionIdIsInTheDatabaseFileOnlyTheirDigests() throws {
@@ -140,7 +140,7 @@ import Testing
         let server = try setup.start()
         let project = try #require(server.defaultProject)
         let tokens = try (0..<3).map { _ in
-            try server.store.createReadToken(projectId: project.id, at: SystemClock().now()).1
+            try server.stores.metadata.createReadToken(projectId: project.id, at: SystemClock().now()).1
         }
         let (cookie, _) = try DashboardTests.signIn(
             LoopbackClient(port: server.port), token: server.access.adminToken)
@@ -202,7 +202,7 @@ import Testing
         }
         // Another session goes on until it is ended too.
         #expect(try oneClient.send("GET", "/", headers: ["Cookie": otherCookie]).status == 200)
-        #expect(try one.store.endEveryDashboardSession() == 1)
+        #expect(try one.stores.metadata.endEveryDashboardSession() == 1)
         #expect(try otherClient.send("GET", "/", headers: ["Cookie": otherCookie]).status == 303)
     }
 
@@ -217,11 +217,12 @@ import Testing
         let client = LoopbackClient(port: server.port)
         let (cookie, _) = try DashboardTests.signIn(client, token: server.access.adminToken)
         let hash = SecretHash(of: String(try #require(cookie.split(separator: "=", maxSplits: 1).last)))
-        let expires = try #require(try server.store.dashboardSessionExpiry(hash, now: start))
+        let expires = try #require(try server.stores.metadata.dashboardSessionExpiry(hash, now: start))
         #expect(expires == start.adding(milliseconds: 12 * 3600 * 1000 + 60_000))
         #expect(
-            try server.store.dashboardSessionExpiry(hash, now: expires.adding(milliseconds: -1)) == expires)
-        #expect(try server.store.dashboardSessionExpiry(hash, now: expires) == nil)
+            try server.stores.metadata.dashboardSessionExpiry(hash, now: expires.adding(milliseconds: -1))
+                == expires)
+        #expect(try server.stores.metadata.dashboardSessionExpiry(hash, now: expires) == nil)
     }
 
     @Test func theStoreKeepsAtMostTheNewestSessions() throws {

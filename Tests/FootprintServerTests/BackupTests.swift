@@ -100,7 +100,7 @@ struct BackupTests {
             duplicates += try JSONParser().parse(response.body)["duplicates"]?.int64Value ?? -1
         }
         #expect(duplicates == Int64(copied))
-        #expect(try restored.store.eventCount(projectId: restored.defaultProject!.id) == stored)
+        #expect(try restored.stores.events.eventCount(projectId: restored.defaultProject!.id) == stored)
     }
 
     @Test func aBackupNeverOverwritesAFileAndNeedsADatabase() throws {

@@ -36,13 +36,13 @@ struct ClickHouseCompatibilityTests {
             let database = store.location.database
             let data = PeopleTests.DataSet(seed: 21)
             // A connect session of one of the data's devices, for the live view's reads.
-            let session = try store.startConnectSession(
+            let session = try store.stores.startConnectSession(
                 projectId: project.id, tokenHash: SecretHash(of: "compatibility"), hint: "comp",
                 now: data.end,
                 lifetimeSeconds: 600, limits: ConnectSession.Limits())
             var record = SnapshotSamples.record(projectId: project.id, sessionId: session.id, at: data.end)
             record.anonymousId = try #require(data.batches.first?.events.first?.anonymousId)
-            _ = try store.storeSnapshot(record, retention: SnapshotRetention())
+            _ = try store.metadata.storeSnapshot(record, retention: SnapshotRetention())
             // Each batch twice: the second copies are recorded in `duplicate_copies`, which
             // every read then leaves out.
             for batch in data.batches + data.batches {
@@ -53,7 +53,7 @@ struct ClickHouseCompatibilityTests {
                         batchKey: "batch-\(batch.events.count)", receivedAt: data.end))
             }
             for definition in ClickHouseClusterTests.definitions {
-                try store.saveEventDefinition(definition, projectId: project.id, at: data.end)
+                try store.metadata.saveEventDefinition(definition, projectId: project.id, at: data.end)
             }
             let reports = try PeopleTests.everyReport(store, project, end: data.end)
             #expect(reports.count > 50)
@@ -64,8 +64,7 @@ struct ClickHouseCompatibilityTests {
             _ = try? store.exportPerson(id: try #require(data.linkedUser()), projectId: project.id)
             _ = try store.analyticsEvents(
                 projectId: project.id, filter: ReportFilter(from: nil, to: nil), properties: .included)
-            _ = try store.deviceClicks(
-                projectId: project.id, connectSessionId: session.id, after: 0, limit: 50)
+            _ = try store.stores.deviceClicks(projectId: project.id, session: session, after: 0, limit: 50)
             _ = try store.planHealthReports(projectId: project.id, limit: 20)
 
             // The statements as the shards logged them, and the rows they hold.

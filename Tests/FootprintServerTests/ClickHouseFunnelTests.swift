@@ -171,7 +171,7 @@ struct ClickHouseFunnelTests {
                 stepCount: steps.count, people: Array(people.values), windowMilliseconds: window)
         }
         func answers(_ store: any EventStore, _ project: Project) throws -> [[Int]] {
-            try store.saveEventDefinition(
+            try Stores(testing: store).metadata.saveEventDefinition(
                 definition, projectId: project.id, at: Timestamp(millisecondsSince1970: day))
             for (index, batch) in (batches + [batches[2]]).enumerated() {
                 _ = try store.write(
@@ -238,7 +238,7 @@ extension ClickHouseFunnelTests {
             from: Timestamp(millisecondsSince1970: day),
             to: Timestamp(millisecondsSince1970: day + 86_400_000))
         func answers(_ store: any EventStore, _ project: Project) throws -> [[Int]] {
-            try store.saveEventDefinition(
+            try Stores(testing: store).metadata.saveEventDefinition(
                 opened, projectId: project.id, at: Timestamp(millisecondsSince1970: day))
             _ = try store.write(
                 IngestBatch(

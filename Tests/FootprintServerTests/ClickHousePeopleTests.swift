@@ -51,7 +51,8 @@ struct ClickHousePeopleTests {
                 ClickHouseAgreementTests.expectSame(
                     try ClickHouseAgreementTests.everyReport(store, project, data: data), reports)
                 #expect(
-                    try store.metadata.personDeletions(projectId: project.id).count
+                    try #require(store.metadata as? SQLiteEventStore).personDeletions(projectId: project.id)
+                        .count
                         == sqlite.personDeletions(projectId: sqliteProject.id).count)
                 // The person's batches sent again: refused, as on SQLite.
                 let batch = IngestBatch(
@@ -89,7 +90,7 @@ struct ClickHouseRetentionTests {
                 #expect(deleted[project.name] == expected[sqliteProject.name])
                 #expect((deleted[project.name] ?? 0) > 0)
                 // The records of the deleted copies went with them: one per event left.
-                let horizon = try #require(try store.retentionHorizon(projectId: project.id))
+                let horizon = try #require(try store.metadata.retentionHorizon(projectId: project.id))
                 let old = try store.client.rows(
                     """
                     SELECT count() FROM \(store.location.database).duplicate_copies
@@ -100,7 +101,7 @@ struct ClickHouseRetentionTests {
                     try ClickHouseTesting.redundantCopies(store, project: project)
                         == store.eventCount(projectId: project.id))
                 #expect(
-                    try store.retentionHorizon(projectId: project.id)
+                    try store.metadata.retentionHorizon(projectId: project.id)
                         == sqlite.retentionHorizon(projectId: sqliteProject.id))
                 #expect(
                     try store.eventCount(projectId: project.id)

@@ -81,37 +81,37 @@ struct ClickHouseScreenTests {
 
     /// Writes the data to `store` and reads the session's clicks 2 at a time, the live view and
     /// plan health, with the sequences set to 0 (each store numbers its events its own way).
-    static func answers(_ store: any EventStore & ScreenStore, _ project: Project) throws -> Answers {
+    static func answers(_ stores: Stores, _ project: Project) throws -> Answers {
         for events in before {
-            _ = try store.write(IngestBatch(projectId: project.id, events: events, receivedAt: start))
+            _ = try stores.events.write(IngestBatch(projectId: project.id, events: events, receivedAt: start))
         }
-        let session = try store.startConnectSession(
+        let session = try stores.startConnectSession(
             projectId: project.id, tokenHash: SecretHash(of: "token-\(project.id)"), hint: "abcd", now: start,
             lifetimeSeconds: 600, limits: ConnectSession.Limits())
         for device in ["device-1", "device-2"] {
             var record = SnapshotSamples.record(
                 projectId: project.id, sessionId: session.id, id: "snapshot-\(device)", at: start)
             record.anonymousId = device
-            _ = try store.storeSnapshot(record, retention: SnapshotRetention())
+            _ = try stores.metadata.storeSnapshot(record, retention: SnapshotRetention())
         }
         for events in after {
-            _ = try store.write(IngestBatch(projectId: project.id, events: events, receivedAt: start))
+            _ = try stores.events.write(IngestBatch(projectId: project.id, events: events, receivedAt: start))
         }
         var pages: [[DeviceClick]] = []
         var cursor: Int64 = 0
         while pages.count < 20 {
-            let page = try store.deviceClicks(
-                projectId: project.id, connectSessionId: session.id, after: cursor, limit: 2)
+            let page = try stores.deviceClicks(
+                projectId: project.id, session: session, after: cursor, limit: 2)
             #expect(page.cursor >= cursor)
             if page.cursor == cursor { break }
             #expect(page.clicks.allSatisfy { $0.sequence > cursor && $0.sequence <= page.cursor })
             cursor = page.cursor
             pages.append(page.clicks)
         }
-        let everything = try store.deviceClicks(
-            projectId: project.id, connectSessionId: session.id, after: 0, limit: 100)
+        let everything = try stores.deviceClicks(
+            projectId: project.id, session: session, after: 0, limit: 100)
         #expect(everything.clicks.map(\.sequence) == pages.joined().map(\.sequence))
-        let service = ScreenService(store: store, screens: store)
+        let service = ScreenService(stores: stores)
         var live = try #require(
             try service.live(
                 project: project, connectSessionId: session.id, afterSnapshot: 0, afterEvent: 0, limit: 100))
@@ -124,7 +124,7 @@ struct ClickHouseScreenTests {
             from: start.adding(milliseconds: -500 * day), to: start.adding(milliseconds: day))
         return Answers(
             pages: pages.map { $0.map(withoutSequence) }, everything: everything.clicks.map(withoutSequence),
-            live: live, health: try store.planHealthReports(projectId: project.id, limit: 20),
+            live: live, health: try stores.events.planHealthReports(projectId: project.id, limit: 20),
             planHealth: try service.planHealth(project: project, parameters: parameters))
     }
 
@@ -136,7 +136,7 @@ struct ClickHouseScreenTests {
 
     @Test func deviceClicksAndPlanHealthEqualSQLites() throws {
         try withTemporaryStore("footprint-screens") { sqlite, sqliteProject in
-            let expected = try Self.answers(sqlite, sqliteProject)
+            let expected = try Self.answers(Stores(sqlite), sqliteProject)
             // The data holds what each rule leaves out, and it is left out.
             #expect(expected.everything.map(\.text) == ["Row 1", "Row 3", "Row 1", "Row 2", "Row 2"])
             #expect(Set(expected.everything.map(\.anonymousId)) == ["device-1", "device-2"])
@@ -144,7 +144,7 @@ struct ClickHouseScreenTests {
             #expect(expected.health.map(\.appVersion) == ["2.0", "2.1", "", "1.9"])
             #expect(expected.health.first?.entries.first?.status == "applied")
             try ClickHouseTesting.withStore(configure: { $0.liveClickSettle = 0 }) { store, project throws in
-                let answers = try Self.answers(store, project)
+                let answers = try Self.answers(store.stores, project)
                 #expect(answers.pages == expected.pages)
                 #expect(answers.everything == expected.everything)
                 #expect(answers.live == expected.live)
@@ -161,10 +161,10 @@ struct ClickHouseScreenTests {
         settle: Double, _ body: (ClickHouseEventStore, Project, ConnectSession, DeviceClicks) throws -> Void
     ) throws {
         try ClickHouseTesting.withStore(configure: { $0.liveClickSettle = settle }) { store, project throws in
-            _ = try answers(store, project)
-            let session = try #require(try store.connectSessions(projectId: project.id).first)
-            let clicks = try store.deviceClicks(
-                projectId: project.id, connectSessionId: session.id, after: 0, limit: 100)
+            _ = try answers(store.stores, project)
+            let session = try #require(try store.metadata.connectSessions(projectId: project.id).first)
+            let clicks = try store.stores.deviceClicks(
+                projectId: project.id, session: session, after: 0, limit: 100)
             try body(store, project, session, clicks)
         }
     }
@@ -174,22 +174,22 @@ struct ClickHouseScreenTests {
             let late = Self.click(
                 "c7", anonymousId: "device-1", row: 4, at: Self.start.adding(milliseconds: 8_000))
             _ = try store.write(IngestBatch(projectId: project.id, events: [late], receivedAt: Self.start))
-            let next = try store.deviceClicks(
-                projectId: project.id, connectSessionId: session.id, after: done.cursor, limit: 100)
+            let next = try store.stores.deviceClicks(
+                projectId: project.id, session: session, after: done.cursor, limit: 100)
             #expect(next.clicks.map(\.path) == [late.elementPath])
             #expect(next.cursor > done.cursor)
 
             // A session started now begins after every stored event.
-            _ = try store.endConnectSession(id: session.id, projectId: project.id, at: Self.start)
-            let second = try store.startConnectSession(
+            _ = try store.metadata.endConnectSession(id: session.id, projectId: project.id, at: Self.start)
+            let second = try store.stores.startConnectSession(
                 projectId: project.id, tokenHash: SecretHash(of: "second"), hint: "efgh", now: Self.start,
                 lifetimeSeconds: 600, limits: ConnectSession.Limits())
             #expect(second.firstEventSequence == next.cursor)
             var record = SnapshotSamples.record(projectId: project.id, sessionId: second.id, at: Self.start)
             record.anonymousId = "device-1"
-            _ = try store.storeSnapshot(record, retention: SnapshotRetention())
-            let fresh = try store.deviceClicks(
-                projectId: project.id, connectSessionId: second.id, after: 0, limit: 100)
+            _ = try store.metadata.storeSnapshot(record, retention: SnapshotRetention())
+            let fresh = try store.stores.deviceClicks(
+                projectId: project.id, session: second, after: 0, limit: 100)
             #expect(fresh.clicks.isEmpty)
             #expect(fresh.cursor == second.firstEventSequence)
         }
@@ -208,7 +208,7 @@ struct ClickHouseScreenTests {
             configuration.clickHouseStore.liveClickSettle = 0
             configuration.http.clock = FixedClock(time: Self.start)
         }
-        let store = try #require(server.server.store as? ClickHouseEventStore)
+        let store = try #require(server.server.stores.events as? ClickHouseEventStore)
         defer {
             try? store.dropDatabase()
             server.shutDown()

@@ -22,7 +22,7 @@ struct ClusterDemoTests {
         let failures = outcome.comparison.rows.filter { !$0.matches }
         #expect(failures.isEmpty, "\(failures)")
         #expect(outcome.comparison.allMatch)
-        #expect(outcome.server.store is ClickHouseEventStore)
+        #expect(outcome.server.stores.events is ClickHouseEventStore)
         let stored = try ClickHouseTestEnvironment.query(
             "SELECT uniqExact(message_id) FROM \(location.database).events",
             port: ClickHouseTestEnvironment.shardPorts(location.description)[0])

@@ -8,7 +8,7 @@ import Testing
 
     @Test func aSessionIsOpenUntilItsLifetimeEndsOrSomeoneEndsIt() throws {
         try withTemporaryStore("connect-lifecycle") { store, project in
-            let sessions = ConnectSessions(store: store)
+            let sessions = ConnectSessions(stores: Stores(store))
             let started = try sessions.start(project: project, now: Self.start)
             #expect(started.token.hasPrefix("fpc_") && started.token.utf8.count == 36)
             #expect(started.session.expiresAt == Self.start.adding(milliseconds: 600_000))
@@ -36,7 +36,7 @@ import Testing
 
     @Test func anExpiredSessionStaysExpiredWhenEnded() throws {
         try withTemporaryStore("connect-expired") { store, project in
-            let sessions = ConnectSessions(store: store)
+            let sessions = ConnectSessions(stores: Stores(store))
             let started = try sessions.start(project: project, now: Self.start, lifetimeSeconds: 60)
             let later = Self.start.adding(milliseconds: 61_000)
             let session = try #require(try sessions.end(id: started.session.id, project: project, now: later))
@@ -49,7 +49,7 @@ import Testing
             var limits = ConnectSession.Limits()
             limits.maximumOpenPerProject = 2
             limits.keptPerProject = 3
-            let sessions = ConnectSessions(store: store, limits: limits)
+            let sessions = ConnectSessions(stores: Stores(store), limits: limits)
             let first = try sessions.start(project: project, now: Self.start)
             _ = try sessions.start(project: project, now: Self.start)
             #expect {
@@ -76,7 +76,7 @@ import Testing
     func aLifetimeOutsideItsRangeIsRefused(seconds: Int64) throws {
         try withTemporaryStore("connect-lifetime") { store, project throws in
             #expect {
-                _ = try ConnectSessions(store: store).start(
+                _ = try ConnectSessions(stores: Stores(store)).start(
                     project: project, now: Self.start, lifetimeSeconds: seconds)
             } throws: { ($0 as? ServerError)?.code == .connectSession }
             #expect(try store.connectSessions(projectId: project.id).isEmpty)
@@ -101,7 +101,7 @@ import Testing
 
     @Test func snapshotsPastTheSessionsOrTheProjectsBoundGoOldestFirst() throws {
         try withTemporaryStore("snapshot-retention") { store, project in
-            let sessions = ConnectSessions(store: store)
+            let sessions = ConnectSessions(stores: Stores(store))
             let one = try sessions.start(project: project, now: Self.start).session
             let two = try sessions.start(project: project, now: Self.start).session
             var retention = SnapshotRetention()
@@ -139,7 +139,8 @@ import Testing
 
     @Test func snapshotsPastTheProjectsBytesGoAndTheirImagesWithThem() throws {
         try withTemporaryStore("snapshot-bytes") { store, project in
-            let session = try ConnectSessions(store: store).start(project: project, now: Self.start).session
+            let session = try ConnectSessions(stores: Stores(store)).start(project: project, now: Self.start)
+                .session
             var retention = SnapshotRetention()
             retention.bytesPerProject = 25_000
             let first = try store.storeSnapshot(
@@ -166,7 +167,8 @@ import Testing
 
     @Test func aResendOfTheSameSnapshotIdIsTheSameSnapshot() throws {
         try withTemporaryStore("snapshot-resend") { store, project in
-            let session = try ConnectSessions(store: store).start(project: project, now: Self.start).session
+            let session = try ConnectSessions(stores: Stores(store)).start(project: project, now: Self.start)
+                .session
             let record = SnapshotSamples.record(projectId: project.id, sessionId: session.id, at: Self.start)
             let first = try store.storeSnapshot(record, retention: SnapshotRetention())
             var changed = record
@@ -184,7 +186,8 @@ import Testing
 
     @Test func deletingAPersonDeletesTheSnapshotsOfTheirDevices() throws {
         try withTemporaryStore("snapshot-person") { store, project in
-            let session = try ConnectSessions(store: store).start(project: project, now: Self.start).session
+            let session = try ConnectSessions(stores: Stores(store)).start(project: project, now: Self.start)
+                .session
             var theirs = SnapshotSamples.record(
                 projectId: project.id, sessionId: session.id, imageBytes: 100, at: Self.start)
             theirs.anonymousId = "device-7"

@@ -237,7 +237,8 @@ import Testing
         #expect(try browser.post("/definitions", fields, csrf: "forged").status == 403)
         #expect(try browser.post("/definitions", fields, csrf: "").status == 403)
         #expect(
-            try fixture.fixture.server.store.eventDefinitions(projectId: fixture.fixture.projectId).isEmpty)
+            try fixture.fixture.server.stores.metadata.eventDefinitions(projectId: fixture.fixture.projectId)
+                .isEmpty)
         let other = try Self.signIn(fixture)
         #expect(
             try browser.post("/definitions", fields, csrf: other.csrf).status == 403,
@@ -296,7 +297,9 @@ import Testing
         let validated = try browser.post(
             "/config/publish", ["document": #"{"version": 1}"#, "action": "validate"])
         #expect(validated.text.contains("valid tracking plan"))
-        #expect(try fixture.fixture.server.store.latestConfig(projectId: fixture.fixture.projectId) == nil)
+        #expect(
+            try fixture.fixture.server.stores.metadata.latestConfig(projectId: fixture.fixture.projectId)
+                == nil)
         #expect(
             try browser.post("/config/publish", ["document": #"{"version": 1}"#, "action": "publish"]).status
                 == 303)
@@ -305,14 +308,14 @@ import Testing
             try browser.post("/config/page-name", ["controller": "DetailViewController", "name": "Detail"])
                 .status == 303)
         let latest = try #require(
-            try fixture.fixture.server.store.latestConfig(projectId: fixture.fixture.projectId))
+            try fixture.fixture.server.stores.metadata.latestConfig(projectId: fixture.fixture.projectId))
         #expect(latest.version == 3)
         let plan = try RemoteConfigValidator.validate(Array(latest.document.utf8)).plan
         #expect(plan.events.map(\.id) == ["buy"])
         #expect(plan.pages["DetailViewController"]?.name == "Detail")
         #expect(try browser.post("/config/rollback", ["version": "1"]).status == 303)
         let rolledBack = try #require(
-            try fixture.fixture.server.store.latestConfig(projectId: fixture.fixture.projectId))
+            try fixture.fixture.server.stores.metadata.latestConfig(projectId: fixture.fixture.projectId))
         #expect(rolledBack.version == 4)
         #expect(try RemoteConfigValidator.validate(Array(rolledBack.document.utf8)).plan.events.isEmpty)
         #expect(try browser.post("/definitions/delete", ["id": "buy"]).status == 303)

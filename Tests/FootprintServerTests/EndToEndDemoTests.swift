@@ -55,7 +55,7 @@ struct EndToEndDemoTests {
     @Test func theConnectSessionLeavesTwoScreensWhoseBoxesCountTheTaps() async throws {
         let outcome = try await play(seed: 5)
         defer { outcome.shutDown() }
-        let store = try #require(outcome.server.store as? any ScreenStore)
+        let store = outcome.server.stores.metadata
         let project = try #require(outcome.server.defaultProject)
         let screens = try store.screens(projectId: project.id)
         #expect(Set(screens.map(\.page)) == ["Product List", "Product Detail"])
@@ -67,7 +67,7 @@ struct EndToEndDemoTests {
         let parameters = try ReportParameters(
             query: ["from": outcome.report.fromDay, "to": outcome.report.toDay],
             now: Timestamp(iso8601: outcome.report.toDay + "T23:00:00.000Z")!)
-        let service = ScreenService(store: outcome.server.store, screens: store)
+        let service = ScreenService(stores: outcome.server.stores)
         let figures = try service.elementFigures(project: project, snapshot: snapshot, parameters: parameters)
         let elements = try service.reports.elements(
             project: project, parameters: parameters, grouping: .exact, limit: 1000)

@@ -33,7 +33,7 @@ struct EndToEndRemoteConfigTests {
     @Test func aPublishedPlanIsFetchedAppliedAndFollowed() async throws {
         let harness = try EndToEndHarness()
         defer { harness.shutDown() }
-        let store = harness.server.store
+        let store = harness.server.stores.metadata
         let projectId = harness.fixture.projectId
         let clock = SimulatedClock(start: Timestamp(millisecondsSince1970: 1_795_000_000_000))
         let transport = RecordingTransport()

@@ -234,7 +234,7 @@ struct HTTPIngestTests {
         let auth = ["Authorization": LoopbackClient.basic(fixture.writeKey)]
         #expect(try fixture.client.send("GET", "/v1/config").status == 401)
         #expect(try fixture.client.send("GET", "/v1/config", headers: auth).status == 404)
-        let published = try fixture.server.store.publishConfig(
+        let published = try fixture.server.stores.metadata.publishConfig(
             document: Array(#"{"version": 1, "pages": {"HomeViewController": {"name": "Home"}}}"#.utf8),
             projectId: fixture.projectId,
             at: Timestamp(millisecondsSince1970: 0))
@@ -399,7 +399,7 @@ struct HTTPIngestTests {
     @Test func aStoreThatCannotCommitGives503WithRetryAfter() throws {
         let fixture = try TestServer()
         defer { fixture.shutDown() }
-        fixture.server.store.close()
+        fixture.server.stores.close()
         let response = try fixture.client.post(
             "/v1/batch", json: Payloads.batch([Payloads.track("c-1")]), writeKey: fixture.writeKey)
         #expect(response.status == 503)

@@ -75,7 +75,7 @@ struct HostileInputPropertyTests {
     /// Every report over the last 30 days from the rollups, the same range from the events
     /// (it starts 1 ms into its first day), and the last ten years.
     static func runEveryReport(_ store: SQLiteEventStore, _ project: Project, _ note: String) throws {
-        let service = ReportService(store: store)
+        let service = ReportService(stores: Stores(store))
         let recent = try ReportParameters(query: ["to": "2026-11-30"], now: receivedAt)
         var fromEvents = recent
         fromEvents.filter.from = fromEvents.filter.from?.adding(milliseconds: 1)

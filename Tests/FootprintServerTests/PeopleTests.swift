@@ -272,7 +272,8 @@ import Testing
                     projectId: project.id, events: [],
                     identityLinks: [IdentityLink(anonymousId: "device-9", userId: "jane@example.com")],
                     receivedAt: start))
-            let session = try ConnectSessions(store: store).start(project: project, now: start).session
+            let session = try ConnectSessions(stores: Stores(store)).start(project: project, now: start)
+                .session
             func upload(anonymousId: String, userId: String?, page: String, image: Int) throws -> Int64 {
                 var record = SnapshotSamples.record(
                     projectId: project.id, sessionId: session.id, page: page, imageBytes: image, at: start)

@@ -23,7 +23,7 @@ struct ReportOverviewTests {
         var configuration = SQLiteEventStore.Configuration()
         configuration.synchronous = "NORMAL"
         store = try SQLiteEventStore(path: directory + "/store.sqlite", configuration: configuration)
-        service = ReportService(store: store)
+        service = ReportService(stores: Stores(store))
         project = try store.createProject(named: "shop")
     }
 

@@ -41,7 +41,7 @@ import Testing
     @Test func aReportStartingBeforeTheHorizonSaysSo() throws {
         let fixture = try ReportFixture()
         defer { fixture.shutDown() }
-        let store = try #require(fixture.fixture.server.store as? SQLiteEventStore)
+        let store = try #require(fixture.fixture.server.stores.events as? SQLiteEventStore)
         // Keep 1 day before 2026-11-03: 2026-11-01 goes.
         let deleted = try store.applyRetention(defaultDays: 1, now: ReportFixture.now)
         #expect(deleted.values.reduce(0, +) == 7, "a1's seven events of 2026-11-01")
@@ -95,7 +95,7 @@ import Testing
             // 30 days: the horizon is the start of the day 30 days before today's.
             let horizon = Timestamp(millisecondsSince1970: 1_796_083_200_000 - 30 * day)
             let other = try store.createProject(named: "other")
-            let sessions = ConnectSessions(store: store)
+            let sessions = ConnectSessions(stores: Stores(store))
             let session = try sessions.start(project: project, now: now).session
             let otherSession = try sessions.start(project: other, now: now).session
             func keep(

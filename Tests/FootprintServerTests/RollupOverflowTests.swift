@@ -63,7 +63,7 @@ struct RollupOverflowTests {
         }
         #expect(try fixture.storedCount() == 12 * 20 + 4 * 5)
         let project = try #require(fixture.server.defaultProject)
-        let traffic = try ReportService(store: fixture.server.store).traffic(
+        let traffic = try ReportService(stores: fixture.server.stores).traffic(
             project: project,
             parameters: ReportParameters(query: [:], now: SystemClock().now()))
         let home = try #require(traffic.pages.first { $0.page == "Home" })

@@ -42,7 +42,7 @@ import Testing
         parameters.filter = filter
         try saveDefinitions(in: store, project)
         return Both(
-            rollups: ReportService(store: store), project: project,
+            rollups: ReportService(stores: Stores(store)), project: project,
             engine: ReportEngine(
                 events: try store.analyticsEvents(
                     projectId: project.id, filter: filter, properties: .included),
@@ -476,11 +476,13 @@ import Testing
                     "step1": "page:Home", "step2": "defined:any-product-cell",
                     "step3": "defined:buy-or-favorite-on-detail",
                 ], now: SyntheticTraffic.Configuration().end.adding(milliseconds: -1))
-            let funnel = try ReportService(store: store).funnel(project: project, parameters: parameters)
+            let funnel = try ReportService(stores: Stores(store)).funnel(
+                project: project, parameters: parameters)
             #expect(funnel.steps.map(\.people).allSatisfy { $0 > 0 }, "\(funnel)")
             parameters.filter.page = "ProductList"
             parameters.query = ["step1": "page:ProductList", "step2": "defined:any-product-cell"]
-            let onList = try ReportService(store: store).funnel(project: project, parameters: parameters)
+            let onList = try ReportService(stores: Stores(store)).funnel(
+                project: project, parameters: parameters)
             #expect(onList.steps[1].people > 0 && onList.steps[1].people <= onList.steps[0].people)
         }
     }

@@ -53,10 +53,11 @@ import Testing
 
         /// Snapshots kept in every project.
         func storedSnapshots() throws -> Int {
-            try server.server.store.projects().reduce(0) { total, project in
+            try server.server.stores.metadata.projects().reduce(0) { total, project in
                 total
-                    + (try server.server.screens.screens(projectId: project.id).map(\.snapshotCount).reduce(
-                        0, +))
+                    + (try server.server.stores.metadata.screens(projectId: project.id).map(\.snapshotCount)
+                        .reduce(
+                            0, +))
             }
         }
 
@@ -184,7 +185,7 @@ import Testing
             status: 400, code: "conflicting_connect_token")
 
         // Another project's session: its token does not open this project.
-        let other = try fixture.server.server.store.createProject(named: "other")
+        let other = try fixture.server.server.stores.metadata.createProject(named: "other")
         let foreign = try fixture.startSession(project: "other")
         try expectRefused(
             fixture, try fixture.upload(SnapshotSamples.snapshot(token: foreign.token)), status: 403,
@@ -467,8 +468,8 @@ import Testing
             tooMany.status == 409 && tooMany.text.contains("too_many_connect_sessions"), "\(tooMany.text)")
 
         // A project's read token reads its own project only.
-        let other = try fixture.server.server.store.createProject(named: "other")
-        let (_, otherToken) = try fixture.server.server.store.createReadToken(
+        let other = try fixture.server.server.stores.metadata.createProject(named: "other")
+        let (_, otherToken) = try fixture.server.server.stores.metadata.createReadToken(
             projectId: other.id, at: Self.now)
         let own = try fixture.client.send(
             "GET", "/v1/connect-sessions?project=other", headers: ["Authorization": "Bearer \(otherToken)"])

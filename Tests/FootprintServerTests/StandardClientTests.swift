@@ -87,7 +87,7 @@ struct StandardClientTests {
     @Test func remoteConfigOverURLSessionHonoursTheETag() async throws {
         let fixture = try TestServer()
         defer { fixture.shutDown() }
-        let published = try fixture.server.store.publishConfig(
+        let published = try fixture.server.stores.metadata.publishConfig(
             document: Array(#"{"version": 1, "pageMode": "all"}"#.utf8), projectId: fixture.projectId,
             at: Timestamp(millisecondsSince1970: 0))
         let transport = URLSessionTestTransport()

@@ -89,7 +89,7 @@ struct StoredOverflowTests {
             writeKey: fixture.fixture.writeKey)
         #expect(more.status == 200, "\(more.text)")
         #expect(try JSONParser().parse(more.body)["stored"] == 2)
-        #expect(try server.store.eventCount(projectId: project.id) == Int.max)
+        #expect(try server.stores.events.eventCount(projectId: project.id) == Int.max)
 
         var options = SQLiteDatabase.Options()
         options.readOnly = true
@@ -126,7 +126,7 @@ struct StoredOverflowTests {
 
         // In process, through the rollups (whole days) and through the events (a range that
         // starts inside a day).
-        let service = ReportService(store: server.store)
+        let service = ReportService(stores: server.stores)
         var parameters = try ReportParameters(
             query: ["from": "2026-11-01", "to": "2026-11-03"], now: ReportFixture.now)
         let rollups = try EveryReport.run(

@@ -26,8 +26,8 @@ struct ConnectVisit {
     /// Plays the session and ends it.
     /// - Returns: the snapshots the server stored from it.
     func play() throws(DemoError) -> Int {
-        let screenStore = server.screens
-        let sessions = ConnectSessions(store: screenStore)
+        let screenStore = server.stores.metadata
+        let sessions = ConnectSessions(stores: server.stores)
         let started: ConnectSessions.Started
         do {
             started = try sessions.start(project: project, now: clock.now(), serverURL: server.baseURL)

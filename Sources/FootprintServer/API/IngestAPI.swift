@@ -17,18 +17,18 @@ public final class IngestAPI: Sendable {
         public init() {}
     }
 
-    private let store: any EventStore
+    private let stores: Stores
     private let configuration: Configuration
     private let limiter: LockedValue<RateLimiter>?
     private let metrics: ServerMetrics
 
-    /// Creates the API over `store`.
+    /// Creates the API over `stores`.
     /// - Parameter metrics: where events and commits are counted (default: counters of its own).
     public init(
-        store: any EventStore, configuration: Configuration = Configuration(),
+        stores: Stores, configuration: Configuration = Configuration(),
         metrics: ServerMetrics = ServerMetrics()
     ) {
-        self.store = store
+        self.stores = stores
         self.configuration = configuration
         self.metrics = metrics
         self.limiter = configuration.rateLimit.map { LockedValue(RateLimiter(rate: $0)) }
@@ -78,7 +78,9 @@ public final class IngestAPI: Sendable {
 
     private func ingest(_ request: ServerRequest, impliedType: MessageType?, responder: ServerResponder) {
         // A group commit about to start may wait for this batch while it is decoded.
-        store.preparingWrite { decodeAndWrite(request, impliedType: impliedType, responder: responder) }
+        stores.events.preparingWrite {
+            decodeAndWrite(request, impliedType: impliedType, responder: responder)
+        }
     }
 
     private func decodeAndWrite(
@@ -95,7 +97,7 @@ public final class IngestAPI: Sendable {
         }
         let accepted = batch.events.count
         let timing = metrics.beginCommit()
-        store.write(batch) { [metrics] result in
+        stores.events.write(batch) { [metrics] result in
             metrics.endCommit(timing)
             switch result {
             case .success(let outcome):
@@ -201,7 +203,7 @@ public final class IngestAPI: Sendable {
                 throw WriteKeyCredentials.missingKey(authorization: authorization, bodyKeyAccepted: false)
             }
             let project = try authenticate(key, at: request.receivedAt)
-            guard let config = try store.latestConfig(projectId: project.id) else {
+            guard let config = try stores.metadata.latestConfig(projectId: project.id) else {
                 return .error(404, code: "no_config", message: "the project has no published config")
             }
             let headers = ["ETag": config.etag, "Cache-Control": "no-cache"]
@@ -224,7 +226,7 @@ public final class IngestAPI: Sendable {
 
     /// The project of `key`, after the rate limit; throws a 401 or 429 refusal.
     private func authenticate(_ key: String, at now: Timestamp) throws -> Project {
-        guard let project = try store.project(writeKey: key) else {
+        guard let project = try stores.metadata.project(writeKey: key) else {
             throw Refusal(401, "unknown_write_key", "the write key is not known")
         }
         if let limiter, case .deny(let seconds) = limiter.withLock({ $0.admit(key: key, now: now) }) {

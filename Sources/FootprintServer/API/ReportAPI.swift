@@ -15,15 +15,15 @@ public final class ReportAPI: Sendable {
     private let access: AccessConfiguration
     private let signIns: LockedValue<SignInLimiter>
 
-    /// Creates the API over `store`.
-    public convenience init(store: any EventStore, access: AccessConfiguration) {
-        self.init(store: store, access: access, signIns: LockedValue(SignInLimiter(access: access)))
+    /// Creates the API over `stores`.
+    public convenience init(stores: Stores, access: AccessConfiguration) {
+        self.init(stores: stores, access: access, signIns: LockedValue(SignInLimiter(access: access)))
     }
 
-    /// Creates the API over `store`, counting wrong bearer tokens in `signIns`.
-    init(store: any EventStore, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>) {
-        self.service = ReportService(store: store)
-        self.publisher = ConfigPublisher(store: store)
+    /// Creates the API over `stores`, counting wrong bearer tokens in `signIns`.
+    init(stores: Stores, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>) {
+        self.service = ReportService(stores: stores)
+        self.publisher = ConfigPublisher(store: stores.metadata)
         self.access = access
         self.signIns = signIns
     }
@@ -42,7 +42,8 @@ public final class ReportAPI: Sendable {
     /// answered `429` with `Retry-After` without being compared.
     public func handle(_ request: ServerRequest) -> ServerResponse {
         let grant: AccessGrant
-        switch BearerAuthorization(access: access, signIns: signIns, store: service.store).decide(request) {
+        switch BearerAuthorization(access: access, signIns: signIns, store: service.metadata).decide(request)
+        {
         case .allowed(let allowed): grant = allowed
         case .refused(let response): return response
         }
@@ -51,7 +52,7 @@ public final class ReportAPI: Sendable {
                 guard grant.level == .admin else {
                     return .error(403, code: "forbidden", message: "people's data needs the admin token")
                 }
-                return try PeopleAPI(store: service.store).handle(request)
+                return try PeopleAPI(stores: service.stores).handle(request)
             }
             let isRead = request.method == "GET" || request.method == "HEAD"
             if !isRead && grant.level < .admin {
@@ -78,7 +79,7 @@ public final class ReportAPI: Sendable {
         case ("GET", "/v1/events/recent"), ("HEAD", "/v1/events/recent"):
             let limit = try parameters.integer("limit", default: 50, in: 1...500)
             let after = try parameters.integer("after", default: 0, in: 0...Int.max)
-            let events = try service.store.recentEvents(
+            let events = try service.events.recentEvents(
                 projectId: project.id, limit: limit, after: Int64(after))
             return .json(
                 200,
@@ -97,7 +98,7 @@ public final class ReportAPI: Sendable {
                         })
                 ])
         case ("GET", "/v1/definitions"), ("HEAD", "/v1/definitions"):
-            let definitions = try service.store.eventDefinitions(projectId: project.id)
+            let definitions = try service.metadata.eventDefinitions(projectId: project.id)
             return .json(200, ["definitions": .array(definitions.map(\.jsonValue))])
         case ("POST", "/v1/definitions"):
             let json: JSONValue
@@ -105,7 +106,8 @@ public final class ReportAPI: Sendable {
                 throw ServerError(code: .invalidDefinition, message: "the body is not JSON: \(error)")
             }
             let definition = try EventDefinition(json: json)
-            try service.store.saveEventDefinition(definition, projectId: project.id, at: request.receivedAt)
+            try service.metadata.saveEventDefinition(
+                definition, projectId: project.id, at: request.receivedAt)
             return .json(200, definition.jsonValue)
         case ("POST", "/v1/definitions/publish"):
             let version = try publisher.publishDefinitions(projectId: project.id, at: request.receivedAt)
@@ -116,12 +118,12 @@ public final class ReportAPI: Sendable {
         case ("DELETE", _) where path.hasPrefix("/v1/definitions/"):
             let id = try RequestTarget.identifier(
                 path.dropFirst("/v1/definitions/".count), name: "definition id")
-            guard try service.store.deleteEventDefinition(id: id, projectId: project.id) else {
+            guard try service.metadata.deleteEventDefinition(id: id, projectId: project.id) else {
                 return .error(404, code: "not_found", message: "no definition \(id.prefix(64))")
             }
             return .json(200, ["deleted": .string(id)])
         case ("GET", "/v1/configs"), ("HEAD", "/v1/configs"):
-            let versions = try service.store.configVersions(projectId: project.id)
+            let versions = try service.metadata.configVersions(projectId: project.id)
             return .json(200, ["versions": .array(versions.map(Self.json))])
         case ("POST", "/v1/configs"):
             let version = try publisher.publish(
@@ -165,7 +167,8 @@ public final class ReportAPI: Sendable {
         -> ServerResponse
     {
         let response = try unmarkedReport(name, project: project, parameters: parameters)
-        guard response.status == 200, let horizon = try service.store.retentionHorizon(projectId: project.id),
+        guard response.status == 200,
+            let horizon = try service.metadata.retentionHorizon(projectId: project.id),
             parameters.filter.from.map({ $0 < horizon }) ?? true
         else { return response }
         return RetentionNote(horizon: horizon).mark(response)
@@ -179,7 +182,7 @@ public final class ReportAPI: Sendable {
         case "traffic":
             return try Self.encoded(service.traffic(project: project, parameters: parameters))
         case "events":
-            let definitions = try service.store.eventDefinitions(projectId: project.id)
+            let definitions = try service.metadata.eventDefinitions(projectId: project.id)
             return try Self.encoded(
                 EventsBody(
                     events: service.topEvents(project: project, parameters: parameters, limit: limit),

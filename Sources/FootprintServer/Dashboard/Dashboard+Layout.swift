@@ -96,7 +96,7 @@ extension Dashboard {
 
     /// The note shown when the range starts before the project's retention horizon.
     func retentionNotice(_ context: Context) -> String {
-        guard let horizon = try? service.store.retentionHorizon(projectId: context.project.id),
+        guard let horizon = try? service.metadata.retentionHorizon(projectId: context.project.id),
             context.parameters.filter.from.map({ $0 < horizon }) ?? true
         else { return "" }
         return "<p class=\"hint retention\">\(HTML.escape(RetentionNote(horizon: horizon).text))</p>"

@@ -26,7 +26,7 @@ extension Dashboard {
     func definitionsPage(
         _ context: Context, message: Message?, form: [String: String]? = nil, status: Int = 200
     ) throws(ServerError) -> ServerResponse {
-        let definitions = try service.store.eventDefinitions(projectId: context.project.id)
+        let definitions = try service.metadata.eventDefinitions(projectId: context.project.id)
         let (figures, refusal) = try definedEventFigures(context, definitions)
         let counts = Dictionary(figures.map { ($0.event, $0) }, uniquingKeysWith: { first, _ in first })
         let rows = definitions.map { definition -> [String] in
@@ -102,7 +102,7 @@ extension Dashboard {
         throws(ServerError)
         -> ServerResponse
     {
-        let versions = try service.store.configVersions(projectId: context.project.id)
+        let versions = try service.metadata.configVersions(projectId: context.project.id)
         let current = versions.first.map { Self.pretty($0.document) } ?? "{\n  \"version\": 1\n}"
         let project = context.parameters.project.map { "?project=\(HTML.percentEncode($0))" } ?? ""
         let editor = """

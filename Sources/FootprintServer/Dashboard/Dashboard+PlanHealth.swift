@@ -4,7 +4,6 @@ extension Dashboard {
     /// The config page's plan health: per plan entry and app version, applied and matched N
     /// times over the range, or why the SDK could not apply it (``ScreenService/planHealth(project:parameters:versions:)``).
     func planHealthSection(_ context: Context) throws(ServerError) -> String {
-        guard let screens else { return "" }
         let health = try screens.planHealth(project: context.project, parameters: context.parameters)
         let rows = health.entries.flatMap { entry in
             entry.versions.map { version -> [String] in

@@ -107,7 +107,7 @@ extension Dashboard {
     }
 
     func eventsPage(_ context: Context) throws(ServerError) -> ServerResponse {
-        let definitions = try service.store.eventDefinitions(projectId: context.project.id)
+        let definitions = try service.metadata.eventDefinitions(projectId: context.project.id)
         let top = try service.topEvents(project: context.project, parameters: context.parameters, limit: 100)
         let chart = SVGChart.bars(
             top.prefix(10).map { ($0.event, $0.count, "") }, title: "Most frequent events")
@@ -248,7 +248,7 @@ extension Dashboard {
 
     func liveEvents(_ context: Context) throws(ServerError) -> ServerResponse {
         let after = try context.parameters.integer("after", default: 0, in: 0...Int.max)
-        let events = try service.store.recentEvents(
+        let events = try service.events.recentEvents(
             projectId: context.project.id, limit: 100, after: Int64(after))
         return .json(
             200,

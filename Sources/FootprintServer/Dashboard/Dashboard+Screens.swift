@@ -69,7 +69,8 @@ extension Dashboard {
         fields["match1"] = fields["match1"] == "similar" ? "similar" : "exact"
         do {
             let definition = try EventDefinition(json: Self.definitionJSON(fields))
-            try service.store.saveEventDefinition(definition, projectId: context.project.id, at: context.now)
+            try service.metadata.saveEventDefinition(
+                definition, projectId: context.project.id, at: context.now)
             let query = HTML.query([
                 ("project", context.parameters.project), ("snapshot", form["snapshot"]),
                 ("path", form["path1"]), ("match", fields["match1"]), ("saved", definition.id),
@@ -105,7 +106,7 @@ extension Dashboard {
         _ context: Context, started: (session: ConnectSession, link: String, qrCode: String)? = nil,
         message: Message? = nil, status: Int = 200
     ) throws(ServerError) -> ServerResponse {
-        let store = try screenService().screens
+        let store = screens.screens
         let projectId = context.project.id
         let grouping = try context.parameters.grouping()
         let screens = try store.screens(projectId: projectId)
@@ -174,7 +175,7 @@ extension Dashboard {
     {
         if let text = context.parameters.text("snapshot") {
             guard let id = Int64(text),
-                let stored = try screenService().screens.snapshot(id: id, projectId: context.project.id)
+                let stored = try self.screens.screens.snapshot(id: id, projectId: context.project.id)
             else {
                 throw ServerError(
                     code: .invalidQuery, message: "snapshot: no snapshot \(text.prefix(40)) here")
@@ -184,12 +185,12 @@ extension Dashboard {
         guard let newest = screens.max(by: { $0.latest.receivedAt < $1.latest.receivedAt }) else {
             return nil
         }
-        return try screenService().screens.snapshot(id: newest.latest.id, projectId: context.project.id)
+        return try self.screens.screens.snapshot(id: newest.latest.id, projectId: context.project.id)
     }
 
     /// Links to the other kept snapshots of the shown one's page and app version, newest first.
     private func otherSnapshots(_ context: Context, of shown: SnapshotSummary) throws(ServerError) -> String {
-        let others = try screenService().screens.snapshots(
+        let others = try self.screens.screens.snapshots(
             projectId: context.project.id, page: shown.page, appVersion: shown.appVersion, limit: 20
         ).filter { $0.id != shown.id }
         guard !others.isEmpty else { return "" }
@@ -222,7 +223,7 @@ extension Dashboard {
         _ context: Context, _ stored: StoredSnapshot, grouping: ElementGrouping, taps: [String: Int] = [:]
     ) throws(ServerError) -> SnapshotView {
         let snapshot = try Self.decoded(stored)
-        let figures = try screenService().elementFigures(
+        let figures = try self.screens.elementFigures(
             project: context.project, snapshot: stored, parameters: context.parameters)
         var exact: [String: SnapshotView.Figures] = [:]
         var similar: [String: SnapshotView.Figures] = [:]
@@ -270,7 +271,7 @@ extension Dashboard {
     )
         throws(ServerError) -> (state: LiveState, html: String)?
     {
-        let store = try screenService().screens
+        let store = screens.screens
         let newer = try store.snapshots(
             projectId: context.project.id, connectSessionId: session.id, after: after, limit: 1000)
         guard let newest = newer.last,
@@ -287,12 +288,11 @@ extension Dashboard {
     func sessionTaps(_ context: Context, session: ConnectSession, after: Int64) throws(ServerError)
         -> (paths: [String], cursor: Int64)
     {
-        let store = try screenService().screens
         var paths: [String] = []
         var cursor = after
         for _ in 0..<50 {
-            let page = try store.deviceClicks(
-                projectId: context.project.id, connectSessionId: session.id, after: cursor, limit: 1000)
+            let page = try service.stores.deviceClicks(
+                projectId: context.project.id, session: session, after: cursor, limit: 1000)
             paths += page.clicks.map(\.path)
             guard page.cursor > cursor else { break }
             cursor = page.cursor
@@ -307,7 +307,7 @@ extension Dashboard {
         let shown = Int64(try context.parameters.integer("snapshot", default: 0, in: 0...Int.max))
         let after = Int64(try context.parameters.integer("after", default: 0, in: 0...Int.max))
         guard let id = context.parameters.text("session").flatMap(Int64.init),
-            let session = try screenService().screens.connectSession(id: id, projectId: context.project.id)
+            let session = try self.screens.screens.connectSession(id: id, projectId: context.project.id)
         else { return .error(404, code: "not_found", message: "no such connect session") }
         var answer: JSONObject = ["open": .bool(session.state(at: context.now) == .open)]
         if let live = try liveSnapshot(
@@ -330,7 +330,7 @@ extension Dashboard {
     /// A stored snapshot's screenshot.
     func snapshotImage(_ context: Context) throws(ServerError) -> ServerResponse {
         guard let id = context.parameters.text("id").flatMap(Int64.init),
-            let image = try screenService().screens.snapshotImage(id: id, projectId: context.project.id)
+            let image = try self.screens.screens.snapshotImage(id: id, projectId: context.project.id)
         else { return ServerResponse(status: 404) }
         return ServerResponse(
             status: 200,
@@ -346,7 +346,7 @@ extension Dashboard {
     func connectPanel(_ context: Context, started: (session: ConnectSession, link: String, qrCode: String)?)
         throws(ServerError) -> String
     {
-        let open = try screenService().screens.connectSessions(projectId: context.project.id).filter {
+        let open = try self.screens.screens.connectSessions(projectId: context.project.id).filter {
             $0.state(at: context.now) == .open
         }
         var html = "<section class=\"connect\" id=\"connect\"><h2>Connect a device</h2>"
@@ -381,9 +381,6 @@ extension Dashboard {
     /// Starts a connect session: a new random token, kept only as its digest; the page shows
     /// its link and QR code once.
     func startConnect(_ context: Context) throws(ServerError) -> ServerResponse {
-        guard let connectSessions else {
-            throw ServerError(code: .storage, message: "This server keeps no screen snapshots.")
-        }
         let started: ConnectSessions.Started
         do {
             started = try connectSessions.start(project: context.project, now: context.now)
@@ -398,7 +395,7 @@ extension Dashboard {
     /// Ends a connect session.
     func endConnect(_ context: Context, form: [String: String]) throws(ServerError) -> ServerResponse {
         guard let id = form["session"].flatMap(Int64.init),
-            try connectSessions?.end(id: id, project: context.project, now: context.now) != nil
+            try connectSessions.end(id: id, project: context.project, now: context.now) != nil
         else {
             return try screensPage(context, message: .failure("No such connect session."), status: 404)
         }

@@ -13,51 +13,41 @@ public final class Dashboard: Sendable {
     /// Wrong admin tokens per client address and overall (shared with ``ReportAPI`` when the
     /// server runs both).
     let signIns: LockedValue<SignInLimiter>
-    /// Snapshots, their figures, the live view and plan health (the Screens and config pages);
-    /// `nil` when the store keeps no snapshots.
-    let screens: ScreenService?
-    /// Starts and ends connect sessions; `nil` with ``screens``.
-    let connectSessions: ConnectSessions?
+    /// Snapshots, their figures, the live view and plan health (the Screens and config pages).
+    let screens: ScreenService
+    /// Starts and ends connect sessions.
+    let connectSessions: ConnectSessions
 
     /// The session cookie's name.
     static let sessionCookie = "fp_session"
     /// The sign-in form's double-submit cookie (CSRF before a session exists).
     static let signInCookie = "fp_signin"
 
-    /// Creates the dashboard over `store`; the Screens page reads `screens` (default: `store`,
-    /// when it keeps snapshots).
+    /// Creates the dashboard over `stores`.
     /// - Parameters:
     ///   - connectSessions: lifetimes and how many connect sessions a project has (default
     ///     ``ConnectSession/Limits/init()``).
     public convenience init(
-        store: any EventStore, access: AccessConfiguration, screens: (any ScreenStore)? = nil,
+        stores: Stores, access: AccessConfiguration,
         connectSessions: ConnectSession.Limits = ConnectSession.Limits()
     ) {
         self.init(
-            store: store, access: access, signIns: LockedValue(SignInLimiter(access: access)),
-            screens: screens ?? (store as? any ScreenStore), connectSessions: connectSessions)
+            stores: stores, access: access, signIns: LockedValue(SignInLimiter(access: access)),
+            connectSessions: connectSessions)
     }
 
-    /// Creates the dashboard over `store`, counting wrong tokens in `signIns`.
+    /// Creates the dashboard over `stores`, counting wrong tokens in `signIns`.
     init(
-        store: any EventStore, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>,
-        screens: (any ScreenStore)?, connectSessions limits: ConnectSession.Limits
+        stores: Stores, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>,
+        connectSessions limits: ConnectSession.Limits
     ) {
-        service = ReportService(store: store)
-        publisher = ConfigPublisher(store: store)
+        service = ReportService(stores: stores)
+        publisher = ConfigPublisher(store: stores.metadata)
         self.access = access
-        sessions = DashboardSessions(store: store, lifetimeSeconds: access.sessionLifetimeSeconds)
+        sessions = DashboardSessions(store: stores.metadata, lifetimeSeconds: access.sessionLifetimeSeconds)
         self.signIns = signIns
-        self.screens = screens.map { ScreenService(store: store, screens: $0) }
-        connectSessions = screens.map { ConnectSessions(store: $0, limits: limits) }
-    }
-
-    /// The snapshot reads, or the error the Screens page shows without them.
-    func screenService() throws(ServerError) -> ScreenService {
-        guard let screens else {
-            throw ServerError(code: .storage, message: "This server's store keeps no screen snapshots.")
-        }
-        return screens
+        screens = ScreenService(stores: stores)
+        connectSessions = ConnectSessions(stores: stores, limits: limits)
     }
 
     /// A request as the pages see it: its parameters, session and project.
@@ -136,7 +126,7 @@ public final class Dashboard: Sendable {
         }
         do {
             let parameters = try ReportParameters(query: request.query, now: request.receivedAt)
-            let projects = try service.store.projects()
+            let projects = try service.metadata.projects()
             let project = try service.project(named: parameters.project)
             let context = Context(
                 request: request, parameters: parameters, project: project, projects: projects,
@@ -209,14 +199,14 @@ public final class Dashboard: Sendable {
         case "/definitions":
             do {
                 let definition = try EventDefinition(json: Self.definitionJSON(form))
-                try service.store.saveEventDefinition(definition, projectId: projectId, at: context.now)
+                try service.metadata.saveEventDefinition(definition, projectId: projectId, at: context.now)
                 return redirect("/definitions", context, notice: "Saved the definition \(definition.name).")
             } catch  where error.code == .invalidDefinition {
                 return try definitionsPage(context, message: .failure(error.message), form: form, status: 400)
             }
         case "/definitions/delete":
             let id = form["id"] ?? ""
-            guard try service.store.deleteEventDefinition(id: id, projectId: projectId) else {
+            guard try service.metadata.deleteEventDefinition(id: id, projectId: projectId) else {
                 return try definitionsPage(context, message: .failure("No definition \(id)."), status: 404)
             }
             return redirect("/definitions", context, notice: "Deleted the definition \(id).")

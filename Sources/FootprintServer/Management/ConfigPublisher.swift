@@ -5,10 +5,10 @@ import FootprintWire
 /// as a ``TrackingPlan`` and stored as a new revision.
 public struct ConfigPublisher: Sendable {
     /// The store holding the revisions.
-    public let store: any EventStore
+    public let store: any MetadataStore
 
     /// Creates a publisher over `store`.
-    public init(store: any EventStore) {
+    public init(store: any MetadataStore) {
         self.store = store
     }
 

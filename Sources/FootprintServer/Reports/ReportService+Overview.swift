@@ -28,14 +28,14 @@ extension ReportService {
         defer { group.wait() }
         let counts =
             RollupReports.canAnswer(parameters.filter)
-            ? try store.rollupCounts(projectId: project.id, filter: parameters.filter) : nil
+            ? try events.rollupCounts(projectId: project.id, filter: parameters.filter) : nil
         let traffic = try traffic(project: project, parameters: parameters, dwell: true, counts: counts)
         let topEvents = try topEvents(
             project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts)
         let items = try items(
             project: project, parameters: parameters, limit: Report.itemLimit, counts: counts)
-        let totalEvents = try store.eventCount(projectId: project.id)
-        let lostEvents = try store.lostEventCount(projectId: project.id)
+        let totalEvents = try events.eventCount(projectId: project.id)
+        let lostEvents = try events.lostEventCount(projectId: project.id)
         group.wait()
         let (topElements, namedEvents) = try other.withLock { $0! }.get()
         return Report(
@@ -68,7 +68,7 @@ extension ReportService {
             from: try ReportParameters.day(query["from"], name: "from"),
             to: try ReportParameters.day(query["to"], name: "to")
         )
-        if given.from == nil || given.to == nil, let span = try store.eventTimeSpan(projectId: project.id) {
+        if given.from == nil || given.to == nil, let span = try events.eventTimeSpan(projectId: project.id) {
             let lastDay = given.to ?? max(span.upperBound.dayNumber, given.from ?? .min)
             let firstDay = given.from ?? min(lastDay, max(span.lowerBound.dayNumber, lastDay - 3659))
             query["from"] = Timestamp(millisecondsSince1970: firstDay * 86_400_000).dayString
@@ -85,7 +85,7 @@ extension ReportService {
         parameters: ReportParameters, counts: [RollupCount]?
     ) {
         guard RollupReports.canAnswer(parameters.filter) else { return (parameters, nil) }
-        let counts = try store.rollupCounts(projectId: project.id, filter: parameters.filter)
+        let counts = try events.rollupCounts(projectId: project.id, filter: parameters.filter)
         let fitted = parameters.fitted(toFirstDay: counts.lazy.filter { $0.count > 0 }.map(\.day).min())
         guard fitted != parameters, let first = fitted.filter.from?.dayNumber else {
             return (parameters, counts)
@@ -100,8 +100,8 @@ extension ReportService {
     {
         let filter = parameters.filter
         let top = RollupReports.top(
-            .planEvents, in: try store.rollupCounts(projectId: project.id, filter: filter), limit: limit)
-        let people = try store.peopleCounts(
+            .planEvents, in: try events.rollupCounts(projectId: project.id, filter: filter), limit: limit)
+        let people = try events.peopleCounts(
             projectId: project.id, filter: filter, kind: .planEvents, keys: Set(top.map(\.key)))
         return RollupReports.events(top: top, people: people)
     }

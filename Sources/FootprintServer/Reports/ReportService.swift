@@ -4,23 +4,27 @@ import FootprintWire
 /// builds each report from the store's rollups (``RollupReports``), or from the range's events
 /// (``ReportEngine``) when rollups cannot answer.
 public struct ReportService: Sendable {
-    /// The store every query goes through.
-    public let store: any EventStore
+    /// The stores every query goes through.
+    public let stores: Stores
+    /// Where projects and definitions are.
+    public var metadata: any MetadataStore { stores.metadata }
+    /// Where the events are.
+    public var events: any EventStore { stores.events }
 
-    /// Creates a service over `store`.
-    public init(store: any EventStore) {
-        self.store = store
+    /// Creates a service over `stores`.
+    public init(stores: Stores) {
+        self.stores = stores
     }
 
     /// The project called `name`, or the first project when `name` is `nil`.
     public func project(named name: String?) throws(ServerError) -> Project {
         if let name {
-            guard let project = try store.project(named: name) else {
+            guard let project = try metadata.project(named: name) else {
                 throw ServerError(code: .project, message: "no project named \(name)")
             }
             return project
         }
-        guard let first = try store.projects().first else {
+        guard let first = try metadata.projects().first else {
             throw ServerError(code: .project, message: "the server has no project")
         }
         return first
@@ -32,7 +36,7 @@ public struct ReportService: Sendable {
     public func engine(
         project: Project, parameters: ReportParameters, definitions: [EventDefinition] = []
     ) throws(ServerError) -> ReportEngine {
-        try store.reportEngine(
+        try events.reportEngine(
             projectId: project.id, filter: parameters.filter,
             needsProperties: definitions.contains(where: \.needsProperties))
     }
@@ -42,7 +46,7 @@ public struct ReportService: Sendable {
         throws(ServerError) -> [RollupCount]
     {
         if let given { return given }
-        return try store.rollupCounts(projectId: project.id, filter: filter)
+        return try events.rollupCounts(projectId: project.id, filter: filter)
     }
 
     // Every report below reads rollups when ``RollupReports/canAnswer(_:)`` (whole UTC days:
@@ -67,8 +71,9 @@ public struct ReportService: Sendable {
         }
         return RollupReports.traffic(
             counts: try rollupCounts(project, filter, given: counts),
-            activity: try store.activity(projectId: project.id, filter: filter),
-            dwell: dwell ? try store.rollupDwell(projectId: project.id, filter: filter) : [:], filter: filter)
+            activity: try events.activity(projectId: project.id, filter: filter),
+            dwell: dwell ? try events.rollupDwell(projectId: project.id, filter: filter) : [:], filter: filter
+        )
     }
 
     /// Track events by name with their counts from the daily rollups, most frequent first.
@@ -105,7 +110,7 @@ public struct ReportService: Sendable {
         let top = RollupReports.top(
             .trackEvents, in: try rollupCounts(project, filter, given: counts),
             limit: limit)
-        let people = try store.peopleCounts(
+        let people = try events.peopleCounts(
             projectId: project.id, filter: filter, kind: .trackEvents, keys: Set(top.map(\.key)))
         return RollupReports.events(top: top, people: people)
     }
@@ -136,10 +141,10 @@ public struct ReportService: Sendable {
         throws(ServerError) -> [EventStatistics]
     {
         guard !definitions.isEmpty else { return [] }
-        let counts = try store.rollupPageCounts(
+        let counts = try events.rollupPageCounts(
             projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
         let matches = definitions.map { RollupReports.match($0, counts: counts) }
-        let people = try store.peopleCounts(
+        let people = try events.peopleCounts(
             projectId: project.id, filter: filter, selections: matches.map(\.people))
         return RollupReports.definedEvents(definitions, matches: matches, people: people)
     }
@@ -162,10 +167,10 @@ public struct ReportService: Sendable {
                 .prefix(max(0, limit)).map { $0 }
         }
         let kind: RollupKind = grouping == .similar ? .similarElementClicks : .elementClicks
-        var rows = try store.rollupPageCounts(projectId: project.id, filter: filter, kinds: [kind])
+        var rows = try events.rollupPageCounts(projectId: project.id, filter: filter, kinds: [kind])
         if let paths { rows.removeAll { !paths.contains($0.key) } }
         let top = RollupReports.elements(rows: rows, people: [:], limit: limit)
-        let people = try store.peopleCounts(
+        let people = try events.peopleCounts(
             projectId: project.id, filter: filter, kind: kind, keys: Set(top.map(\.path)))
         return RollupReports.elements(rows: rows, people: people, limit: limit)
     }
@@ -197,7 +202,7 @@ public struct ReportService: Sendable {
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).sessions()
         }
-        return RollupReports.sessions(try store.storedSessions(projectId: project.id, filter: filter))
+        return RollupReports.sessions(try events.storedSessions(projectId: project.id, filter: filter))
     }
 
     /// The most common next pages after `page`.
@@ -209,7 +214,7 @@ public struct ReportService: Sendable {
             return try engine(project: project, parameters: parameters).paths(after: page, limit: limit)
         }
         return RollupReports.paths(
-            after: page, moves: try store.rollupMoves(projectId: project.id, filter: filter, from: page),
+            after: page, moves: try events.rollupMoves(projectId: project.id, filter: filter, from: page),
             limit: limit)
     }
 
@@ -222,13 +227,13 @@ public struct ReportService: Sendable {
             return try engine(project: project, parameters: parameters).topTransitions(limit: limit)
         }
         return RollupReports.transitions(
-            try store.rollupMoves(projectId: project.id, filter: filter, from: nil), limit: limit)
+            try events.rollupMoves(projectId: project.id, filter: filter, from: nil), limit: limit)
     }
 
     /// The funnel the parameters describe, from its steps' event times (``FunnelSources``), or
     /// from the range's events when those cannot answer it.
     public func funnel(project: Project, parameters: ReportParameters) throws(ServerError) -> FunnelReport {
-        let definitions = try store.eventDefinitions(projectId: project.id)
+        let definitions = try metadata.eventDefinitions(projectId: project.id)
         let steps = try parameters.funnelSteps(definitions: definitions)
         guard steps.count >= 2 else {
             throw ServerError(code: .invalidQuery, message: "step1, step2: a funnel has at least two steps")
@@ -244,7 +249,7 @@ public struct ReportService: Sendable {
         let counts =
             used.isEmpty || !RollupReports.canAnswer(filter)
             ? []
-            : try store.rollupPageCounts(
+            : try events.rollupPageCounts(
                 projectId: project.id, filter: filter,
                 kinds: RollupReports.definitionCountKinds)
         guard used.isEmpty || RollupReports.canAnswer(filter),
@@ -256,7 +261,7 @@ public struct ReportService: Sendable {
         // The steps' event times per person, not the range's events.
         return FunnelReport(
             steps: steps,
-            reached: try store.funnelPeople(
+            reached: try events.funnelPeople(
                 projectId: project.id, filter: filter, sources: sources, stepCount: steps.count,
                 windowMilliseconds: windowMilliseconds),
             windowMilliseconds: windowMilliseconds)
@@ -274,7 +279,7 @@ public struct ReportService: Sendable {
             return try engine(project: project, parameters: parameters).retention(
                 returnEvent: returnEvent, days: days, lastDay: lastDay)
         }
-        return try store.retention(
+        return try events.retention(
             projectId: project.id, filter: filter, returnEvent: returnEvent, days: days)
     }
 }

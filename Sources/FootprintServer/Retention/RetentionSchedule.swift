@@ -1,16 +1,6 @@
 import Dispatch
 import FootprintWire
 
-/// A store that deletes events past their retention (SQLite, ClickHouse).
-protocol RetentionStore: Sendable {
-    /// Whether some project has its own retention.
-    func anyProjectHasRetention() throws(ServerError) -> Bool
-    /// Deletes every project's events older than its retention as of `now` (see
-    /// ``SQLiteEventStore/applyRetention(defaultDays:now:chunk:)``).
-    @discardableResult
-    func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int) throws(ServerError) -> [String: Int]
-}
-
 /// Runs retention (``SQLiteEventStore/applyRetention(defaultDays:now:chunk:)``) on its own
 /// queue at start and then every ``Configuration/intervalSeconds``, so old days go at least
 /// daily while ingest goes on (the deletion runs in short chunks on the writer).
@@ -29,16 +19,17 @@ final class RetentionSchedule: @unchecked Sendable {
     private let queue = DispatchQueue(label: "footprint.retention")
     private let timer: any DispatchSourceTimer
 
-    init(store: any RetentionStore, clock: any Clock, configuration: Configuration) {
+    init(stores: Stores, clock: any Clock, configuration: Configuration) {
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now(), repeating: max(1, configuration.intervalSeconds))
         timer.setEventHandler {
             // Nothing to keep short: the clock is not even read (a test's clock may count reads).
-            guard configuration.defaultDays != nil || (try? store.anyProjectHasRetention()) == true else {
+            guard configuration.defaultDays != nil || (try? stores.metadata.anyProjectHasRetention()) == true
+            else {
                 return
             }
             // A failed run (the store closing, a full disk) is retried at the next interval.
-            _ = try? store.applyRetention(
+            _ = try? stores.events.applyRetention(
                 defaultDays: configuration.defaultDays, now: clock.now(), chunk: configuration.chunk)
         }
         timer.resume()

@@ -20,14 +20,14 @@ public struct ConnectSessions: Sendable {
         public var qrCodeSVG: String
     }
 
-    /// Where sessions are kept.
-    public let store: any ScreenStore
+    /// Where sessions are kept, and the events whose clicks they show.
+    public let stores: Stores
     /// Lifetimes and how many sessions a project has.
     public let limits: ConnectSession.Limits
 
-    /// Creates the service over `store`.
-    public init(store: any ScreenStore, limits: ConnectSession.Limits = ConnectSession.Limits()) {
-        self.store = store
+    /// Creates the service over `stores`.
+    public init(stores: Stores, limits: ConnectSession.Limits = ConnectSession.Limits()) {
+        self.stores = stores
         self.limits = limits
     }
 
@@ -51,7 +51,7 @@ public struct ConnectSessions: Sendable {
         var drawing = QRCodeSVG()
         drawing.label = "QR code of the connect link"
         let svg = drawing.svg(try QRCode(encoding: link))
-        let session = try store.startConnectSession(
+        let session = try stores.startConnectSession(
             projectId: project.id, tokenHash: SecretHash(of: token), hint: String(token.prefix(8)), now: now,
             lifetimeSeconds: lifetime, limits: limits)
         return Started(session: session, token: token, link: link, qrCodeSVG: svg)
@@ -60,7 +60,7 @@ public struct ConnectSessions: Sendable {
     /// Ends a session of `project` at `now`; `nil` when it has no such session.
     @discardableResult
     public func end(id: Int64, project: Project, now: Timestamp) throws(ServerError) -> ConnectSession? {
-        try store.endConnectSession(id: id, projectId: project.id, at: now)
+        try stores.metadata.endConnectSession(id: id, projectId: project.id, at: now)
     }
 
     /// `footprint-` and the project's name in lower case, other characters than letters and

@@ -17,25 +17,23 @@ public final class ScreenAPI: Sendable {
     private let sessions: ConnectSessions
     private let bearer: BearerAuthorization
 
-    /// Creates the API over the event store and the screen store, counting wrong bearer tokens
-    /// in `signIns` (shared with the report API).
+    /// Creates the API over `stores`, counting wrong bearer tokens in `signIns` (shared with the
+    /// report API).
     init(
-        store: any EventStore, screens: any ScreenStore, access: AccessConfiguration,
-        signIns: LockedValue<SignInLimiter>, limits: ConnectSession.Limits
+        stores: Stores, access: AccessConfiguration, signIns: LockedValue<SignInLimiter>,
+        limits: ConnectSession.Limits
     ) {
-        service = ScreenService(store: store, screens: screens)
-        sessions = ConnectSessions(store: screens, limits: limits)
-        bearer = BearerAuthorization(access: access, signIns: signIns, store: store)
+        service = ScreenService(stores: stores)
+        sessions = ConnectSessions(stores: stores, limits: limits)
+        bearer = BearerAuthorization(access: access, signIns: signIns, store: stores.metadata)
     }
 
     /// Creates the API with its own allowance of wrong tokens.
     public convenience init(
-        store: any EventStore, screens: any ScreenStore, access: AccessConfiguration,
-        limits: ConnectSession.Limits = ConnectSession.Limits()
+        stores: Stores, access: AccessConfiguration, limits: ConnectSession.Limits = ConnectSession.Limits()
     ) {
         self.init(
-            store: store, screens: screens, access: access,
-            signIns: LockedValue(SignInLimiter(access: access)),
+            stores: stores, access: access, signIns: LockedValue(SignInLimiter(access: access)),
             limits: limits)
     }
 

@@ -7,12 +7,11 @@ public struct ScreenService: Sendable {
     /// The reports, over the event store.
     public let reports: ReportService
     /// Where sessions and snapshots are kept.
-    public let screens: any ScreenStore
+    public var screens: any ScreenStore { reports.metadata }
 
     /// Creates the service.
-    public init(store: any EventStore, screens: any ScreenStore) {
-        reports = ReportService(store: store)
-        self.screens = screens
+    public init(stores: Stores) {
+        reports = ReportService(stores: stores)
     }
 
     /// The clicks and people of each element of `snapshot` over the parameters' range and
@@ -55,8 +54,8 @@ public struct ScreenService: Sendable {
         }
         let snapshots = try screens.snapshots(
             projectId: project.id, connectSessionId: connectSessionId, after: afterSnapshot, limit: limit)
-        let clicks = try screens.deviceClicks(
-            projectId: project.id, connectSessionId: connectSessionId, after: afterEvent, limit: limit)
+        let clicks = try reports.stores.deviceClicks(
+            projectId: project.id, session: session, after: afterEvent, limit: limit)
         return LiveConnect(
             session: session, snapshots: snapshots, clicks: clicks.clicks,
             snapshotCursor: snapshots.last?.id ?? afterSnapshot, eventCursor: clicks.cursor)
@@ -69,16 +68,15 @@ public struct ScreenService: Sendable {
     public func planHealth(project: Project, parameters: ReportParameters, versions: Int = 20)
         throws(ServerError) -> PlanHealth
     {
-        let store = reports.store
-        let config = try store.latestConfig(projectId: project.id)
+        let config = try reports.metadata.latestConfig(projectId: project.id)
         let plan = config.flatMap { try? TrackingPlan(jsonBytes: Array($0.document.utf8)) }
-        let healthReports = try screens.planHealthReports(
+        let healthReports = try reports.events.planHealthReports(
             projectId: project.id, limit: max(1, min(versions, 100)))
         var counts: [String: [RollupCount]] = [:]
         for report in healthReports {
             var filter = parameters.filter
             filter.appVersion = report.appVersion.isEmpty ? nil : report.appVersion
-            counts[report.appVersion] = try store.rollupCounts(projectId: project.id, filter: filter)
+            counts[report.appVersion] = try reports.events.rollupCounts(projectId: project.id, filter: filter)
         }
         return PlanHealth(plan: plan, planVersion: config?.version, reports: healthReports, counts: counts)
     }

@@ -34,21 +34,19 @@ public final class SnapshotUploadAPI: Sendable {
     /// The header that may carry the connect token.
     public static let tokenHeader = "footprint-connect-token"
 
-    private let store: any EventStore
-    private let screens: any ScreenStore
+    private let stores: Stores
     private let configuration: Configuration
     private let limiter: LockedValue<RateLimiter>
     private let metrics: ServerMetrics
 
-    /// Creates the API: write keys are looked up in `store`, sessions and snapshots in `screens`.
+    /// Creates the API: write keys, sessions and snapshots are looked up in the metadata store.
     /// - Parameter metrics: where uploads are counted, stored or refused by reason (default:
     ///   counters of its own).
     public init(
-        store: any EventStore, screens: any ScreenStore, configuration: Configuration = Configuration(),
+        stores: Stores, configuration: Configuration = Configuration(),
         metrics: ServerMetrics = ServerMetrics()
     ) {
-        self.store = store
-        self.screens = screens
+        self.stores = stores
         self.configuration = configuration
         self.metrics = metrics
         limiter = LockedValue(RateLimiter(rate: configuration.uploadsPerSession))
@@ -91,7 +89,7 @@ public final class SnapshotUploadAPI: Sendable {
         guard let key = WriteKeyCredentials.writeKey(authorization: authorization) else {
             throw WriteKeyCredentials.missingKey(authorization: authorization, bodyKeyAccepted: false)
         }
-        guard let project = try store.project(writeKey: key) else {
+        guard let project = try stores.metadata.project(writeKey: key) else {
             throw Refusal(401, "unknown_write_key", "the write key is not known")
         }
         // 2. The body, within its cap.
@@ -112,7 +110,7 @@ public final class SnapshotUploadAPI: Sendable {
         // 5. The snapshot itself, every field checked.
         root["connect_token"] = .string(token)
         let snapshot = try Self.snapshot(root, configuration: configuration)
-        return try screens.storeSnapshot(
+        return try stores.metadata.storeSnapshot(
             Self.record(snapshot, project: project, session: session, receivedAt: request.receivedAt),
             retention: configuration.retention)
     }
@@ -171,7 +169,7 @@ public final class SnapshotUploadAPI: Sendable {
     /// The session of `token` if it is open and the project's; else a 403 or 410 refusal.
     private func activeSession(token: String, project: Project, now: Timestamp) throws -> ConnectSession {
         guard token.utf8.count <= 256,
-            let session = try screens.connectSession(tokenHash: SecretHash(of: token)),
+            let session = try stores.metadata.connectSession(tokenHash: SecretHash(of: token)),
             session.projectId == project.id
         else {
             // Another project's token is answered like an unknown one.

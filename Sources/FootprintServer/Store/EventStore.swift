@@ -1,11 +1,13 @@
 import FootprintWire
 
-/// Where the server keeps projects, events, identities and remote config. Every read and write
-/// goes through this protocol, so that another database (ClickHouse) can take SQLite's place.
+/// Where the server keeps events and identity links: the write path, the reads reports make,
+/// and the deletion and export of a person. Projects, keys, config and snapshots are the
+/// ``MetadataStore``'s; a server runs on one of each (``Stores``). ``SQLiteEventStore`` and
+/// ``ClickHouseEventStore`` implement it.
 ///
 /// Implementations are safe to call from many threads; ``write(_:)`` returns only once the batch
 /// is durably committed.
-public protocol EventStore: AccessStore {
+public protocol EventStore: Sendable {
     /// Stores a batch; events whose `messageId` the project already has are skipped.
     /// Blocks until the batch is durably committed.
     func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome
@@ -18,27 +20,6 @@ public protocol EventStore: AccessStore {
     /// Runs `body`, which prepares a batch (decodes a request) and hands it to
     /// ``write(_:completion:)``; a group commit about to start may wait a moment for it.
     func preparingWrite<T>(_ body: () throws -> T) rethrows -> T
-
-    /// The project a write key belongs to, or `nil`.
-    func project(writeKey: String) throws(ServerError) -> Project?
-
-    /// The project called `name`, or `nil`.
-    func project(named name: String) throws(ServerError) -> Project?
-
-    /// Creates a project with a new write key. Fails if the name is empty or taken.
-    func createProject(named name: String) throws(ServerError) -> Project
-
-    /// All projects, oldest first.
-    func projects() throws(ServerError) -> [Project]
-
-    /// Stores `document` (already validated) as a project's newest remote config; its version is
-    /// one more than the latest.
-    /// - Returns: the stored version.
-    func storeConfig(projectId: Int64, document: String, at time: Timestamp) throws(ServerError)
-        -> RemoteConfigVersion
-
-    /// The latest remote config of a project, or `nil`.
-    func latestConfig(projectId: Int64) throws(ServerError) -> RemoteConfigVersion?
 
     /// The number of events stored for a project.
     func eventCount(projectId: Int64) throws(ServerError) -> Int
@@ -135,20 +116,6 @@ public protocol EventStore: AccessStore {
     ///   - after: only events stored after the one with this ``RecentEvent/sequence``.
     func recentEvents(projectId: Int64, limit: Int, after: Int64?) throws(ServerError) -> [RecentEvent]
 
-    /// Every published remote config of a project, newest first.
-    func configVersions(projectId: Int64) throws(ServerError) -> [RemoteConfigVersion]
-
-    /// The event definitions of a project, by id.
-    func eventDefinitions(projectId: Int64) throws(ServerError) -> [EventDefinition]
-
-    /// Stores a definition, replacing the one with its id.
-    func saveEventDefinition(_ definition: EventDefinition, projectId: Int64, at time: Timestamp)
-        throws(ServerError)
-
-    /// Deletes a definition; returns whether it existed.
-    @discardableResult
-    func deleteEventDefinition(id: String, projectId: Int64) throws(ServerError) -> Bool
-
     /// Deletes a person's events and identity links, updating every rollup; later events
     /// carrying one of the person's ids are refused for `request.refuseForDays`.
     /// - Parameter id: a user id or an anonymous id (the person it is linked to is deleted).
@@ -158,9 +125,30 @@ public protocol EventStore: AccessStore {
     /// Every stored event and identity link of the person `id` names.
     func exportPerson(id: String, projectId: Int64) throws(ServerError) -> PersonExport
 
-    /// The first day a project still holds every event of (retention deleted the days before),
-    /// or `nil` when retention never deleted anything.
-    func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp?
+    /// Deletes every project's events older than its retention (its own days, else
+    /// `defaultDays`; ``MetadataStore/anyProjectHasRetention()``) as of `now`, in chunks of
+    /// `chunk` events where the store deletes in steps, and records each project's horizon.
+    /// - Returns: the events deleted per project name.
+    @discardableResult
+    func applyRetention(defaultDays: Int?, now: Timestamp, chunk: Int) throws(ServerError) -> [String: Int]
+
+    // MARK: Events the screens need
+
+    /// Where a connect session started now begins to read device clicks: the sequence of the
+    /// project's newest stored event, `0` when it has none.
+    func clickCursor(projectId: Int64) throws(ServerError) -> Int64
+
+    /// The `$element_click` events of `devices` (those that uploaded snapshots in `session`,
+    /// ``ScreenStore/connectSessionDevices(connectSessionId:)``), stored since the session
+    /// started and after the event sequence `after`, oldest first. Looks at a bounded stretch of
+    /// stored events per call: call again from the returned cursor until it stops moving.
+    func deviceClicks(
+        projectId: Int64, session: ConnectSession, devices: Set<String>, after: Int64, limit: Int
+    ) throws(ServerError) -> DeviceClicks
+
+    /// The newest `$plan_health` report of each app version that reported in the 400 days up to
+    /// the project's newest event, newest reports first.
+    func planHealthReports(projectId: Int64, limit: Int) throws(ServerError) -> [PlanHealthReport]
 
     /// Finishes pending writes and closes the database. Later calls fail with `closed`.
     func close()

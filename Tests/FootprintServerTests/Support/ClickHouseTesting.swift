@@ -54,7 +54,7 @@ enum ClickHouseTesting {
                 try? store.dropDatabase()
                 store.close()
             }
-            return try body(store, try store.createProject(named: "shop"))
+            return try body(store, try store.metadata.createProject(named: "shop"))
         }
     }
 

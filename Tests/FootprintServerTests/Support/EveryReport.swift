@@ -28,7 +28,7 @@ enum EveryReport {
             var parameters = try ReportParameters(query: [:], now: now)
             parameters.filter = filter
             let reports = try run(
-                ReportService(store: store), project: project, parameters: parameters,
+                ReportService(stores: Stores(testing: store)), project: project, parameters: parameters,
                 pages: ["Home", "ProductList"], events: ["Product Viewed"])
             answers += reports.map { "\(filter) \($0.0): \(JSONWriter.string($0.1))" }
         }
@@ -44,7 +44,7 @@ enum EveryReport {
         events: [String], sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> [(String, JSONValue)] {
         for definition in definitions {
-            try service.store.saveEventDefinition(
+            try service.metadata.saveEventDefinition(
                 definition, projectId: project.id, at: Timestamp(millisecondsSince1970: 0))
         }
         var answers: [(String, JSONValue)] = []
@@ -55,7 +55,7 @@ enum EveryReport {
             answers.append((name, json))
             expectSane(json, at: name, sourceLocation: sourceLocation)
         }
-        let stored = try service.store.eventDefinitions(projectId: project.id)
+        let stored = try service.metadata.eventDefinitions(projectId: project.id)
         try add("overview", service.overview(project: project, parameters: parameters))
         try add("traffic", service.traffic(project: project, parameters: parameters))
         try add("events", service.topEvents(project: project, parameters: parameters, limit: 50))

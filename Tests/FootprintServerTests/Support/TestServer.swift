@@ -26,7 +26,7 @@ final class TestServer {
     var projectId: Int64 { server.defaultProject!.id }
 
     func storedCount() throws -> Int {
-        try server.store.eventCount(projectId: projectId)
+        try server.stores.events.eventCount(projectId: projectId)
     }
 
     /// Stops the server and deletes the database; records an issue when a finished request is

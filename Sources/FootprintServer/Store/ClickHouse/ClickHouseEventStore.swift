@@ -2,9 +2,10 @@ import Dispatch
 import FootprintWire
 import Foundation
 
-/// The scale-out store: events in ClickHouse, spread over its shards; projects, keys, remote
-/// config, definitions, tokens and dashboard sessions in a small SQLite file (a
-/// ``SQLiteEventStore`` this store forwards them to), which every collector on a host shares.
+/// The scale-out store of events: events in ClickHouse, spread over its shards. Projects, keys,
+/// remote config, definitions, tokens and sessions are in a ``MetadataStore`` beside it (a small
+/// SQLite file every collector on a host shares, ``Stores``), where this store also logs
+/// deletions and retention (``MetadataLedger``).
 ///
 /// Writes are grouped like the SQLite store's (``GroupCommitQueue``): the batches queued while
 /// an INSERT runs go in the next one, one INSERT per group through the `Distributed` table with
@@ -17,7 +18,7 @@ import Foundation
 ///
 /// Every report is answered by aggregate SQL (``ClickHouseSQL``) that returns the same rows the
 /// SQLite rollups give, so the shared ``ReportService`` builds the same reports.
-public final class ClickHouseEventStore: EventStore, RetentionStore {
+public final class ClickHouseEventStore: EventStore {
     /// Store settings.
     public struct Configuration: Sendable {
         /// The longest a group of writes waits, in seconds, for batches being decoded at that
@@ -42,7 +43,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         /// The most events one report reads into memory (reports over ranges that are not whole
         /// days); a range holding more is refused with `invalidQuery`. Default 5,000,000.
         public var maximumReportEvents = 5_000_000
-        /// The metadata store's settings.
+        /// The metadata file's settings, when this store opens it
+        /// (``init(location:metadataPath:configuration:)``).
         public var metadata = SQLiteEventStore.Configuration()
         /// Seconds the live connect view stays behind the wall clock when it reads a device's
         /// clicks, so that another collector's INSERT still under way (its events numbered a
@@ -62,8 +64,15 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
 
     /// Where the events are.
     public let location: ClickHouseLocation
-    /// Where projects, keys, config, definitions and tokens are (SQLite).
-    public let metadata: SQLiteEventStore
+    /// Where projects, keys, config, definitions and tokens are.
+    public var metadata: any MetadataStore { ledger }
+    /// This store with its metadata, as reports and the APIs take them (closing them closes
+    /// this store; see ``close()``).
+    public var stores: Stores { Stores(metadata: metadata, events: self) }
+    /// The metadata store, where deletions and retention are logged.
+    let ledger: any MetadataStore & MetadataLedger
+    /// Whether ``close()`` closes the metadata store too (this store opened it).
+    private let ownsMetadata: Bool
     let configuration: Configuration
     let client: ClickHouseClient
     let sql: ClickHouseSQL
@@ -73,13 +82,34 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     /// The low bits of every sequence this store gives out.
     let sequenceTag: UInt64
 
-    /// Opens the metadata file at `metadataPath` and the ClickHouse database at `location`,
-    /// creating its tables on every shard when missing (``createSchema()``).
-    public init(
+    /// Opens the ClickHouse database at `location`, creating its tables on every shard when
+    /// missing (``createSchema()``), with its metadata in `metadata` (which records this store,
+    /// unless read-only). Closing this store leaves `metadata` open.
+    public convenience init(
+        location: ClickHouseLocation, metadata: SQLiteEventStore,
+        configuration: Configuration = Configuration()
+    ) throws(ServerError) {
+        try self.init(
+            location: location, ledger: metadata, owning: false, readOnly: metadata.configuration.readOnly,
+            configuration: configuration)
+    }
+
+    /// Opens the metadata file at `metadataPath` (with ``Configuration/metadata``) and the
+    /// ClickHouse database at `location`; closing this store closes both.
+    public convenience init(
         location: ClickHouseLocation, metadataPath: String, configuration: Configuration = Configuration()
-    )
-        throws(ServerError)
-    {
+    ) throws(ServerError) {
+        let file = try SQLiteEventStore(path: metadataPath, configuration: configuration.metadata)
+        try self.init(
+            location: location, ledger: file, owning: true, readOnly: configuration.metadata.readOnly,
+            configuration: configuration)
+    }
+
+    private init(
+        location: ClickHouseLocation, ledger: any MetadataStore & MetadataLedger, owning: Bool,
+        readOnly: Bool,
+        configuration: Configuration
+    ) throws(ServerError) {
         self.location = location
         self.configuration = configuration
         var clientConfiguration = ClickHouseClient.Configuration()
@@ -93,14 +123,15 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         self.groups = GroupCommitQueue(
             label: "footprint.clickhouse.writer", linger: configuration.commitLinger,
             interval: configuration.commitInterval)
-        self.metadata = try SQLiteEventStore(path: metadataPath, configuration: configuration.metadata)
+        self.ledger = ledger
+        self.ownsMetadata = owning
         do {
             try createSchema()
-            if !configuration.metadata.readOnly {
-                try metadata.recordEventStore(location, at: SystemClock().now())
+            if !readOnly {
+                try ledger.recordEventStore(location, at: SystemClock().now())
             }
         } catch {
-            metadata.close()
+            if owning { ledger.close() }
             throw ServerError(code: error.code, message: "cannot open \(location): \(error.message)")
         }
         groups.start { [weak self] batches in
@@ -212,7 +243,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
         do {
             // The ids of deleted people (kept in the metadata file, read again when it changed).
-            let deleted = try metadata.deletedIds()
+            let deleted = try ledger.deletedIds()
             var seen: [Int64: Set<String>] = [:]
             var eventRows = ClickHouseRowBinary(capacity: batches.reduce(0) { $0 + $1.events.count } * 512)
             var linkRows = ClickHouseRowBinary()
@@ -390,7 +421,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         let selection = PersonSelection(id: id, links: try identityLinks(projectId: projectId))
         let found = try exportPerson(selection, projectId: projectId)
         // Refused before the rows go, so that a resend meanwhile is not stored again.
-        _ = try metadata.logPersonDeletion(
+        _ = try ledger.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
             elapsedMilliseconds: 0, logged: false)
         // The daily counts lose the person's events before the events go (the counts of a shard
@@ -418,7 +449,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                 sql.deletePersonCopies(
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
             ], since: started)
-        return try metadata.logPersonDeletion(
+        return try ledger.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: found.events.count,
             identityLinks: found.identityLinks.count,
             elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
@@ -452,11 +483,6 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         }
     }
 
-    /// Whether some project has its own retention (kept in the metadata file).
-    public func anyProjectHasRetention() throws(ServerError) -> Bool {
-        try metadata.anyProjectHasRetention()
-    }
-
     /// Deletes every project's events older than its retention (its own days, else
     /// `defaultDays`) as of `now`: whole UTC days before the day `days` before `now`'s, by
     /// `ALTER TABLE events_local DELETE` on every shard (waited for), then records the horizon.
@@ -467,7 +493,7 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         -> [String: Int]
     {
         var deleted: [String: Int] = [:]
-        for (project, horizonDay) in try metadata.retentionHorizons(defaultDays: defaultDays, now: now) {
+        for (project, horizonDay) in try ledger.retentionHorizons(defaultDays: defaultDays, now: now) {
             let started = Date()
             let horizon = horizonDay &* 86_400_000
             let count = Int(
@@ -480,8 +506,8 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
                 try mutateEveryShard(
                     [sql.deleteCopiesBefore(projectId: project.id, time: horizon)], since: started)
             }
-            _ = try metadata.deleteSnapshots(projectId: project.id, beforeDay: horizonDay)
-            try metadata.recordRetentionHorizon(projectId: project.id, day: horizonDay)
+            _ = try ledger.deleteSnapshots(projectId: project.id, beforeDay: horizonDay)
+            try ledger.recordRetentionHorizon(projectId: project.id, day: horizonDay)
             deleted[project.name] = count
         }
         return deleted
@@ -512,84 +538,12 @@ public final class ClickHouseEventStore: EventStore, RetentionStore {
         }
         return PersonExport(
             person: selection.person, events: events, identityLinks: links,
-            snapshots: try metadata.exportSnapshots(of: selection, projectId: projectId))
-    }
-
-    public func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp? {
-        try metadata.retentionHorizon(projectId: projectId)
+            snapshots: try ledger.exportSnapshots(of: selection, projectId: projectId))
     }
 
     public func close() {
         groups.close()
-        metadata.close()
-    }
-}
-
-// MARK: Metadata (SQLite)
-
-extension ClickHouseEventStore {
-    public func project(writeKey: String) throws(ServerError) -> Project? {
-        try metadata.project(writeKey: writeKey)
-    }
-    public func project(named name: String) throws(ServerError) -> Project? {
-        try metadata.project(named: name)
-    }
-    public func createProject(named name: String) throws(ServerError) -> Project {
-        try metadata.createProject(named: name)
-    }
-    public func projects() throws(ServerError) -> [Project] { try metadata.projects() }
-    public func storeConfig(projectId: Int64, document: String, at time: Timestamp) throws(ServerError)
-        -> RemoteConfigVersion
-    {
-        try metadata.storeConfig(projectId: projectId, document: document, at: time)
-    }
-    public func latestConfig(projectId: Int64) throws(ServerError) -> RemoteConfigVersion? {
-        try metadata.latestConfig(projectId: projectId)
-    }
-    public func configVersions(projectId: Int64) throws(ServerError) -> [RemoteConfigVersion] {
-        try metadata.configVersions(projectId: projectId)
-    }
-    public func eventDefinitions(projectId: Int64) throws(ServerError) -> [EventDefinition] {
-        try metadata.eventDefinitions(projectId: projectId)
-    }
-    public func saveEventDefinition(_ definition: EventDefinition, projectId: Int64, at time: Timestamp)
-        throws(ServerError)
-    {
-        try metadata.saveEventDefinition(definition, projectId: projectId, at: time)
-    }
-    @discardableResult
-    public func deleteEventDefinition(id: String, projectId: Int64) throws(ServerError) -> Bool {
-        try metadata.deleteEventDefinition(id: id, projectId: projectId)
-    }
-    public func createReadToken(projectId: Int64, at time: Timestamp) throws(ServerError) -> (
-        ProjectToken, String
-    ) {
-        try metadata.createReadToken(projectId: projectId, at: time)
-    }
-    public func readTokens() throws(ServerError) -> [ProjectToken] { try metadata.readTokens() }
-    @discardableResult
-    public func revokeReadToken(id: Int64) throws(ServerError) -> Bool {
-        try metadata.revokeReadToken(id: id)
-    }
-    public func project(readTokenHash hash: SecretHash) throws(ServerError) -> Project? {
-        try metadata.project(readTokenHash: hash)
-    }
-    public func startDashboardSession(
-        _ hash: SecretHash, expires: Timestamp, now: Timestamp, maximumSessions: Int
-    )
-        throws(ServerError)
-    {
-        try metadata.startDashboardSession(hash, expires: expires, now: now, maximumSessions: maximumSessions)
-    }
-    public func dashboardSessionExpiry(_ hash: SecretHash, now: Timestamp) throws(ServerError) -> Timestamp? {
-        try metadata.dashboardSessionExpiry(hash, now: now)
-    }
-    public func endDashboardSession(_ hash: SecretHash) throws(ServerError) {
-        try metadata.endDashboardSession(hash)
-    }
-    @discardableResult
-    public func endEveryDashboardSession() throws(ServerError) -> Int {
-        try metadata.endEveryDashboardSession()
+        if ownsMetadata { ledger.close() }
     }
 }
 

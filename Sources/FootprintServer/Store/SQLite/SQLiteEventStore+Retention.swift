@@ -1,7 +1,7 @@
 import FootprintSQLite
 import FootprintWire
 
-extension SQLiteEventStore: RetentionStore {
+extension SQLiteEventStore {
     /// Records a project's retention horizon (a store that deletes its events elsewhere, ClickHouse).
     func recordRetentionHorizon(projectId: Int64, day: Int64) throws(ServerError) {
         try requireWriter().recordHorizon(projectId: projectId, day: day)

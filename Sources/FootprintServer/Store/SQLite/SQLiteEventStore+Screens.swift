@@ -1,25 +1,12 @@
 import FootprintSQLite
 import FootprintWire
 
-extension SQLiteEventStore: ScreenStore {
+extension SQLiteEventStore {
     // MARK: Connect sessions
 
     public func startConnectSession(
         projectId: Int64, tokenHash: SecretHash, hint: String, now: Timestamp, lifetimeSeconds: Int64,
-        limits: ConnectSession.Limits
-    ) throws(ServerError) -> ConnectSession {
-        try startConnectSession(
-            projectId: projectId, tokenHash: tokenHash, hint: hint, now: now,
-            lifetimeSeconds: lifetimeSeconds,
-            limits: limits, firstEventSequence: nil)
-    }
-
-    /// ``startConnectSession(projectId:tokenHash:hint:now:lifetimeSeconds:limits:)``, with the
-    /// event sequence its clicks start after given by the caller (a store whose events live
-    /// elsewhere), or `nil` for the newest event of this file.
-    func startConnectSession(
-        projectId: Int64, tokenHash: SecretHash, hint: String, now: Timestamp, lifetimeSeconds: Int64,
-        limits: ConnectSession.Limits, firstEventSequence: Int64?
+        limits: ConnectSession.Limits, firstEventSequence: Int64
     ) throws(ServerError) -> ConnectSession {
         let lifetime = max(1, min(lifetimeSeconds, 366 * 86_400))
         let expires = now.adding(milliseconds: lifetime * 1000)
@@ -47,10 +34,7 @@ extension SQLiteEventStore: ScreenStore {
                             "\(open) connect sessions of this project are open (at most \(most)); end one or wait for one to expire"
                     )
                 }
-                let firstEvent =
-                    try firstEventSequence
-                    ?? database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }
-                    .first ?? 0
+                let firstEvent = firstEventSequence
                 try database.prepare(
                     """
                     INSERT INTO connect_sessions(hash, project_id, hint, created_at, expires_at, first_event)
@@ -353,20 +337,24 @@ extension SQLiteEventStore: ScreenStore {
 
     // MARK: Events the screens need
 
-    /// Stored events one ``deviceClicks(projectId:connectSessionId:after:limit:)`` call looks at.
+    /// Stored events one ``deviceClicks(projectId:session:devices:after:limit:)`` call looks at.
     static let deviceClickWindow: Int64 = 100_000
 
-    public func deviceClicks(projectId: Int64, connectSessionId: Int64, after: Int64, limit: Int)
-        throws(ServerError) -> DeviceClicks
-    {
-        guard let session = try connectSession(id: connectSessionId, projectId: projectId) else {
-            throw ServerError(code: .connectSession, message: "no connect session \(connectSessionId)")
+    public func clickCursor(projectId: Int64) throws(ServerError) -> Int64 {
+        try read { database in
+            try database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }.first
+                ?? 0
         }
+    }
+
+    public func deviceClicks(
+        projectId: Int64, session: ConnectSession, devices: Set<String>, after: Int64, limit: Int
+    ) throws(ServerError) -> DeviceClicks {
         let start = max(after, session.firstEventSequence)
+        // Until the device's first snapshot names it, nothing is looked at (nor skipped).
+        guard !devices.isEmpty else { return DeviceClicks(clicks: [], cursor: start) }
+        let deviceList = SQLiteValue.text(JSONWriter.string(.array(devices.sorted().map { .string($0) })))
         return try read { database in
-            let devices = try Self.devices(of: connectSessionId, in: database)
-            // Until the device's first snapshot names it, nothing is looked at (nor skipped).
-            guard !devices.isEmpty else { return DeviceClicks(clicks: [], cursor: start) }
             // Read first, so that an event committed during the scan is left for the next call.
             let newest =
                 try database.prepare("SELECT coalesce(max(id), 0) FROM events").rows { $0.int64(at: 0) }.first
@@ -379,12 +367,11 @@ extension SQLiteEventStore: ScreenStore {
                 SELECT id, time, anonymous_id, page, element_path, similar_path, element_text FROM events
                 WHERE id > ?1 AND id <= ?2 AND project_id = ?3 AND type = 'track' AND name = '$element_click'
                     AND element_path IS NOT NULL
-                    AND anonymous_id IN (SELECT anonymous_id FROM snapshots WHERE connect_session = ?4)
+                    AND anonymous_id IN (SELECT value FROM json_each(?4))
                 ORDER BY id LIMIT ?5
                 """
             ).rows([
-                .integer(start), .integer(end), .integer(projectId), .integer(connectSessionId),
-                .integer(Int64(wanted)),
+                .integer(start), .integer(end), .integer(projectId), deviceList, .integer(Int64(wanted)),
             ]) { row in
                 DeviceClick(
                     sequence: row.int64(at: 0), time: Timestamp(millisecondsSince1970: row.int64(at: 1)),
@@ -396,15 +383,12 @@ extension SQLiteEventStore: ScreenStore {
         }
     }
 
-    /// The anonymous ids of the devices that uploaded snapshots in a connect session.
-    func connectSessionDevices(connectSessionId: Int64) throws(ServerError) -> Set<String> {
-        try read { database in Set(try Self.devices(of: connectSessionId, in: database)) }
-    }
-
-    private static func devices(of connectSessionId: Int64, in database: SQLiteDatabase) throws -> [String] {
-        try database.prepare("SELECT DISTINCT anonymous_id FROM snapshots WHERE connect_session = ?1").rows([
-            .integer(connectSessionId)
-        ]) { $0.text(at: 0) ?? "" }
+    public func connectSessionDevices(connectSessionId: Int64) throws(ServerError) -> Set<String> {
+        try read { database in
+            Set(
+                try database.prepare("SELECT DISTINCT anonymous_id FROM snapshots WHERE connect_session = ?1")
+                    .rows([.integer(connectSessionId)]) { $0.text(at: 0) ?? "" })
+        }
     }
 
     /// Days before the project's newest counted day that ``planHealthReports(projectId:limit:)``

@@ -1,6 +1,6 @@
 import FootprintWire
 
-extension EventStore {
+extension MetadataStore {
     /// Validates a remote config document with ``RemoteConfigValidator`` and stores it as the
     /// project's newest version.
     /// - Parameters:

@@ -1,10 +1,10 @@
 import FootprintWire
 
-/// Where the server keeps connect sessions and screen snapshots, and the reads the Screens page
-/// and the live connect view make. ``SQLiteEventStore`` implements it, and so does
-/// ``ClickHouseEventStore`` (sessions and snapshots in its metadata file, clicks and plan health
-/// from its events); a token is kept only as its ``SecretHash``, and nothing is cached, so every
-/// process on one database sees an ended session at once.
+/// Where the metadata store (``MetadataStore``) keeps connect sessions and screen snapshots, for
+/// the Screens page and the live connect view (the clicks and plan health they show are events:
+/// ``EventStore/deviceClicks(projectId:session:devices:after:limit:)``). A token is kept only as
+/// its ``SecretHash``, and nothing is cached, so every process on one store sees an ended session
+/// at once.
 public protocol ScreenStore: Sendable {
     // MARK: Connect sessions
 
@@ -15,12 +15,14 @@ public protocol ScreenStore: Sendable {
     ///   - hint: the token's first characters.
     ///   - now: when it starts.
     ///   - lifetimeSeconds: how long it stays open.
+    ///   - firstEventSequence: the event sequence its device clicks start after
+    ///     (``EventStore/clickCursor(projectId:)`` when it starts).
     /// - Throws: ``ServerError`` `tooManyConnectSessions` when the project already has
     ///   ``ConnectSession/Limits/maximumOpenPerProject`` open sessions; `project` when there is
     ///   no such project.
     func startConnectSession(
         projectId: Int64, tokenHash: SecretHash, hint: String, now: Timestamp, lifetimeSeconds: Int64,
-        limits: ConnectSession.Limits
+        limits: ConnectSession.Limits, firstEventSequence: Int64
     ) throws(ServerError) -> ConnectSession
 
     /// A project's remembered connect sessions, newest first.
@@ -37,6 +39,10 @@ public protocol ScreenStore: Sendable {
     @discardableResult
     func endConnectSession(id: Int64, projectId: Int64, at now: Timestamp) throws(ServerError)
         -> ConnectSession?
+
+    /// The devices (anonymous ids) whose snapshots a connect session holds: the devices its
+    /// live view shows the clicks of.
+    func connectSessionDevices(connectSessionId: Int64) throws(ServerError) -> Set<String>
 
     // MARK: Snapshots
 
@@ -62,17 +68,4 @@ public protocol ScreenStore: Sendable {
 
     /// A project's snapshot's screenshot, or `nil` (no such snapshot, or it has none).
     func snapshotImage(id: Int64, projectId: Int64) throws(ServerError) -> SnapshotImage?
-
-    // MARK: Events the screens need
-
-    /// The `$element_click` events of the devices that uploaded snapshots in a connect session,
-    /// stored since it started and after the event sequence `after`, oldest first. Looks at a
-    /// bounded stretch of stored events per call: call again from the returned cursor until it
-    /// stops moving.
-    func deviceClicks(projectId: Int64, connectSessionId: Int64, after: Int64, limit: Int)
-        throws(ServerError) -> DeviceClicks
-
-    /// The newest `$plan_health` report of each app version that reported in the 400 days up to
-    /// the project's newest event, newest reports first.
-    func planHealthReports(projectId: Int64, limit: Int) throws(ServerError) -> [PlanHealthReport]
 }
