@@ -2,9 +2,9 @@
 # Type-checks the Footprint SDK for iOS with the Swift toolchain of a machine without Xcode (Linux
 # included), given an extracted iPhoneOS SDK: the FootprintWire, FootprintSQLite and Footprint
 # modules (UIKit and SwiftUI adapter included, with the package's settings: Swift 6 language mode,
-# ExistentialAny, iOS 15 deployment target), then every Swift file of Examples/ and the README's
-# "Add Footprint to an iOS app" snippet against the Footprint module it emits. Nothing is linked
-# or run, and nothing is written into the checkout.
+# ExistentialAny, iOS 15 deployment target), then the simulator tests (Tests/FootprintUIKitTests),
+# every Swift file of Examples/ and the README's "Add Footprint to an iOS app" snippet against the
+# Footprint module it emits. Nothing is linked or run, and nothing is written into the checkout.
 #
 #   usage: scripts/ios-typecheck.sh <path to iPhoneOS.sdk>      (or: make ios-typecheck SDK=...)
 #
@@ -102,7 +102,7 @@ for triple in $TRIPLES; do
   COMMON=(-target "$triple" -sdk "$SDK" -resource-dir "$RES" -module-cache-path "$CACHE"
     -swift-version 6 -enable-upcoming-feature ExistentialAny -I "$OUT"
     -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CSQLite")
-  PACKAGE=(-parse-as-library -package-name footprint -DSWIFT_PACKAGE -DDEBUG -Onone)
+  PACKAGE=(-parse-as-library -package-name footprint -DSWIFT_PACKAGE -DDEBUG -Onone -enable-testing)
   total=0
   echo "== $triple"
   for module in FootprintWire FootprintSQLite Footprint; do
@@ -114,6 +114,20 @@ for triple in $TRIPLES; do
       -module-name "$module" -emit-module-path "$OUT/$module.swiftmodule" \
       "${COMMON[@]}" "${PACKAGE[@]}" "${files[@]}"
   done
+  # The simulator tests. Swift Testing is not in the iOS SDK: `#expect(` and `#require(` become
+  # calls of a stand-in module (scripts/ios-typecheck/Testing.swift) and `@Test` / `@Suite` are
+  # dropped (lines keep their numbers), so the tests' own code is checked against UIKit and
+  # Footprint's internals (`@testable import`); Swift Testing's macros are not.
+  TESTS=$WORK/$triple/FootprintUIKitTests
+  rm -rf "$TESTS" && mkdir -p "$TESTS" || exit 1
+  for file in "$ROOT"/Tests/FootprintUIKitTests/*.swift; do
+    sed -E 's/#(expect|require)\(/\1(/g; s/@(Test|Suite)(\([^)]*\))?//g' "$file" >"$TESTS/$(basename "$file")"
+  done
+  step Testing -emit-module -parse-as-library -module-name Testing -emit-module-path "$OUT/Testing.swiftmodule" \
+    "${COMMON[@]}" "$ROOT/scripts/ios-typecheck/Testing.swift"
+  mapfile -t tests < <(swift_files "$TESTS")
+  step FootprintUIKitTests -typecheck -continue-building-after-errors -parse-as-library \
+    -module-name FootprintUIKitTests -package-name footprint "${COMMON[@]}" "${tests[@]}"
   mapfile -t examples < <(swift_files "$ROOT/Examples")
   if [ "${#examples[@]}" -gt 0 ]; then
     step Examples -typecheck -continue-building-after-errors -parse-as-library \

@@ -1,4 +1,5 @@
 import Dispatch
+import Footprint
 import FootprintWire
 
 /// One benchmark suite: a name and a function that measures and returns rows for the table.
@@ -89,4 +90,10 @@ func printTable(_ suite: String, _ rows: [BenchmarkRow]) {
     for row in rows {
         print("| \(pad(row.metric, metricWidth)) | \(pad(row.value, valueWidth)) | \(row.note)")
     }
+}
+
+/// A capture sink that only counts (single-threaded benchmarks).
+final class CountingSink: CaptureSink, @unchecked Sendable {
+    var count = 0
+    func record(_ event: CapturedEvent) { count += 1 }
 }

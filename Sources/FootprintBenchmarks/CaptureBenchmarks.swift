@@ -24,11 +24,7 @@ let captureSuite = BenchmarkSuite(name: "capture") {
     let miss = matchSamples(mixed, missPath)
     let patternMiss = matchSamples(patterns, path)
 
-    final class DiscardingSink: CaptureSink, @unchecked Sendable {
-        var count = 0
-        func record(_ event: CapturedEvent) { count += 1 }
-    }
-    let sink = DiscardingSink()
+    let sink = CountingSink()
     let capture = AutoCapture(plans: PlanStore(bundled: mixed.plan), deviceID: "bench", sink: sink)
     let tap = Measure.samples(iterations: 20_000) { capture.controlActed(element, action: action) }
 

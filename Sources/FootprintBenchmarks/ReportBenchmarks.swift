@@ -54,12 +54,25 @@ let reportSuite = BenchmarkSuite(name: "reports") {
                 note: Measure.rate(Double(stored) / rebuildSeconds)),
         ]
     }
+    rows += try ReportWorkload.disk(path: path, store: store, events: stored)
     let note =
         "\(Measure.grouped(stored)) events stored, \(Measure.grouped((people ?? 20_000) * copies)) people, best of 3 (once when over 1 s)"
-    for (name, body) in try ReportWorkload.reports(stores: Stores(store), project: project)
+    // The same reports counting people from the person rows (as before the day sets), on a
+    // read-only store of the same file: before and after side by side.
+    var rowsConfiguration = SQLiteEventStore.Configuration()
+    rowsConfiguration.readOnly = true
+    rowsConfiguration.countsPeopleFromSets = false
+    let personRows = try SQLiteEventStore(path: path, configuration: rowsConfiguration)
+    defer { personRows.close() }
+    let before = try ReportWorkload.reports(
+        stores: Stores(personRows), project: project, savingDefinitions: false)
+    for ((name, body), (_, old)) in zip(try ReportWorkload.reports(stores: Stores(store), project: project), before)
     where only.map(name.contains) ?? true {
         let metric = name.hasSuffix(" days") ? name : name + ", 30 days"
-        rows.append(BenchmarkRow(metric: metric, value: try ReportWorkload.time(body), note: note))
+        rows.append(
+            BenchmarkRow(
+                metric: metric, value: try ReportWorkload.time(body),
+                note: "person rows: \(try ReportWorkload.time(old)); " + note))
     }
     return rows
 }
@@ -141,7 +154,7 @@ enum ReportWorkload {
             try database.transaction {
                 for table in [
                     "rollup_counts", "rollup_person_days", "rollup_person_times", "sessions", "session_pages",
-                    "rollup_dwell", "rollup_moves", "project_events",
+                    "rollup_dwell", "rollup_moves", "project_events", "person_sets", "person_merges",
                 ] {
                     try database.execute("DELETE FROM \(table)")
                 }
@@ -153,8 +166,38 @@ enum ReportWorkload {
         return (copied, seconds)
     }
 
-    /// Each report's name and a closure that computes it (saving the definitions it uses first).
-    static func reports(stores: Stores, project: Project) throws -> [(String, () throws -> Void)] {
+    /// The file's bytes per stored event (the WAL checkpointed first), and the day sets' share.
+    static func disk(path: String, store: SQLiteEventStore, events: Int) throws -> [BenchmarkRow] {
+        let database = try SQLiteDatabase(path: path)
+        try database.checkpoint()
+        let bytes =
+            (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        let sets =
+            try database.prepare(
+                "SELECT count(*), coalesce(sum(length(members)), 0) FROM person_sets"
+            ).rows([]) { (rows: Int($0.int64(at: 0)), bytes: Int($0.int64(at: 1))) }.first ?? (0, 0)
+        let numbers =
+            try database.prepare("SELECT count(*) FROM person_numbers").rows([]) { Int($0.int64(at: 0)) }
+            .first ?? 0
+        let perEvent = { (total: Int) in
+            events == 0 ? "0" : String(format: "%.1f", Double(total) / Double(events))
+        }
+        return [
+            BenchmarkRow(
+                metric: "disk: SQLite file per stored event", value: "\(perEvent(bytes)) B",
+                note: "\(Measure.grouped(bytes)) bytes, \(Measure.grouped(events)) events"),
+            BenchmarkRow(
+                metric: "disk: day sets of people (members only) per event",
+                value: "\(perEvent(sets.bytes)) B",
+                note: "\(Measure.grouped(sets.rows)) sets, \(Measure.grouped(numbers)) person numbers"),
+        ]
+    }
+
+    /// Each report's name and a closure that computes it (saving the definitions it uses first,
+    /// unless `savingDefinitions` is false: a read-only store over a file they were saved in).
+    static func reports(stores: Stores, project: Project, savingDefinitions: Bool = true) throws -> [(
+        String, () throws -> Void
+    )] {
         let service = ReportService(stores: stores)
         let end = SyntheticTraffic.Configuration().end
         let month = try ReportParameters(
@@ -183,7 +226,7 @@ enum ReportWorkload {
                     EventMatcher(path: ElementRule(match: .pattern, path: "#buy:#**")),
                     EventMatcher(path: ElementRule(match: .pattern, path: "#checkout:#**"), page: "Cart"),
                 ]),
-        ] {
+        ] where savingDefinitions {
             try stores.metadata.saveEventDefinition(definition, projectId: project.id, at: end)
         }
         let definedFunnel = try ReportParameters(

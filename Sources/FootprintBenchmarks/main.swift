@@ -13,6 +13,7 @@ let suites: [BenchmarkSuite] = [
     sdkSuite,
     captureSuite,
     exposureSuite,
+    listSizeSuite,
     adapterSuite,
     serverSuite,
     ingestDecodeSuite,

@@ -36,7 +36,7 @@ enum MigrateCommand: Command {
         let lock = try StoreLock(databasePath: sourcePath, mode: .shared)
         defer { lock.release() }
         // The source stays the metadata file: the store's projects are the source's.
-        let target = try ClickHouseEventStore(location: clickHouse, metadataPath: sourcePath)
+        let target = try ClickHouseEventStore(location: clickHouse, metadata: source)
         let targetName = clickHouse.description
         defer { target.close() }
         var configuration = StoreMigration.Configuration()

@@ -105,4 +105,34 @@ struct ExposureLayoutTests {
         let empty = ListItem(indexPath: ListIndexPath(section: 0, row: 1), frame: .zero)
         #expect(empty.visibleRatio(in: CGRect(x: 0, y: 0, width: 10, height: 10)) == 0)
     }
+
+    /// Items inserted one by one, in any order, make the layout a sort of all of them makes:
+    /// same order (ties by index path), same items found in any rect.
+    @Test(arguments: 0..<25)
+    func insertingItemsOneByOneMatchesSortingThemAll(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let axis: ListAxis = Bool.random(using: &random) ? .vertical : .horizontal
+        let items = SimulatedLayout.grid(
+            axis: axis,
+            itemsPerSection: [
+                Int.random(in: 0...60, using: &random), Int.random(in: 0...60, using: &random),
+            ],
+            columns: Int.random(in: 1...3, using: &random),
+            itemSize: CGSize(width: CGFloat(Int.random(in: 20...200, using: &random)), height: 90),
+            spacing: 4,
+            headerLength: 20
+        ).shuffled(using: &random)
+        var incremental = ListLayout.empty(axis)
+        for item in items { incremental.insert(item) }
+        let sorted = ListLayout(axis: axis, items: items)
+        #expect(incremental == sorted)
+        let rect = CGRect(
+            x: CGFloat(Int.random(in: 0...2000, using: &random)),
+            y: CGFloat(Int.random(in: 0...2000, using: &random)),
+            width: 400, height: 400)
+        var found: [[Int]] = [[], []]
+        incremental.forEachIndex(overlapping: rect) { found[0].append($0) }
+        sorted.forEachIndex(overlapping: rect) { found[1].append($0) }
+        #expect(found[0] == found[1])
+    }
 }

@@ -155,4 +155,19 @@ struct PlanHealthTests {
         #expect(stored.map { $0["properties"]?["plan_version"] } == [0, 4, 0])
         #expect(stored.map { $0["context"]?["app"]?["version"] } == ["2.0", "2.0", "2.1"])
     }
+
+    @Test func reportsOfDroppedCallsAreSentEachTime() throws {
+        let tracker = tracker(appVersion: "3.0")
+        let capture = tracker.makeAutoCapture()
+        capture.planApplied(methods: Self.methods, pages: Self.pages)
+        let share = CaptureHooks.Method(target: "ArticleViewController", method: "goShare")
+        for _ in 0..<11 { capture.methodCalled(targetType: share.target, method: share.method) }
+        #expect(capture.methodLimiter.dropped == [share: 1])
+        #expect(tracker.waitUntilStored())
+        let stored = try storedHealth()
+        #expect(stored.count == 2)
+        let entries = try #require(stored.last?["properties"]?["entries"]?.arrayValue)
+        #expect(entries.first { $0["id"] == "share" }?["status"] == "rate_limited")
+        #expect(entries.first { $0["id"] == "share" }?["dropped_calls"] == 1)
+    }
 }

@@ -164,18 +164,38 @@
             #expect(click.string("$item_id") == "sku-31")
         }
 
-        /// A delegate shared by many lists carries one watcher per list forwarding to it, not one
-        /// per list that ever did.
-        @Test func aReplacedDelegateLosesItsWatcher() throws {
+        /// A delegate shared by many lists carries one watcher, holding the lists that forward
+        /// to it now, not one watcher per list that ever did.
+        @Test func aDelegateSharedByManyListsCarriesOneWatcher() throws {
             install()
             let shared = TallRowDelegate()
-            let table = UITableView()
-            table.delegate = shared
-            let proxy = try #require(ListDelegateProxy.proxy(of: table))
-            let key = UnsafeRawPointer(Unmanaged.passUnretained(proxy).toOpaque())
-            #expect(objc_getAssociatedObject(shared, key) != nil)
-            table.delegate = TallRowDelegate()
-            #expect(objc_getAssociatedObject(shared, key) == nil)
+            let tables = (0..<50).map { _ in UITableView() }
+            for table in tables { table.delegate = shared }
+            let watcher = try #require(DelegateDeallocationWatcher.existing(on: shared))
+            #expect(watcher.listCount == 50)
+            for table in tables.prefix(25) { table.delegate = TallRowDelegate() }
+            #expect(DelegateDeallocationWatcher.existing(on: shared) === watcher)
+            #expect(watcher.listCount == 25)
+            for table in tables.suffix(25) { table.delegate = nil }
+            #expect(DelegateDeallocationWatcher.existing(on: shared) == nil)
+        }
+
+        /// When a delegate several lists share is deallocated, each of them forgets it.
+        @Test func everyListOfADeallocatedSharedDelegateForgetsIt() throws {
+            install()
+            let tables = (0..<3).map { _ in UITableView() }
+            weak var released: TallRowDelegate?
+            autoreleasepool {
+                let shared = TallRowDelegate()
+                released = shared
+                for table in tables { table.delegate = shared }
+                #expect(DelegateDeallocationWatcher.existing(on: shared)?.listCount == 3)
+            }
+            #expect(released == nil)
+            for table in tables {
+                #expect(table.delegate == nil)
+                #expect(ListDelegateProxy.proxy(of: table) == nil)
+            }
         }
 
         /// The hooks are not main-actor isolated: an app's off-main `reloadData()`, `delegate`

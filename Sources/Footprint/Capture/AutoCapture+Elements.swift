@@ -57,6 +57,8 @@ extension AutoCapture {
     }
 
     /// A purpose method the plan names was called (the adapter hooks ``CaptureHooks/methods``).
+    /// Calls beyond ``AutoCaptureConfiguration/purposeMethodLimit`` are dropped and counted in
+    /// the plan's health.
     /// - Parameters:
     ///   - targetType: the type name the plan names (the hooked type).
     ///   - method: the method's selector name.
@@ -69,6 +71,12 @@ extension AutoCapture {
             let event = matcher.event(target: targetType, method: method),
             !plan.blockedEvents.contains(event.name)
         else { return }
+        switch methodLimiter.call(CaptureHooks.Method(target: targetType, method: method), at: clock.now()) {
+        case .record: break
+        case .drop(let report):
+            if report { reportPlanHealth() }
+            return
+        }
         settlePages(plan: plan)
         var properties = Self.keyPathProperties(of: event, from: values)
         properties["$event_id"] = .string(event.id)

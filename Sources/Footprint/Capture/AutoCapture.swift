@@ -16,7 +16,7 @@ public final class AutoCapture {
     /// Applies device sampling to every event on its way to the sink (list exposure records
     /// into it too), holding them while the device id is not known.
     let sampling: SamplingGate
-    private let clock: any Clock
+    let clock: any Clock
     private var pages = PageViewTracker()
     /// The tracker's connect session, told of page appearances (see
     /// ``Tracker/makeAutoCapture(configuration:)``); `nil` for a core made without a tracker.
@@ -24,6 +24,13 @@ public final class AutoCapture {
     /// Receives the plan's health after the adapter hooked it (see
     /// ``planApplied(methods:pages:)``); the tracker sets it.
     public var planHealthReporter: (@Sendable (PlanHealth) -> Void)?
+    /// The events each purpose method may raise; its drops go into the plan's health.
+    var methodLimiter: PurposeMethodRateLimiter
+    /// What the adapter reported at the last ``planApplied(methods:pages:)``, for the reports
+    /// of dropped purpose-method calls.
+    private var hookOutcomes:
+        (methods: [CaptureHooks.Method: PlanHealth.Outcome], pages: [String: PlanHealth.Outcome]) =
+            ([:], [:])
 
     /// Creates the capture core.
     /// - Parameters:
@@ -41,6 +48,7 @@ public final class AutoCapture {
         self.configuration = configuration
         self.plans = plans
         self.clock = clock
+        methodLimiter = PurposeMethodRateLimiter(limit: configuration.purposeMethodLimit)
         sampling = SamplingGate(sink: sink, plans: plans, clock: clock, deviceID: deviceID)
     }
 
@@ -92,13 +100,23 @@ public final class AutoCapture {
 
     /// The adapter hooked the plan in force: `methods` holds the outcome of each purpose
     /// method it tried, `pages` of each page type (configured page mode). Reported through
-    /// ``planHealthReporter`` as a ``PlanHealth`` of the plan in force.
+    /// ``planHealthReporter`` as a ``PlanHealth`` of the plan in force, with the purpose-method
+    /// calls dropped so far (``PurposeMethodRateLimiter``).
     @discardableResult
     public func planApplied(
         methods: [CaptureHooks.Method: PlanHealth.Outcome], pages: [String: PlanHealth.Outcome] = [:]
     ) -> PlanHealth {
+        hookOutcomes = (methods, pages)
+        return reportPlanHealth()
+    }
+
+    /// Sends the plan's health: the last outcomes the adapter reported and the drops counted.
+    @discardableResult
+    func reportPlanHealth() -> PlanHealth {
         let health = PlanHealth(
-            plan: plans.current.plan, planVersion: plans.revision, methods: methods, pages: pages)
+            plan: plans.current.plan, planVersion: plans.revision, methods: hookOutcomes.methods,
+            pages: hookOutcomes.pages, droppedCalls: methodLimiter.dropped,
+            limit: methodLimiter.limit.summary)
         planHealthReporter?(health)
         return health
     }

@@ -5,13 +5,23 @@ public struct AutoCaptureConfiguration: Sendable {
     public var ignoredTypes: Set<String>
     /// The longest captured element text, in characters; longer text is cut. Default: 255.
     public var maximumTextLength: Int
+    /// How many events each purpose method (class and selector) may raise; calls beyond are
+    /// dropped, counted and reported through the plan's health. Default: 10 at once, then 1 a
+    /// second.
+    public var purposeMethodLimit: PurposeMethodRateLimiter.Limit
 
     /// Creates a configuration.
     /// - Parameters:
     ///   - ignoredTypes: type names never captured. Default: none.
     ///   - maximumTextLength: the longest captured text. Default: 255.
-    public init(ignoredTypes: Set<String> = [], maximumTextLength: Int = 255) {
+    ///   - purposeMethodLimit: the events each purpose method may raise. Default: 10 at once,
+    ///     then 1 a second.
+    public init(
+        ignoredTypes: Set<String> = [], maximumTextLength: Int = 255,
+        purposeMethodLimit: PurposeMethodRateLimiter.Limit = PurposeMethodRateLimiter.Limit()
+    ) {
         self.ignoredTypes = ignoredTypes
         self.maximumTextLength = maximumTextLength
+        self.purposeMethodLimit = purposeMethodLimit
     }
 }

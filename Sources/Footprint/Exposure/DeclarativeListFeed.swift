@@ -72,8 +72,8 @@ public struct DeclarativeListFeed: Sendable {
 
     /// The axis the list scrolls along.
     public let axis: ListAxis
-    /// The most items kept in the layout; past it, the item farthest from the visible area
-    /// leaves. Clamped to at least 1. Default 10,000.
+    /// The most items kept in the layout; past it, the items farthest from the visible area
+    /// leave (a tenth of it more than needed). Clamped to at least 1. Default 10,000.
     public var maximumItems: Int
     /// Whether the scroll view reports its offset (scroll geometry); otherwise it is estimated.
     public private(set) var reportsOffset = false
@@ -226,10 +226,15 @@ public struct DeclarativeListFeed: Sendable {
         present[report.id] = report
         if anchor == nil || present[anchor ?? ""] == nil { anchor = report.id }
         guard known[report.id] != nil else {
-            known[report.id] = item(from: report)
-            evictIfFull()
+            // One new row: the tracker inserts it (O(log n) search), rather than sorting the
+            // whole layout again per row. Only an eviction sends the whole layout.
+            let new = item(from: report)
+            known[report.id] = new
+            let evicted = evictIfFull()
+            guard announced else { return [] }
+            guard evicted else { return [.itemAppeared(new)] }
             layoutIsStale = false
-            return announced ? [.layoutChanged(items: layoutItems)] : []
+            return [.layoutChanged(items: layoutItems)]
         }
         if !reportsOffset, anchor == report.id, let anchored = known[report.id] {
             // The anchor keeps its content position: its move is the list's scroll.
@@ -298,18 +303,26 @@ public struct DeclarativeListFeed: Sendable {
         if known.count != before { layoutIsStale = true }
     }
 
-    /// Past ``maximumItems``, drops the items farthest from the visible area (never one on screen).
-    private mutating func evictIfFull() {
+    /// Past ``maximumItems``, drops the items farthest from the visible area (never one on
+    /// screen), a tenth of the maximum more than needed, so that the sort and the whole layout
+    /// sent after it come once per that many new rows, not per row. Returns whether any left.
+    private mutating func evictIfFull() -> Bool {
         let limit = max(1, maximumItems)
-        guard known.count > limit, let viewport else { return }
+        // Items on screen never leave: with no other, there is nothing to sort.
+        guard known.count > limit, known.count > present.count, let viewport else { return false }
         let visible = viewport.visibleRect(at: offset)
         let center = (axis.start(of: visible) + axis.end(of: visible)) / 2
-        let farthest = known.values.filter { present[$0.wireItemId] == nil }
-            .sorted {
-                abs((axis.start(of: $0.frame) + axis.end(of: $0.frame)) / 2 - center)
-                    > abs((axis.start(of: $1.frame) + axis.end(of: $1.frame)) / 2 - center)
-            }
-        for item in farthest.prefix(known.count - limit) { known.removeValue(forKey: item.wireItemId) }
+        // Distances computed once and sorted with their keys (not the items themselves).
+        let farthest = known.compactMap { id, item in
+            present[id] == nil
+                ? (
+                    id: id,
+                    distance: abs((axis.start(of: item.frame) + axis.end(of: item.frame)) / 2 - center)
+                ) : nil
+        }
+        .sorted { $0.distance > $1.distance }
+        for entry in farthest.prefix(known.count - limit + limit / 10) { known.removeValue(forKey: entry.id) }
+        return !farthest.isEmpty
     }
 
     private static func moved(_ old: CGRect, _ new: CGRect) -> Bool {

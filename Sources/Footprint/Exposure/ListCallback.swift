@@ -15,6 +15,9 @@ public enum ListCallback: Sendable, Equatable {
     case dataReloaded(items: [ListItem])
     /// Same data, new frames (rows appended by paging, self-sizing cells, rotation).
     case layoutChanged(items: [ListItem])
+    /// Same data, one more item laid out (a row a declarative list shows for the first time):
+    /// it joins the known layout where it belongs, instead of the whole layout being sent again.
+    case itemAppeared(ListItem)
     /// The scroll view's size or insets changed (rotation, keyboard, bars).
     case viewportChanged(ListViewport)
     /// `scrollViewWillBeginDragging`: the finger starts moving the list.

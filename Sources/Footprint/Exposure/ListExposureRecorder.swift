@@ -55,6 +55,9 @@ public final class ListExposureRecorder {
                 callback = .dataReloaded(items: Self.identified(items, in: region, identify))
             case .layoutChanged(let items):
                 callback = .layoutChanged(items: Self.identified(items, in: region, identify))
+            case .itemAppeared(let item):
+                callback = .itemAppeared(Self.identified([item], in: region, identify)[0])
+                tracker.reidentify(in: region, identify)
             default: tracker.reidentify(in: region, identify)
             }
         }

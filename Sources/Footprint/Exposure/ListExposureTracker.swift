@@ -146,6 +146,9 @@ public struct ListExposureTracker: Sendable {
             return replaceLayout(items, isNewData: true, now: now)
         case .layoutChanged(let items):
             return replaceLayout(items, isNewData: false, now: now)
+        case .itemAppeared(let item):
+            layout.insert(item)
+            return judgeLayoutChange(now: now)
         case .viewportChanged(let newViewport):
             viewport = newViewport
             return phase == .idle ? rest(now: now, trigger: .rest) : []
@@ -279,12 +282,13 @@ extension ListExposureTracker {
             dragStart = nil
         }
         layout = ListLayout(axis: layout.axis, items: items)
-        if phase == .idle, isOnScreen {
-            events += rest(now: now, trigger: .load)
-        } else if isDwellMode {
-            events += checkVisibility(now: now, trigger: .dwell)
-        }
-        return events
+        return events + judgeLayoutChange(now: now)
+    }
+
+    /// The layout changed: judged now at rest, by dwell while moving.
+    private mutating func judgeLayoutChange(now: Timestamp) -> [ListExposureEvent] {
+        if phase == .idle, isOnScreen { return rest(now: now, trigger: .load) }
+        return isDwellMode ? checkVisibility(now: now, trigger: .dwell) : []
     }
 
     private mutating func resumeFromBackground(now: Timestamp) -> [ListExposureEvent] {

@@ -47,6 +47,9 @@ public struct PlanHealth: Sendable, Hashable {
         public static let refusedSelector = Status("refused_selector")
         /// The adapter did not try (its hooks for this kind are off, or it is not installed).
         public static let notChecked = Status("not_checked")
+        /// Hooked, but called more often than ``PurposeMethodRateLimiter`` lets a purpose
+        /// method raise events: the calls beyond were dropped (``Entry/droppedCalls``).
+        public static let rateLimited = Status("rate_limited")
     }
 
     /// One plan entry's health.
@@ -58,6 +61,8 @@ public struct PlanHealth: Sendable, Hashable {
         public var status: Status
         /// Why, for people.
         public var reason: String
+        /// The calls of its purpose methods dropped by the rate limit since launch.
+        public var droppedCalls: Int = 0
     }
 
     /// The plan revision (from the server's ETag `"v12-…"`; 0 for the bundled plan).
@@ -76,28 +81,36 @@ public struct PlanHealth: Sendable, Hashable {
     ///   - planVersion: its revision.
     ///   - methods: the outcome of each purpose method hook; one absent is ``Status/notChecked``.
     ///   - pages: in configured page mode, the outcome of each page type's hook.
+    ///   - droppedCalls: the calls of each purpose method dropped by its rate limit; a method
+    ///     hooked with drops is ``Status/rateLimited``. Default: none.
+    ///   - limit: the rate limit, for people (the reason of a rate-limited method).
     public init(
         plan: TrackingPlan, planVersion: Int64, methods: [CaptureHooks.Method: Outcome],
-        pages: [String: Outcome] = [:]
+        pages: [String: Outcome] = [:], droppedCalls: [CaptureHooks.Method: Int] = [:], limit: String = ""
     ) {
         self.planVersion = planVersion
         var entries: [Entry] = []
         let unchecked = Outcome(status: .notChecked, reason: "the adapter did not hook this method")
         for event in plan.events {
             var outcomes: [(trigger: String, outcome: Outcome)] = []
+            var dropped = 0
             for trigger in event.triggers {
                 switch trigger {
                 case .method(let target, let method):
-                    outcomes.append(
-                        (
-                            PlanTrigger.methodKey(target: target, method: method),
-                            methods[CaptureHooks.Method(target: target, method: method)] ?? unchecked
-                        ))
+                    let hook = CaptureHooks.Method(target: target, method: method)
+                    var outcome = methods[hook] ?? unchecked
+                    if outcome.status == .applied, let count = droppedCalls[hook], count > 0 {
+                        outcome = Outcome(status: .rateLimited, reason: "\(count) calls dropped (\(limit))")
+                        dropped += count
+                    }
+                    outcomes.append((PlanTrigger.methodKey(target: target, method: method), outcome))
                 case .element:
                     outcomes.append(("path", .applied))
                 }
             }
-            entries.append(Self.entry(id: event.id, outcomes))
+            var entry = Self.entry(id: event.id, outcomes)
+            entry.droppedCalls = dropped
+            entries.append(entry)
         }
         if plan.pageMode == .configured {
             for type in plan.pages.keys.sorted() {
@@ -109,16 +122,27 @@ public struct PlanHealth: Sendable, Hashable {
         self.entries = entries
     }
 
+    /// One entry from its triggers' outcomes: applied, partial (some did not apply), the first
+    /// failure's status when none applied, or rate-limited when all applied and some dropped calls.
     private static func entry(id: String, _ outcomes: [(trigger: String, outcome: Outcome)]) -> Entry {
-        let failures = outcomes.filter { $0.outcome.status != .applied }
-        guard let first = failures.first else { return Entry(id: id, status: .applied, reason: "") }
-        let reason = failures.map { "\($0.trigger): \($0.outcome.reason)" }.joined(separator: "; ")
-        let status = failures.count < outcomes.count ? Status.partial : first.outcome.status
+        let failures = outcomes.filter { $0.outcome.status != .applied && $0.outcome.status != .rateLimited }
+        let limited = outcomes.filter { $0.outcome.status == .rateLimited }
+        guard let first = failures.first ?? limited.first else {
+            return Entry(id: id, status: .applied, reason: "")
+        }
+        let named = failures.isEmpty ? limited : failures
+        let reason = named.map { "\($0.trigger): \($0.outcome.reason)" }.joined(separator: "; ")
+        let status =
+            failures.isEmpty || failures.count == outcomes.count ? first.outcome.status : Status.partial
         return Entry(id: id, status: status, reason: AutoCapture.cut(reason, toBytes: maximumReasonBytes))
     }
 
+    /// Whether a purpose method's calls were dropped: such a report is sent whenever the core
+    /// makes one (a few per method and launch), not only once per release and plan revision.
+    public var reportsDroppedCalls: Bool { entries.contains { $0.droppedCalls > 0 } }
+
     /// The `$plan_health` event's properties: `plan_version`, `entries` (`id`, `status`,
-    /// `reason`), at most ``maximumEntries`` of them, those that did not apply first, and
+    /// `reason`, and `dropped_calls` when the rate limit dropped some), at most ``maximumEntries`` of them, those that did not apply first, and
     /// `truncated` when some were left out.
     public var properties: JSONObject {
         let ordered = entries.filter { $0.status != .applied } + entries.filter { $0.status == .applied }
@@ -126,10 +150,14 @@ public struct PlanHealth: Sendable, Hashable {
             "plan_version": .int(planVersion),
             "entries": .array(
                 ordered.prefix(Self.maximumEntries).map { entry in
-                    [
+                    var properties: JSONObject = [
                         "id": .string(entry.id), "status": .string(entry.status.name),
                         "reason": .string(entry.reason),
                     ]
+                    if entry.droppedCalls > 0 {
+                        properties["dropped_calls"] = .int(Int64(entry.droppedCalls))
+                    }
+                    return .object(properties)
                 }),
         ]
         if ordered.count > Self.maximumEntries { properties["truncated"] = true }

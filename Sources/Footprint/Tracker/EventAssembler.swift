@@ -99,7 +99,9 @@ struct EventAssembler: Sendable {
             return .none
         case .planHealth(let health, let time):
             let key = Self.planHealthKey(release: lifecycle.current, planVersion: health.planVersion)
-            guard key != planHealthSent else { return .none }
+            // Reports of dropped purpose-method calls are bounded by the core (a few per method and
+            // launch) and always sent: the newest report is what the server shows.
+            guard key != planHealthSent || health.reportsDroppedCalls else { return .none }
             planHealthSent = key
             return result(
                 message(

@@ -297,7 +297,8 @@ public final class Tracker: CaptureSink {
     /// Records how the plan in force was applied (``PlanHealth``) as a `$plan_health` event,
     /// once per app release and plan revision: a report already sent for them (remembered in
     /// the queue database, across launches) is not sent again. The capture core calls it after
-    /// the adapter hooked the plan.
+    /// the adapter hooked the plan, and when a purpose method's rate limit drops its 1st, 10th,
+    /// 100th… call (``PlanHealth/reportsDroppedCalls``): those reports are always sent.
     public func reportPlanHealth(_ health: PlanHealth) {
         inbox.submit(.planHealth(health, at: clock.now()))
     }

@@ -23,7 +23,8 @@ enum TrackerCommand: Sendable {
     /// a deep link: the session's background clock and the lifecycle events.
     case lifecycle(AppLifecycleState.Signal, at: Timestamp)
     /// How the plan in force was applied: tracked as `$plan_health` unless already sent for
-    /// this app release and plan revision.
+    /// this app release and plan revision (a report of dropped purpose-method calls is always
+    /// sent).
     case planHealth(PlanHealth, at: Timestamp)
     /// Opt-out (`true`: clear the queue, drop new events) or opt-in.
     case setOptedOut(Bool)

@@ -15,6 +15,10 @@
 
         /// The app is coming back to the foreground (resume timers, refresh the plan).
         func willEnterForeground()
+
+        /// An app extension's host resigns active (the extension is dismissed, or the host
+        /// leaves the screen): upload what is queued, then call `completion` (from any thread).
+        func willResignActive(completion: @escaping @Sendable () -> Void)
     }
 
     extension AppLifecycleHandler {
@@ -23,5 +27,8 @@
 
         /// Does nothing: for handlers that only flush.
         public func didBecomeActive() {}
+
+        /// Calls `completion` at once: for handlers that flush only on background.
+        public func willResignActive(completion: @escaping @Sendable () -> Void) { completion() }
     }
 #endif

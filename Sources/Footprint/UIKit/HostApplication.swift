@@ -7,10 +7,13 @@
     enum HostApplication {
         /// The application, or `nil` in an app extension (and in test bundles without a host).
         static var shared: UIApplication? {
-            guard Bundle.main.bundleURL.pathExtension != "appex" else { return nil }
+            guard !isExtension else { return nil }
             let applicationClass: AnyObject = UIApplication.self
             return applicationClass.value(forKey: "sharedApplication") as? UIApplication
         }
+
+        /// Whether the code runs in an app extension (its bundle is an `.appex`).
+        static var isExtension: Bool { Bundle.main.bundleURL.pathExtension == "appex" }
 
         /// The windows of the application's connected scenes.
         static var windows: [UIWindow] {

@@ -75,8 +75,9 @@
             setter(proxy)
         }
 
-        /// Forgets the delegate forwarded to, and takes this proxy's watcher off it (a delegate
-        /// many lists share over time carries one watcher per list that still forwards to it).
+        /// Forgets the delegate forwarded to, and takes this proxy's list off its watcher (a
+        /// delegate many lists share carries one watcher, holding the lists that still forward
+        /// to it).
         private func stopForwarding() {
             if let previous = forwardTo { DelegateDeallocationWatcher.stopWatching(previous, proxy: self) }
             forwardTo = nil
@@ -199,42 +200,67 @@
         }
     }
 
-    /// Watches the app's delegate of one list: when it is deallocated, the list's delegate is
-    /// set to `nil`, as UIKit's weak `delegate` would have become, so that UIKit stops calling
-    /// the methods it cached. Held by the delegate (an associated object), so its `deinit` runs
-    /// when the delegate goes.
-    final class DelegateDeallocationWatcher {
-        private let reference: ListReference
+    /// Watches an app delegate for the lists whose proxies forward to it: when it is
+    /// deallocated, each list's delegate is set to `nil`, as UIKit's weak `delegate` would have
+    /// become, so that UIKit stops calling the methods it cached. One watcher per delegate object,
+    /// however many lists share it, held by the delegate (an associated object), so its `deinit`
+    /// runs when the delegate goes; it keeps one weak reference per list that still forwards to
+    /// the delegate, and forgets those whose list or proxy is gone whenever a list is added.
+    final class DelegateDeallocationWatcher: @unchecked Sendable {
+        /// The lists forwarding to the delegate; read and written under `lock` (a proxy may stop
+        /// watching from its `deinit`, on any thread).
+        private var references: [ListReference] = []
+        private let lock = NSLock()
 
-        private init(reference: ListReference) {
-            self.reference = reference
-        }
+        private init() {}
 
-        /// Attaches a watcher for `list` to `delegate` (one per list and delegate).
+        /// Adds `list` (forwarding through `proxy`) to `delegate`'s watcher, attaching one when
+        /// the delegate has none.
         @MainActor
         static func watch(_ delegate: AnyObject, of list: UIScrollView, proxy: ListDelegateProxy) {
-            let watcher = DelegateDeallocationWatcher(reference: ListReference(list: list, proxy: proxy))
-            objc_setAssociatedObject(delegate, key(of: proxy), watcher, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            let watcher = existing(on: delegate) ?? DelegateDeallocationWatcher()
+            AssociationKey.set(watcher, on: delegate, DelegateDeallocationWatcher.self)
+            watcher.update { references in
+                references.removeAll { $0.proxy == nil || $0.list == nil || $0.proxy === proxy }
+                references.append(ListReference(list: list, proxy: proxy))
+            }
         }
 
-        /// Takes the watcher of `proxy` off `delegate` (its `deinit` then finds nothing to do).
+        /// Takes `proxy`'s list off `delegate`'s watcher, and the watcher off the delegate when no
+        /// list is left.
         static func stopWatching(_ delegate: AnyObject, proxy: ListDelegateProxy) {
-            objc_setAssociatedObject(delegate, key(of: proxy), nil, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
+            guard let watcher = existing(on: delegate) else { return }
+            let empty = watcher.update { references in
+                references.removeAll { $0.proxy == nil || $0.proxy === proxy }
+                return references.isEmpty
+            }
+            if empty { AssociationKey.set(nil, on: delegate, DelegateDeallocationWatcher.self) }
         }
 
-        private static func key(of proxy: ListDelegateProxy) -> UnsafeRawPointer {
-            UnsafeRawPointer(Unmanaged.passUnretained(proxy).toOpaque())
+        /// The watcher on `delegate`, if any.
+        static func existing(on delegate: AnyObject) -> DelegateDeallocationWatcher? {
+            AssociationKey.value(
+                of: delegate, DelegateDeallocationWatcher.self, as: DelegateDeallocationWatcher.self)
+        }
+
+        /// How many lists the watcher holds (some may be gone since the last change).
+        var listCount: Int { update { $0.count } }
+
+        private func update<T>(_ body: (inout [ListReference]) -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&references)
         }
 
         deinit {
-            // The list is touched on the main thread only; a delegate deallocated elsewhere is
+            // The lists are touched on the main thread only; a delegate deallocated elsewhere is
             // handled there soon after, and calls in between are swallowed.
-            let reference = MainThreadValue(reference)
+            let lists = MainThreadValue(references)
             if Thread.isMainThread {
-                MainActor.assumeIsolated { reference.value.listLostItsDelegate() }
+                MainActor.assumeIsolated { for list in lists.value { list.listLostItsDelegate() } }
             } else {
                 DispatchQueue.main.async {
-                    MainActor.assumeIsolated { reference.value.listLostItsDelegate() }
+                    MainActor.assumeIsolated { for list in lists.value { list.listLostItsDelegate() } }
                 }
             }
         }

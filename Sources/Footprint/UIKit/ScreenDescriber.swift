@@ -6,19 +6,38 @@
     /// would report and its frame in window coordinates (`convert(_:to: nil)`), and a JPEG of the
     /// window with secure text fields and ignored views painted over before it is encoded.
     ///
-    /// Runs on the main thread, and only while a connect session is open.
+    /// Reads the window and draws it on the main thread, and only while a connect session is open;
+    /// the JPEG encoding and its downscaled retries run off it (``encode(_:)``).
     @MainActor
     enum ScreenDescriber {
         /// The most views looked at for one snapshot.
         static let maximumViewsVisited = 20_000
 
-        /// The snapshot content of the key window now, or `nil` when there is none.
-        static func content(adapter: UIKitCapture) -> ScreenContent? {
-            keyWindow().map { content(of: $0, adapter: adapter) }
+        /// The window drawn with its private views painted over, at the first scale, to be
+        /// encoded on another thread. The image is never changed once drawn.
+        struct RenderedScreen: @unchecked Sendable {
+            let image: UIImage
+            let scale: Double
+            let sizing: ScreenshotSizing
         }
 
-        /// The snapshot content of `window` now.
+        /// The snapshot content of the key window now (without its image) and the window drawn
+        /// for it, or `nil` when there is no window.
+        static func capture(adapter: UIKitCapture) -> (content: ScreenContent, screen: RenderedScreen?)? {
+            keyWindow().map { capture(of: $0, adapter: adapter) }
+        }
+
+        /// The snapshot content of `window` now, its image encoded here (tests).
         static func content(of window: UIWindow, adapter: UIKitCapture) -> ScreenContent {
+            var (content, screen) = capture(of: window, adapter: adapter)
+            content.image = screen.flatMap(encode)
+            return content
+        }
+
+        /// The snapshot content of `window` now, without its image, and the window drawn for it.
+        static func capture(of window: UIWindow, adapter: UIKitCapture) -> (
+            content: ScreenContent, screen: RenderedScreen?
+        ) {
             var walk = Walk(ignoredTypes: adapter.capture.configuration.ignoredTypes)
             walk.visit(window, in: window)
             let scale = Double(window.screen.scale)
@@ -29,7 +48,7 @@
                 screen: ScreenSnapshot.Screen(
                     width: Double(window.bounds.width), height: Double(window.bounds.height), scale: scale),
                 elements: walk.elements, isComplete: walk.isComplete)
-            var content = adapter.capture.snapshotContent(of: description)
+            let content = adapter.capture.snapshotContent(of: description)
             // Everything the core flags as ignored is painted over too.
             let masks =
                 walk.masks
@@ -37,11 +56,8 @@
                     CGRect(x: $0.frame.x, y: $0.frame.y, width: $0.frame.width, height: $0.frame.height)
                 }
             // A walk cut short sends no screenshot (the core drops it too): masking fails closed.
-            if adapter.configuration.capturesScreenshots, walk.isComplete {
-                content.image = screenshot(
-                    of: window, masking: masks, sizing: adapter.configuration.screenshotSizing)
-            }
-            return content
+            guard adapter.configuration.capturesScreenshots, walk.isComplete else { return (content, nil) }
+            return (content, render(window, masking: masks, sizing: adapter.configuration.screenshotSizing))
         }
 
         /// The window the user sees: the key window of the application's scenes.
@@ -50,38 +66,55 @@
             return windows.first(where: \.isKeyWindow) ?? windows.first
         }
 
-        /// The screenshot, JPEG, under the byte cap (rendered smaller until it fits), with
-        /// `masks` painted over before encoding; `nil` when it cannot be made small enough.
-        static func screenshot(of window: UIWindow, masking masks: [CGRect], sizing: ScreenshotSizing)
-            -> ScreenSnapshot.Image?
+        /// `window` drawn at the first scale, with `masks` painted over.
+        static func render(_ window: UIWindow, masking masks: [CGRect], sizing: ScreenshotSizing)
+            -> RenderedScreen
         {
-            var scale = sizing.firstScale(screenScale: Double(window.screen.scale))
+            let scale = sizing.firstScale(screenScale: Double(window.screen.scale))
+            let image = UIGraphicsImageRenderer(bounds: window.bounds, format: format(scale: scale)).image {
+                context in
+                window.drawHierarchy(in: window.bounds, afterScreenUpdates: false)
+                UIColor.darkGray.setFill()
+                for mask in masks { context.fill(mask) }
+            }
+            return RenderedScreen(image: image, scale: scale, sizing: sizing)
+        }
+
+        /// The screenshot, JPEG, under the byte cap (the drawn window scaled down until it
+        /// fits); `nil` when it cannot be made small enough. Any thread.
+        nonisolated static func encode(_ screen: RenderedScreen) -> ScreenSnapshot.Image? {
+            var image = screen.image
+            var scale = screen.scale
             while true {
-                let format = UIGraphicsImageRendererFormat.preferred()
-                // Standard range: JPEG has no extended range, and it takes half the memory.
-                format.preferredRange = .standard
-                format.scale = CGFloat(scale)
-                format.opaque = true
-                let renderer = UIGraphicsImageRenderer(bounds: window.bounds, format: format)
-                let image = renderer.image { context in
-                    window.drawHierarchy(in: window.bounds, afterScreenUpdates: false)
-                    UIColor.darkGray.setFill()
-                    for mask in masks { context.fill(mask) }
-                }
-                guard let data = image.jpegData(compressionQuality: CGFloat(sizing.quality)) else {
+                guard let data = image.jpegData(compressionQuality: CGFloat(screen.sizing.quality)) else {
                     return nil
                 }
-                switch sizing.next(afterScale: scale, encodedBytes: data.count) {
+                switch screen.sizing.next(afterScale: scale, encodedBytes: data.count) {
                 case nil:
                     return ScreenSnapshot.Image(
                         format: .jpeg, width: Int((image.size.width * image.scale).rounded()),
                         height: Int((image.size.height * image.scale).rounded()), data: [UInt8](data))
                 case .retry(let smaller)?:
                     scale = smaller
+                    // From the first drawing, masks included: the window is not drawn again.
+                    let size = screen.image.size
+                    image = UIGraphicsImageRenderer(size: size, format: format(scale: smaller)).image { _ in
+                        screen.image.draw(in: CGRect(origin: .zero, size: size))
+                    }
                 case .giveUp?:
                     return nil
                 }
             }
+        }
+
+        /// An opaque, standard-range format at `scale` (JPEG has no extended range, and standard
+        /// range takes half the memory).
+        nonisolated private static func format(scale: Double) -> UIGraphicsImageRendererFormat {
+            let format = UIGraphicsImageRendererFormat.preferred()
+            format.preferredRange = .standard
+            format.scale = CGFloat(scale)
+            format.opaque = true
+            return format
         }
 
         /// One walk over a window's views, back to front.

@@ -24,6 +24,12 @@
         public func willEnterForeground() {
             applicationWillEnterForeground()
         }
+
+        /// Uploads what is queued when an app extension's host resigns active (see
+        /// ``Tracker/flush(completion:)``).
+        public func willResignActive(completion: @escaping @Sendable () -> Void) {
+            flush(completion: completion)
+        }
     }
 
     extension UIKitCapture {

@@ -79,9 +79,13 @@
                 Task { @MainActor in UIKitCapture.installed?.installPlanHooks() }
             }
             capture.connectSession?.setScreenSource {
-                await MainActor.run {
-                    UIKitCapture.installed.flatMap { ScreenDescriber.content(adapter: $0) }
+                // The screen is read and drawn on the main thread; the JPEG is encoded here, off it.
+                let captured = await MainActor.run {
+                    UIKitCapture.installed.flatMap { ScreenDescriber.capture(adapter: $0) }
                 }
+                guard var content = captured?.content else { return nil }
+                content.image = captured?.screen.flatMap(ScreenDescriber.encode)
+                return content
             }
             return adapter
         }

@@ -374,13 +374,25 @@ public enum RollupReports {
             returnDays = RangeDays(firstDay: firstDay, dayCount: dayCount)
             for row in returns { returnDays.add(row) }
         }
+        return retention(
+            activeDays: activeDays, returnDays: returnDays, returnEvent: returnEvent, days: span,
+            filter: filter)
+    }
+
+    /// The cohorts of `activeDays` (by each person's first day) and their returns on
+    /// `returnDays`, over the range of `filter`.
+    static func retention<Index>(
+        activeDays: PersonRangeDays<Index>, returnDays: PersonRangeDays<Index>, returnEvent: String?,
+        days span: Int,
+        filter: ReportFilter
+    ) -> RetentionReport {
         let span = max(0, span)
         var cohorts: [Int: Cohort] = [:]
-        for (person, slot) in activeDays.slots {
+        for (slot, person) in activeDays.persons.enumerated() {
             guard let first = activeDays.days(inSlot: slot).first else { continue }
             var cohort = cohorts[first] ?? Cohort(people: 0, returned: Array(repeating: 0, count: span + 1))
             cohort.people += 1
-            if let back = returnDays.slots[person] {
+            if let back = returnDays.slot(of: person) {
                 for n in 0...span where returnDays.has(first + n, inSlot: back) { cohort.returned[n] += 1 }
             }
             cohorts[first] = cohort
@@ -424,14 +436,18 @@ public enum RollupReports {
 
 /// The days of a range on which each person did something, gathered from day-bitmask rows
 /// (a person's rows are OR-ed, so one person never counts twice). Adding a row costs one lookup
-/// of its person and a shift of its mask, whatever the number of days.
-struct RangeDays {
+/// of its person and a shift of its mask, whatever the number of days. `Person` is the text id
+/// of person rows (``HashedSlots``), or the number of person sets (``NumberSlots``).
+struct PersonRangeDays<Index: PersonSlotIndex> {
+    typealias Person = Index.Person
     let firstDay: Int64
     let dayCount: Int
     /// 64-bit words per person.
     let width: Int
     /// Each person's slot.
-    private(set) var slots: [String: Int] = [:]
+    private var index = Index()
+    /// The person in each slot.
+    private(set) var persons: [Person] = []
     /// The days of the person in slot `s`: bit `n` of word `s * width + n / 64` is day
     /// `firstDay + n`.
     private(set) var words: [UInt64] = []
@@ -442,36 +458,51 @@ struct RangeDays {
         width = max(1, (dayCount + 63) / 64)
     }
 
-    /// Adds a row's days that fall in the range.
-    mutating func add(_ row: RollupPersonDays) {
+    /// Adds the days of `person` that fall in the range: bit `b` of `days` is day
+    /// `blockFirstDay + b`.
+    mutating func add(_ person: Person, days: UInt64, blockFirstDay: Int64) {
         // Bit b of the row is day `offset + b` of the range.
-        let offset = row.firstDay - firstDay
-        guard row.days != 0, offset + 63 >= 0, offset < Int64(dayCount) else { return }
+        let offset = blockFirstDay &- firstDay
+        guard days != 0, offset &+ 63 >= 0, offset < Int64(dayCount) else { return }
         var slot: Int?
         for word in Int(max(0, offset) >> 6)...Int(min(Int64(width - 1), (offset + 63) >> 6)) {
             let shift = offset - Int64(word) * 64
             var part: UInt64 =
                 shift >= 0
-                ? (shift < 64 ? row.days << UInt64(shift) : 0)
-                : (shift > -64 ? row.days >> UInt64(-shift) : 0)
+                ? (shift < 64 ? days << UInt64(shift) : 0)
+                : (shift > -64 ? days >> UInt64(-shift) : 0)
             let valid = dayCount - word * 64
             if valid < 64 { part &= (1 << UInt64(valid)) - 1 }
             guard part != 0 else { continue }
-            if slot == nil { slot = self.slot(of: row.person) }
+            if slot == nil { slot = assignSlot(to: person) }
             words[slot! * width + word] |= part
         }
     }
 
-    private mutating func slot(of person: String) -> Int {
-        if let known = slots[person] { return known }
-        let slot = slots.count
-        slots[person] = slot
-        words.append(contentsOf: repeatElement(0, count: width))
+    /// Adds day `day` to each of `people` (when the day is in the range).
+    mutating func add(_ people: [Person], day: Int64) {
+        let offset = day &- firstDay
+        guard offset >= 0, offset < Int64(dayCount) else { return }
+        let word = Int(offset >> 6)
+        let bit = UInt64(1) << UInt64(offset & 63)
+        for person in people { words[assignSlot(to: person) * width + word] |= bit }
+    }
+
+    /// The slot of `person`, the next one (with no days yet) when it has none.
+    private mutating func assignSlot(to person: Person) -> Int {
+        let slot = index.slot(of: person, next: persons.count)
+        if slot == persons.count {
+            persons.append(person)
+            words.append(contentsOf: repeatElement(0, count: width))
+        }
         return slot
     }
 
+    /// The slot of `person`, when it has a day.
+    func slot(of person: Person) -> Int? { index.slot(of: person) }
+
     /// People with at least one day.
-    var people: Int { slots.count }
+    var people: Int { persons.count }
 
     /// The days (offsets in the range) of the person in `slot`, in order.
     func days(inSlot slot: Int) -> [Int] {
@@ -494,7 +525,7 @@ struct RangeDays {
     /// For each day, the people with a day among the `window` days ending there (in range).
     func peoplePerDay(window: Int) -> [Int] {
         var counts = Array(repeating: 0, count: dayCount + 1)
-        for slot in 0..<slots.count {
+        for slot in 0..<persons.count {
             // Each active day covers itself and the next window − 1 days; count each day once.
             var coveredUntil = -1
             for day in days(inSlot: slot) {
@@ -511,5 +542,69 @@ struct RangeDays {
             running += counts[day]
             return running
         }
+    }
+}
+
+/// The days of people known by their text ids (person rows).
+typealias RangeDays = PersonRangeDays<HashedSlots<String>>
+
+/// Where ``PersonRangeDays`` finds each person's slot.
+protocol PersonSlotIndex {
+    associatedtype Person: Hashable
+    init()
+    /// The slot of `person`; `next` (then recorded as its slot) when it had none.
+    mutating func slot(of person: Person, next: Int) -> Int
+    /// The slot of `person`, if any.
+    func slot(of person: Person) -> Int?
+}
+
+/// Slots in a dictionary: for any person.
+struct HashedSlots<Person: Hashable>: PersonSlotIndex {
+    private var slots: [Person: Int] = [:]
+
+    mutating func slot(of person: Person, next: Int) -> Int {
+        if let known = slots[person] { return known }
+        slots[person] = next
+        return next
+    }
+
+    func slot(of person: Person) -> Int? { slots[person] }
+}
+
+/// Slots of person numbers, which are dense: an array indexed by the number (one load per
+/// member instead of a hash), and a dictionary for numbers from 2^24 on, so a hostile number
+/// cannot make the array large.
+struct NumberSlots: PersonSlotIndex {
+    static let denseLimit: UInt32 = 1 << 24
+    /// `dense[n]` is number n's slot + 1, 0 for none.
+    private var dense: [Int32] = []
+    private var sparse: [UInt32: Int] = [:]
+
+    mutating func slot(of number: UInt32, next: Int) -> Int {
+        guard number < Self.denseLimit, next < Int(Int32.max) else {
+            if let known = sparse[number] { return known }
+            sparse[number] = next
+            return next
+        }
+        let index = Int(number)
+        if index >= dense.count {
+            dense.append(contentsOf: repeatElement(0, count: max(index + 1 - dense.count, dense.count)))
+        }
+        if dense[index] > 0 { return Int(dense[index]) - 1 }
+        dense[index] = Int32(next + 1)
+        return next
+    }
+
+    func slot(of number: UInt32) -> Int? {
+        let index = Int(number)
+        if number < Self.denseLimit, index < dense.count, dense[index] > 0 { return Int(dense[index]) - 1 }
+        return sparse[number]
+    }
+}
+
+extension PersonRangeDays where Person == String {
+    /// Adds a row's days that fall in the range.
+    mutating func add(_ row: RollupPersonDays) {
+        add(row.person, days: row.days, blockFirstDay: row.firstDay)
     }
 }

@@ -73,9 +73,19 @@ extension GroupCommitWriter {
                     removed, project: projectId, database: database, statements: statements,
                     read: unchanged ? (found.clickDays, found.clickTexts, found.throughId) : nil)
                 try Self.removePersonRows(removed, database: database)
+                var numbers: PersonSetWriter.Numbers = [:]
+                for block in Set(
+                    removed.personDays.keys.map {
+                        PersonSetWriter.BlockKey(
+                            project: $0.project, kind: $0.kind, key: $0.key, block: $0.block)
+                    })
+                {
+                    try statements.people.rebuild(block, numbers: &numbers)
+                }
                 try Self.rebuildSessions(
                     Array(removed.sessions.keys), database: database, statements: statements)
                 var removedLinks = 0
+                var unlinked: Set<String> = []
                 let deleteLink = try database.prepare(
                     "DELETE FROM identities WHERE project_id = ?1 AND anonymous_id = ?2 AND user_id = ?3")
                 for (anonymousId, userId) in try database.prepare(
@@ -84,7 +94,10 @@ extension GroupCommitWriter {
                 where selection.owns(link: anonymousId, userId: userId) {
                     try deleteLink.run([project, .text(anonymousId), .text(userId)])
                     removedLinks += 1
+                    unlinked.insert(anonymousId)
                 }
+                try statements.people.updateMerges(
+                    project: projectId, anonymousIds: unlinked, numbers: &numbers)
                 let refused = try self.logDeletion(
                     of: selection, id: id, projectId: projectId, request: request, until: until,
                     events: rows.count, identityLinks: removedLinks, database: database)

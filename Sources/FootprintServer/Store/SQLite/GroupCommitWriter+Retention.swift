@@ -26,7 +26,7 @@ extension GroupCommitWriter {
     }
 
     /// Drops a project's rollups before `horizonDay` once its older events are gone: daily rows
-    /// of earlier days, earlier days' bits and times of the per-person rows, sessions that ended
+    /// and day sets of people of earlier days, earlier days' bits and times of the per-person rows, sessions that ended
     /// before it; the sessions across it are rebuilt from their remaining events. Records the
     /// horizon for the reports' note.
     ///
@@ -54,7 +54,7 @@ extension GroupCommitWriter {
             ])
         }
         try step { database, _ in
-            for table in ["rollup_counts", "rollup_dwell", "rollup_moves"] {
+            for table in ["rollup_counts", "rollup_dwell", "rollup_moves", "person_sets"] {
                 try database.prepare("DELETE FROM \(table) WHERE project_id = ?1 AND day < ?2").run([
                     project, day,
                 ])

@@ -18,6 +18,8 @@ final class GroupCommitWriter: @unchecked Sendable {
         let selectSession: SQLiteStatement
         let upsertSession: SQLiteStatement
         let rollups: RollupDelta.Statements
+        /// The person numbers, merges and day sets.
+        let people: PersonSetWriter
     }
 
     private let groups: GroupCommitQueue<IngestBatch, WriteOutcome>
@@ -53,7 +55,8 @@ final class GroupCommitWriter: @unchecked Sendable {
                 personTimes: try database.prepare(SQLiteSchema.upsertPersonTimes),
                 sessionPage: try database.prepare(SQLiteSchema.upsertSessionPage),
                 dwell: try database.prepare(SQLiteSchema.upsertDwell),
-                move: try database.prepare(SQLiteSchema.upsertMove)))
+                move: try database.prepare(SQLiteSchema.upsertMove)),
+            people: try PersonSetWriter(database: database, salt: deletedIds.salt))
         groups.start { [weak self] batches in
             guard let self else {
                 return .failure(ServerError(code: .closed, message: "the store is closed"))
@@ -130,6 +133,10 @@ final class GroupCommitWriter: @unchecked Sendable {
                     guard let newest = rows.last else {
                         try database.execute(
                             "DELETE FROM store_state WHERE key = '\(SQLiteSchema.rebuildKey)'")
+                        // The sets and merges are made again from the rebuilt person rows.
+                        try database.prepare(
+                            "INSERT OR REPLACE INTO store_state(key, value) VALUES (?1, 1)"
+                        ).run([.text(SQLiteSchema.personSetsKey)])
                         return true
                     }
                     for row in rows { delta.add(row.event, project: row.project) }
@@ -141,6 +148,19 @@ final class GroupCommitWriter: @unchecked Sendable {
                 }
                 if finished { return counted }
             }
+        }
+    }
+
+    /// Builds the person sets and merges from the person rows and the links when they are due
+    /// (``SQLiteSchema/personSetsKey``), in one transaction.
+    func buildPersonSetsIfDue() throws(ServerError) {
+        try perform { database in
+            guard let statements = self.statements else { return }
+            let due = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rows([
+                .text(SQLiteSchema.personSetsKey)
+            ]) { _ in true }
+            guard !due.isEmpty else { return }
+            try database.transaction { try statements.people.rebuildAll() }
         }
     }
 
@@ -179,10 +199,16 @@ final class GroupCommitWriter: @unchecked Sendable {
             try refreshDeletedIds(database)
             let outcomes = try database.transaction {
                 var rollups = RollupDelta()
+                var linked: [Int64: Set<String>] = [:]
                 let outcomes = try batches.map { batch throws(SQLiteError) in
-                    try insert(batch, using: statements, rollups: &rollups)
+                    try insert(batch, using: statements, rollups: &rollups, linked: &linked)
                 }
                 try Self.write(rollups, using: statements)
+                var numbers: PersonSetWriter.Numbers = [:]
+                for (project, anonymousIds) in linked {
+                    try statements.people.updateMerges(
+                        project: project, anonymousIds: anonymousIds, numbers: &numbers)
+                }
                 return outcomes
             }
             return .success(outcomes)
@@ -251,9 +277,16 @@ final class GroupCommitWriter: @unchecked Sendable {
                 ])
         }
         try rollups.write(statements.rollups)
+        var numbers: PersonSetWriter.Numbers = [:]
+        try statements.people.add(delta.personDays, numbers: &numbers)
     }
 
-    private func insert(_ batch: IngestBatch, using statements: Statements, rollups: inout RollupDelta)
+    /// Stores a batch's events (counted in `rollups`) and links (their anonymous ids added to
+    /// `linked` when new).
+    private func insert(
+        _ batch: IngestBatch, using statements: Statements, rollups: inout RollupDelta,
+        linked: inout [Int64: Set<String>]
+    )
         throws(SQLiteError) -> WriteOutcome
     {
         var stored = 0
@@ -281,6 +314,9 @@ final class GroupCommitWriter: @unchecked Sendable {
         let now = SQLiteValue.integer(batch.receivedAt.millisecondsSince1970)
         for link in deletedIds.acceptedLinks(of: batch) {
             try statements.insertIdentity.run([project, .text(link.anonymousId), .text(link.userId), now])
+            if statements.insertIdentity.database.changes > 0 {
+                linked[batch.projectId, default: []].insert(link.anonymousId)
+            }
         }
         if batch.evictedCount > 0 {
             try statements.insertLostEvents.run([

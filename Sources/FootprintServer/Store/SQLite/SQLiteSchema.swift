@@ -315,11 +315,46 @@ enum SQLiteSchema {
         ) WITHOUT ROWID;
         CREATE INDEX dashboard_sessions_by_expiry ON dashboard_sessions(expires_at);
         """,
+        // People as numbers (`PersonSetWriter`): a dense number per project for each id (kept
+        // as its salted digest), the identity links as merges of numbers, and per day, kind and
+        // key the set of people (`PersonSet`). Filled from `rollup_person_days` and `identities`
+        // on the first writable open (`personSetsKey`).
+        """
+        CREATE TABLE person_numbers(
+            project_id INTEGER NOT NULL,
+            digest BLOB NOT NULL,
+            number INTEGER NOT NULL,
+            PRIMARY KEY(project_id, digest)
+        ) WITHOUT ROWID;
+        CREATE UNIQUE INDEX person_numbers_by_number ON person_numbers(project_id, number);
+        CREATE TABLE person_merges(
+            project_id INTEGER NOT NULL,
+            anonymous INTEGER NOT NULL,
+            person INTEGER NOT NULL,
+            PRIMARY KEY(project_id, anonymous)
+        ) WITHOUT ROWID;
+        CREATE TABLE person_sets(
+            project_id INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            role INTEGER NOT NULL,
+            chunk INTEGER NOT NULL,
+            members BLOB NOT NULL,
+            PRIMARY KEY(project_id, kind, key, day, role, chunk)
+        ) WITHOUT ROWID;
+        INSERT INTO store_state(key, value) VALUES ('person_sets_pending', 1);
+        """,
     ]
 
     /// The `store_state` key whose value is the last event id the rollup rebuild has counted;
     /// present only while a rebuild is unfinished.
     static let rebuildKey = "rollups_rebuilt_through"
+
+    /// The `store_state` key present while `person_sets` and `person_merges` are to be built
+    /// again from `rollup_person_days` and `identities` (after the migration that adds them, or
+    /// a rebuild of the rollups); reports count people from the person rows meanwhile.
+    static let personSetsKey = "person_sets_pending"
 
     /// `a + b` in SQL, held within `Int64`: SQLite's `+` turns an integer overflow into a REAL,
     /// which `min`/`max` bring back to the nearest bound, so a stored sum never leaves the

@@ -1,0 +1,117 @@
+import FootprintSQLite
+import FootprintWire
+
+/// The reports that count people, from the per-day sets of person numbers (`person_sets`,
+/// `person_merges`; ``PersonSetWriter``) when they can answer: a whole-day range with no app
+/// version, OS or page (the sets keep none of those), sets built, and every stored set readable.
+/// Otherwise from the person rows, as ``EventStore``'s default implementations.
+extension SQLiteEventStore {
+    public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
+        if let sets = try daySets(
+            projectId: projectId, filter: filter, of: [(.anyEvent, nil), (.pageViews, nil)])
+        {
+            return RollupReports.activity(active: sets[0][""] ?? [:], viewers: sets[1], filter: filter)
+        }
+        return try activityOfPersonRows(projectId: projectId, filter: filter)
+    }
+
+    public func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
+        throws(ServerError) -> [String: Int]
+    {
+        if let keys, keys.isEmpty { return [:] }
+        if let sets = try daySets(projectId: projectId, filter: filter, of: [(kind, keys)]) {
+            return RollupReports.people(sets[0], filter: filter)
+        }
+        return RollupReports.people(
+            try rollupPersonDays(
+                projectId: projectId, filter: filter, kind: kind, keys: keys, pages: .merged),
+            filter: filter)
+    }
+
+    public func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
+        throws(ServerError) -> RetentionReport
+    {
+        var wanted: [(RollupKind, Set<String>?)] = [(.anyEvent, nil)]
+        if let returnEvent { wanted.append((.trackEvents, [returnEvent])) }
+        if let sets = try daySets(projectId: projectId, filter: filter, of: wanted) {
+            return RollupReports.retention(
+                active: sets[0][""] ?? [:], returns: returnEvent.map { sets[1][$0] ?? [:] },
+                returnEvent: returnEvent, days: days, filter: filter)
+        }
+        return try retentionOfPersonRows(
+            projectId: projectId, filter: filter, returnEvent: returnEvent, days: days)
+    }
+
+    /// Per wanted kind (and keys, `nil` for all), each key's people per day of `filter`'s range
+    /// with the links applied; `nil` when the sets cannot answer (see the extension's note).
+    func daySets(projectId: Int64, filter: ReportFilter, of wanted: [(kind: RollupKind, keys: Set<String>?)])
+        throws(ServerError) -> [[String: RollupReports.DaySets]]?
+    {
+        guard configuration.countsPeopleFromSets, RollupReports.canAnswer(filter), filter.appVersion == nil,
+            filter.os == nil, filter.page == nil, let from = filter.from, let to = filter.to
+        else { return nil }
+        let firstDay = from.dayNumber
+        let endDay = to.adding(milliseconds: -1).dayNumber &+ 1
+        return try read { database -> [[String: RollupReports.DaySets]]? in
+            // One snapshot for the merges and every set.
+            try database.execute("BEGIN")
+            defer { try? database.execute("COMMIT") }
+            let pending = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rowsOrThrow([
+                .text(SQLiteSchema.personSetsKey)
+            ]) { _ in true }
+            guard pending.isEmpty else { return nil }
+            let merges = PersonMerges(
+                try database.prepare("SELECT anonymous, person FROM person_merges WHERE project_id = ?1")
+                    .rowsOrThrow([.integer(projectId)]) {
+                        (
+                            anonymous: UInt32(truncatingIfNeeded: max(0, $0.int64(at: 0))),
+                            person: UInt32(truncatingIfNeeded: max(0, $0.int64(at: 1)))
+                        )
+                    })
+            let allKeys = try database.prepare(
+                """
+                SELECT key, day, role, members FROM person_sets
+                WHERE project_id = ?1 AND kind = ?2 AND day >= ?3 AND day < ?4
+                """)
+            let oneKey = try database.prepare(
+                """
+                SELECT key, day, role, members FROM person_sets
+                WHERE project_id = ?1 AND kind = ?2 AND key = ?5 AND day >= ?3 AND day < ?4
+                """)
+            var result: [[String: RollupReports.DaySets]] = []
+            for (kind, keys) in wanted {
+                // Per key and day: the user ids' and the anonymous ids' chunks.
+                var parts: [String: [Int64: (users: [PersonSet], anonymous: [PersonSet])]] = [:]
+                let base: [SQLiteValue] = [
+                    .integer(projectId), .integer(kind.rawValue), .integer(firstDay), .integer(endDay),
+                ]
+                let runs: [(SQLiteStatement, [SQLiteValue])] =
+                    keys.map { $0.sorted().map { (oneKey, base + [.text($0)]) } } ?? [(allKeys, base)]
+                for (statement, values) in runs {
+                    try statement.bind(values)
+                    defer { statement.reset() }
+                    while try statement.step() {
+                        guard let set = statement.withBlob(at: 3, { PersonSet(encoded: $0) }) else {
+                            return nil
+                        }
+                        let key = statement.text(at: 0) ?? ""
+                        let day = statement.int64(at: 1)
+                        if statement.int64(at: 2) == 0 {
+                            parts[key, default: [:]][day, default: ([], [])].users.append(set)
+                        } else {
+                            parts[key, default: [:]][day, default: ([], [])].anonymous.append(set)
+                        }
+                    }
+                }
+                result.append(
+                    parts.mapValues { days in
+                        days.mapValues { day in
+                            merges.resolve(
+                                users: PersonSet.union(day.users), anonymous: PersonSet.union(day.anonymous))
+                        }
+                    })
+            }
+            return result
+        }
+    }
+}

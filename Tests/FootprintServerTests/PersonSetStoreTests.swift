@@ -1,0 +1,262 @@
+import FootprintSQLite
+import FootprintWire
+import Foundation
+import Testing
+
+@testable import FootprintServer
+
+/// The SQLite store's per-day sets of person numbers: the reports that count people from them
+/// equal the raw-event scan and the person rows, when links arrive days after the events, and
+/// after deletions, retention, an upgrade from schema 6 and a damaged set.
+@Suite(.serialized) struct PersonSetStoreTests {
+    static let day: Int64 = 86_400_000
+
+    /// Every figure that counts people, from `store` as it is configured.
+    static func peopleFigures(_ store: SQLiteEventStore, _ project: Project, _ filter: ReportFilter) throws
+        -> [String]
+    {
+        let activity = try store.activity(projectId: project.id, filter: filter)
+        // Pages in order, without those with nobody in the range (the person rows may list them).
+        let pages = activity.pages.filter { $0.value.people > 0 }.sorted { $0.key < $1.key }.map {
+            "\($0.key): \($0.value.people) \($0.value.perDay)"
+        }
+        var figures = [
+            "people \(activity.people), daily \(activity.daily), weekly \(activity.weekly)",
+            "monthly \(activity.monthly), visitors \(activity.visitors), pages \(pages)",
+        ]
+        for kind in [RollupKind.pageViews, .trackEvents, .elementClicks, .similarElementClicks, .planEvents] {
+            figures.append(
+                "\(kind): \(try store.peopleCounts(projectId: project.id, filter: filter, kind: kind, keys: nil).filter { $0.value > 0 }.sorted { $0.key < $1.key })"
+            )
+        }
+        figures.append(
+            "\(try store.peopleCounts(projectId: project.id, filter: filter, kind: .trackEvents, keys: ["$element_click", "none"]).filter { $0.value > 0 })"
+        )
+        for returnEvent in [nil, "$element_click"] as [String?] {
+            figures.append(
+                "\(try store.retention(projectId: project.id, filter: filter, returnEvent: returnEvent, days: 7))"
+            )
+        }
+        return figures
+    }
+
+    /// The figures from the sets (checking they answered) equal those from the person rows,
+    /// read by a second, read-only store on the same file.
+    static func expectSetsEqualRows(
+        _ store: SQLiteEventStore, _ project: Project, _ filter: ReportFilter, _ comment: Comment,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(
+            try store.daySets(projectId: project.id, filter: filter, of: [(.anyEvent, nil)]) != nil, comment,
+            sourceLocation: sourceLocation)
+        var configuration = SQLiteEventStore.Configuration()
+        configuration.readOnly = true
+        configuration.countsPeopleFromSets = false
+        let rows = try SQLiteEventStore(path: store.path, configuration: configuration)
+        defer { rows.close() }
+        let fromSets = try peopleFigures(store, project, filter)
+        let fromRows = try peopleFigures(rows, project, filter)
+        for (got, wanted) in zip(fromSets, fromRows) where got != wanted {
+            Issue.record("\(comment): sets \(got)\nrows \(wanted)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Every report equals the event scan's (``RollupTests/expectSameReports(_:sessions:dwell:_:)``),
+    /// and the figures from the sets those from the person rows.
+    static func expectEventScanAndRows(
+        _ store: SQLiteEventStore, _ project: Project, _ filter: ReportFilter, _ comment: Comment,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try RollupTests.expectSameReports(
+            RollupTests.both(store, project, filter), sessions: true, dwell: true, comment)
+        try expectSetsEqualRows(store, project, filter, comment, sourceLocation: sourceLocation)
+    }
+
+    static func everything(_ end: Timestamp) -> ReportFilter {
+        ReportFilter(from: end.adding(milliseconds: -11 * day), to: end.adding(milliseconds: day))
+    }
+
+    /// The 4 days before the one of `end`, and that day.
+    static func lastDays(_ end: Timestamp) -> ReportFilter {
+        ReportFilter(from: end.adding(milliseconds: -4 * day), to: end.adding(milliseconds: day))
+    }
+
+    static func event(
+        _ id: String, anonymousId: String, userId: String? = nil, type: MessageType = .screen,
+        name: String = "Home", at time: Timestamp
+    ) -> EventRecord {
+        EventRecord(
+            messageId: id, type: type, name: name, time: time, clientTimestamp: time, sentAt: nil,
+            receivedAt: time, anonymousId: anonymousId, userId: userId, sessionId: "s-" + anonymousId,
+            page: type == .screen ? name : "Home", elementPath: nil, appVersion: "1.0", os: "iOS 18.1",
+            payload: "{}")
+    }
+
+    /// Two devices' events, then days later an alias that links both to one user, then a
+    /// smaller user id linked to one of them: after each, the reports equal the event scan's,
+    /// and the people counted are those the links make.
+    @Test func anAliasDaysAfterBothDevicesEventsMergesThemAsTheEventScanDoes() throws {
+        try RollupTests.withStore { store, project in
+            let end = Timestamp(millisecondsSince1970: 20_400 * Self.day)
+            func at(_ daysBefore: Int64) -> Timestamp {
+                end.adding(milliseconds: -daysBefore * Self.day + 3_600_000)
+            }
+            var events: [EventRecord] = []
+            for daysBefore in Int64(5)...7 {
+                events.append(Self.event("a\(daysBefore)", anonymousId: "device-a", at: at(daysBefore)))
+                events.append(
+                    Self.event(
+                        "a-click\(daysBefore)", anonymousId: "device-a", type: .track, name: "$element_click",
+                        at: at(daysBefore).adding(milliseconds: 1_000)))
+            }
+            for daysBefore in Int64(4)...6 {
+                events.append(
+                    Self.event("b\(daysBefore)", anonymousId: "device-b", name: "Cart", at: at(daysBefore)))
+            }
+            events.append(Self.event("c", anonymousId: "device-c", userId: "user-m", at: at(3)))
+            _ = try store.write(IngestBatch(projectId: project.id, events: events, receivedAt: at(3)))
+            let filter = Self.everything(end)
+            let service = ReportService(stores: Stores(store))
+            var parameters = try ReportParameters(query: [:], now: end)
+            parameters.filter = filter
+            #expect(try service.traffic(project: project, parameters: parameters).people == 3)
+            try Self.expectEventScanAndRows(store, project, filter, "before the alias")
+
+            // Days later: both devices are aliased to user-z (no event of its own).
+            _ = try store.write(
+                IngestBatch(
+                    projectId: project.id, events: [],
+                    identityLinks: [
+                        IdentityLink(anonymousId: "device-a", userId: "user-z"),
+                        IdentityLink(anonymousId: "device-b", userId: "user-z"),
+                    ], receivedAt: at(0)))
+            #expect(try service.traffic(project: project, parameters: parameters).people == 2)
+            try Self.expectEventScanAndRows(store, project, filter, "after the alias")
+
+            // Then device-b is linked to user-m too, a smaller id: it counts as user-m's.
+            _ = try store.write(
+                IngestBatch(
+                    projectId: project.id, events: [],
+                    identityLinks: [IdentityLink(anonymousId: "device-b", userId: "user-m")],
+                    receivedAt: at(0)))
+            #expect(try service.traffic(project: project, parameters: parameters).people == 2)
+            let retention = try store.retention(
+                projectId: project.id, filter: filter, returnEvent: nil, days: 7)
+            #expect(retention.cohorts.map(\.people) == [1, 1], "user-z from day 7, user-m from day 6")
+            try Self.expectEventScanAndRows(store, project, filter, "a smaller user id")
+        }
+    }
+
+    /// Synthetic traffic written without its links, then the links alone days later: the
+    /// reports equal the event scan's before and after, over every filter.
+    @Test(arguments: [UInt64(11), 12])
+    func linksWrittenDaysAfterTheEventsGiveTheEventScansAnswers(seed: UInt64) throws {
+        let data = PeopleTests.DataSet(seed: seed)
+        try RollupTests.withStore { store, project in
+            for batch in data.batches {
+                _ = try store.write(
+                    IngestBatch(projectId: project.id, events: batch.events, receivedAt: data.end))
+            }
+            let filter = Self.everything(data.end)
+            try Self.expectEventScanAndRows(store, project, filter, "without links")
+            let links = data.batches.flatMap(\.links)
+            #expect(!links.isEmpty)
+            _ = try store.write(
+                IngestBatch(
+                    projectId: project.id, events: [], identityLinks: links,
+                    receivedAt: data.end.adding(milliseconds: 3 * Self.day)))
+            try Self.expectEventScanAndRows(store, project, filter, "links later")
+            try Self.expectSetsEqualRows(store, project, Self.lastDays(data.end), "links later, last days")
+        }
+    }
+
+    /// After a person's deletion and after retention, the sets still hold exactly the people
+    /// of the person rows.
+    @Test func deletionAndRetentionKeepTheSetsExact() throws {
+        let shared = try #require(PeopleTests.DataSet(seed: 3).withSharedDevice())
+        let data = shared.data
+        try RollupTests.withStore { store, project in
+            try data.write(into: store, project: project)
+            let filter = Self.everything(data.end)
+            try Self.expectSetsEqualRows(store, project, filter, "written")
+            for id in [shared.smallest, try #require(data.unlinkedDevice())] {
+                _ = try store.deletePerson(
+                    id: id, projectId: project.id,
+                    request: PersonDeletion.Request(requestedBy: "test", at: data.end))
+                try Self.expectSetsEqualRows(store, project, filter, "\(id) deleted")
+            }
+            _ = try store.applyRetention(defaultDays: 4, now: data.end, chunk: 101)
+            try Self.expectSetsEqualRows(store, project, filter, "after retention")
+            try Self.expectSetsEqualRows(
+                store, project, Self.lastDays(data.end), "after retention, kept days")
+        }
+    }
+
+    /// A file of schema version 6 (before the sets) opens, builds its sets from its person rows
+    /// and links, and answers every report as it did.
+    @Test func aSchema6DatabaseOpensAndAnswersAsBefore() throws {
+        let data = PeopleTests.DataSet(seed: 5)
+        try withTemporaryDatabase("footprint-person-sets-upgrade") { path in
+            var configuration = SQLiteEventStore.Configuration()
+            configuration.synchronous = "OFF"
+            var before: [String] = []
+            do {
+                let store = try SQLiteEventStore(path: path, configuration: configuration)
+                let project = try store.createProject(named: "old")
+                try data.write(into: store, project: project)
+                before = try PeopleTests.everyReport(store, project, end: data.end)
+                store.close()
+            }
+            do {
+                // Back to schema 6: without the tables of migration 7.
+                let database = try SQLiteDatabase(path: path)
+                try database.execute(
+                    """
+                    DROP TABLE person_sets; DROP TABLE person_merges; DROP TABLE person_numbers;
+                    DELETE FROM store_state WHERE key = 'person_sets_pending';
+                    """)
+                try database.setUserVersion(6)
+            }
+            let store = try SQLiteEventStore(path: path, configuration: configuration)
+            defer { store.close() }
+            let project = try #require(try store.project(named: "old"))
+            #expect(try PeopleTests.everyReport(store, project, end: data.end) == before)
+            try Self.expectSetsEqualRows(store, project, Self.everything(data.end), "upgraded")
+        }
+    }
+
+    /// A stored set that does not decode is never trusted: the reports count from the person
+    /// rows, and the next write that touches its block rebuilds it from them.
+    @Test func aDamagedSetIsNotTrusted() throws {
+        let data = PeopleTests.DataSet(seed: 6)
+        try RollupTests.withStore { store, project in
+            try data.write(into: store, project: project)
+            let filter = Self.everything(data.end)
+            let wanted = try Self.peopleFigures(store, project, filter)
+            let day = try store.read { database in
+                try database.prepare(
+                    "SELECT max(day) FROM person_sets WHERE project_id = ?1 AND kind = ?2"
+                ).rows([.integer(project.id), .integer(RollupKind.anyEvent.rawValue)]) { $0.int64(at: 0) }
+                    .first
+            }
+            let damagedDay = try #require(day)
+            try store.requireWriter().perform { database in
+                try database.prepare(
+                    "UPDATE person_sets SET members = x'05FF' WHERE project_id = ?1 AND kind = ?2 AND day = ?3"
+                ).run([.integer(project.id), .integer(RollupKind.anyEvent.rawValue), .integer(damagedDay)])
+            }
+            #expect(try store.daySets(projectId: project.id, filter: filter, of: [(.anyEvent, nil)]) == nil)
+            #expect(try Self.peopleFigures(store, project, filter) == wanted)
+            // A new event on that day rebuilds the block's sets.
+            _ = try store.write(
+                IngestBatch(
+                    projectId: project.id,
+                    events: [
+                        Self.event(
+                            "late", anonymousId: "device-late",
+                            at: Timestamp(millisecondsSince1970: damagedDay * Self.day + 1))
+                    ], receivedAt: data.end))
+            try Self.expectSetsEqualRows(store, project, filter, "rebuilt")
+        }
+    }
+}
