@@ -1,7 +1,9 @@
 # Footprint — build, test, benchmark and demo commands.
 SWIFT ?= swift
-BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libqrencode-dev pkg-config
-TEST_PACKAGES := chromium chromium-driver python3 python3-venv zbar-tools
+BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libqrencode-dev libpq-dev pkg-config
+# PostgreSQL 15: the PostgreSQL metadata store's tests start servers of their own from its binaries
+# (initdb and pg_ctl, as the postgres user when run as root), in the first test run.
+TEST_PACKAGES := chromium chromium-driver python3 python3-venv zbar-tools postgresql
 # The local scale-out cluster (scripts/cluster.sh): two ClickHouse shards, collectors, HAProxy.
 CLUSTER_PACKAGES := clickhouse-server clickhouse-client haproxy
 # chDB, the current ClickHouse release in-process (the engine wheel alone, without its optional
@@ -59,7 +61,8 @@ cluster-deps:
 build: deps
 	$(SWIFT) build
 
-## Run every test (Swift Testing): first all but the cluster suites and the load test; then the
+## Run every test (Swift Testing): first all but the cluster suites and the load test (with the
+## PostgreSQL metadata store's suites, which must not skip: FOOTPRINT_REQUIRE_POSTGRES=1); then the
 ## load test in a process of its own; then, with the two ClickHouse
 ## shards running (stopped afterwards, also when a test fails), the cluster suites in a run of
 ## their own and the demo on the cluster in another, so their long blocking tests never hold the
@@ -67,7 +70,7 @@ build: deps
 ## Each run's output is kept in .build/test-logs/; a failed run ends with a summary of why.
 test: test-deps
 	$(SWIFT) build --build-tests
-	SWIFT=$(SWIFT) scripts/swift-test.sh main --skip '$(CLUSTER_SUITES)|$(CLUSTER_SDK_SUITES)|$(ISOLATED_SUITES)'
+	FOOTPRINT_REQUIRE_POSTGRES=1 SWIFT=$(SWIFT) scripts/swift-test.sh main --skip '$(CLUSTER_SUITES)|$(CLUSTER_SDK_SUITES)|$(ISOLATED_SUITES)'
 	SWIFT=$(SWIFT) scripts/swift-test.sh isolated --filter '$(ISOLATED_SUITES)'
 	@trap 'scripts/cluster.sh stop --state $(TEST_CLUSTER_STATE)' EXIT; trap 'exit 1' INT TERM; \
 	scripts/cluster.sh start --base $(TEST_CLUSTER_PORT_BASE) --state $(TEST_CLUSTER_STATE) && \

@@ -32,6 +32,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]
         ),
+        // libpq: the metadata store on PostgreSQL (projects, keys, config, tokens, sessions).
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
         // OpenSSL's libcrypto: the server hashes its tokens and dashboard sessions with it.
         .systemLibrary(
             name: "CCrypto",
@@ -60,7 +66,9 @@ let package = Package(
         // The server and its command-line front end.
         .target(
             name: "FootprintServer",
-            dependencies: ["FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto", "CQRencode"]
+            dependencies: [
+                "FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto", "CQRencode", "CLibPQ",
+            ]
         ),
         // Plausible synthetic traffic (`footprint generate`, the benchmarks, the tests).
         .target(name: "FootprintSynthetic", dependencies: ["FootprintServer", "FootprintWire"]),
@@ -113,7 +121,7 @@ let package = Package(
 // libmicrohttpd, libcrypto and libqrencode, so that the SDK and its tests build for iOS (the simulator job in CI).
 if ProcessInfo.processInfo.environment["FOOTPRINT_SDK_ONLY"] != nil {
     let serverTargets: Set<String> = [
-        "CMicroHTTPD", "CCrypto", "CQRencode", "FootprintServer", "FootprintDemo", "footprint",
+        "CMicroHTTPD", "CCrypto", "CQRencode", "CLibPQ", "FootprintServer", "FootprintDemo", "footprint",
         "FootprintCommandLine", "FootprintBenchmarks", "FootprintSynthetic", "FootprintFuzzing",
         "FootprintServerTests",
     ]

@@ -12,8 +12,9 @@ import Foundation
 ///   100) through HAProxy, once per collector INSERT interval (`FOOTPRINT_INSERT_INTERVALS`,
 ///   milliseconds, default `0,50,200`: the bench restarts both collectors with
 ///   `--insert-interval`), and against one `footprint serve` on SQLite; events/s, latency, and
-///   the CPU each process spent per event; 100,000 events a run (`FOOTPRINT_INGEST_EVENTS`).
-///   Then ClickHouse alone: the stored events copied inside the shards into a new database, with
+///   the CPU each process spent per event, and the ClickHouse requests the collectors sent against
+///   the connections they came on (``ClusterBench/clickHouseExchanges(since:)``); 100,000 events a
+///   run (`FOOTPRINT_INGEST_EVENTS`). Then ClickHouse alone: the stored events copied inside the shards into a new database, with
 ///   and without the views (``ClusterBench/insertCeiling(views:directory:)``).
 ///   `FOOTPRINT_BENCH_INGEST=0` leaves ingest out.
 /// - Disk: bytes per stored event (`system.parts` on both shards against the SQLite file).
@@ -112,11 +113,14 @@ private struct ClusterBench {
                 defer { collectors.stop() }
                 var processes = cluster.processes.filter { !$0.key.hasPrefix("collector") }
                 for (name, pid) in collectors.pids { processes[name] = pid }
-                let run = try ingest(
+                let started = try ClusterState.query("SELECT toUInt32(now())", port: cluster.shardPorts[0])
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                var run = try ingest(
                     port: cluster.haproxyPort, writeKey: cluster.writeKey, connections: connections,
                     batches: batchesPerConnection, processes: processes)
+                run.clickHouseExchanges = try clickHouseExchanges(since: started)
                 progress(
-                    "  ingest, insert interval \(interval) ms: \(Measure.rate(run.rate)), p50 \(Measure.duration(run.p50)), p99 \(Measure.duration(run.p99)), \(run.failures) failed"
+                    "  ingest, insert interval \(interval) ms: \(Measure.rate(run.rate)), p50 \(Measure.duration(run.p50)), p99 \(Measure.duration(run.p99)), \(run.failures) failed, ClickHouse requests / connections \(run.clickHouseExchanges.map { "\($0.requests) / \($0.connections)" } ?? "-")"
                 )
                 if run.rate > bestCluster[interval]?.rate ?? 0 { bestCluster[interval] = run }
             }
@@ -146,6 +150,14 @@ private struct ClusterBench {
                     metric: "  latency p50 / p99",
                     value: "\(Measure.duration(run.p50)) / \(Measure.duration(run.p99))"),
             ]
+            if let exchanges = run.clickHouseExchanges {
+                rows.append(
+                    BenchmarkRow(
+                        metric: "  ClickHouse requests / connections from the collectors",
+                        value:
+                            "\(Measure.grouped(exchanges.requests)) / \(Measure.grouped(exchanges.connections))",
+                        note: "HTTP queries in the shards' query_log and their distinct client ports"))
+            }
             for (process, seconds) in run.cpuSeconds.sorted(by: { $0.key < $1.key }) {
                 rows.append(
                     BenchmarkRow(
@@ -195,6 +207,29 @@ private struct ClusterBench {
                 metric: "cores for 100,000 events/s: HAProxy", value: Measure.fixed(cores("haproxy"), 2)),
         ]
         return rows
+    }
+
+    /// The HTTP requests the shards received as first query (the collectors', during an ingest
+    /// round; this suite's own two kinds left out) since `started` (`toUInt32(now())` on a shard), and their distinct client ports:
+    /// the TCP connections they came on, at least (a port may serve two connections one after
+    /// the other). From `system.query_log`, flushed first.
+    func clickHouseExchanges(since started: String) throws -> (requests: Int, connections: Int) {
+        var requests = 0
+        var connections = 0
+        for port in cluster.shardPorts {
+            _ = try ClusterState.query("SYSTEM FLUSH LOGS", port: port)
+            let fields = try ClusterState.query(
+                """
+                SELECT count(), uniqExact(address, port) FROM system.query_log
+                WHERE type = 1 AND interface = 2 AND is_initial_query AND event_time >= toDateTime(\(started))
+                    AND query NOT LIKE 'SYSTEM FLUSH%' AND query NOT LIKE 'SELECT toUInt32(now())%'
+                FORMAT TabSeparated
+                """, port: port
+            ).split(whereSeparator: \.isWhitespace)
+            requests += fields.first.flatMap { Int($0) } ?? 0
+            connections += fields.dropFirst().first.flatMap { Int($0) } ?? 0
+        }
+        return (requests, connections)
     }
 
     /// The most events per second the shards take on this machine, with no collector, HTTP request
@@ -728,6 +763,8 @@ private struct ClusterIngest {
     var p50: Double
     var p99: Double
     var cpuSeconds: [String: Double]
+    /// The ClickHouse requests the collectors sent and the connections they came on.
+    var clickHouseExchanges: (requests: Int, connections: Int)?
 }
 
 /// Runs the load generator against `port` and reads the CPU `processes` spent meanwhile.

@@ -32,6 +32,12 @@ public final class AnalyticsServer: Sendable {
         public var clickHouse: ClickHouseLocation?
         /// Time-outs and write grouping of the ClickHouse store (used with ``clickHouse``).
         public var clickHouseStore = ClickHouseEventStore.Configuration()
+        /// Keep the metadata (projects, keys, config, definitions, tokens, sessions, snapshots) in
+        /// PostgreSQL at this location instead of ``databasePath`` (`footprint serve --meta
+        /// postgres://…`); needs ``clickHouse``, and no file is used or locked. Default `nil`.
+        public var postgres: PostgresLocation?
+        /// Connections and time-outs of the PostgreSQL metadata store (used with ``postgres``).
+        public var postgresStore = PostgresMetadataStore.Configuration()
         /// The dashboard's admin token and the report API's read token (default: random ones,
         /// readable from ``AnalyticsServer/access``).
         public var access = AccessConfiguration()
@@ -120,7 +126,7 @@ public final class AnalyticsServer: Sendable {
         var created = false
         do throws(ServerError) {
             lock =
-                configuration.locksDatabase
+                configuration.locksDatabase && configuration.postgres == nil
                 ? try StoreLock(
                     databasePath: configuration.databasePath,
                     mode: configuration.clickHouse == nil ? .exclusive : .shared) : nil
@@ -226,15 +232,18 @@ public final class AnalyticsServer: Sendable {
         lock?.release()
     }
 
-    /// Opens the ClickHouse store and its metadata file, or the SQLite file, which must keep its
-    /// own events (a ClickHouse store's metadata file is refused, naming the store).
+    /// Opens the ClickHouse store and its metadata (a file, or PostgreSQL), or the SQLite file,
+    /// which must keep its own events (a ClickHouse store's metadata file is refused, naming the
+    /// store).
     private static func openStores(_ configuration: Configuration) throws(ServerError) -> Stores {
         var options = Stores.Options()
         options.sqlite = configuration.store
         options.clickHouse = configuration.clickHouseStore
         options.clickHouse.maximumReportEvents = configuration.store.maximumReportEvents
+        options.postgres = configuration.postgresStore
         return try Stores.open(
-            metadata: .sqlite(path: configuration.databasePath),
+            metadata: configuration.postgres.map { .postgres($0) }
+                ?? .sqlite(path: configuration.databasePath),
             events: configuration.clickHouse.map { .clickHouse($0) }, options: options)
     }
 

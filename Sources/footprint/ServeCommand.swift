@@ -7,7 +7,7 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "run the server: ingest, remote config, reports, dashboard"
     static let usage = """
-        footprint serve [--host HOST] [--port PORT] [--db PATH] [--store URL] [--connection-limit N]
+        footprint serve [--host HOST] [--port PORT] [--db PATH] [--store URL] [--meta URL] [--connection-limit N]
                         [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
@@ -22,6 +22,10 @@ enum ServeCommand: Command {
                               clickhouse://[user[:password]@]HOST:PORT/DATABASE[?cluster=NAME&shards=HOST:PORT,...]
                               (HTTP interface; user and password also from $FOOTPRINT_CLICKHOUSE_USER and
                               $FOOTPRINT_CLICKHOUSE_PASSWORD; default: events in the --db file)
+          --meta              with --store: keep projects, keys, config, definitions, tokens and sessions
+                              in PostgreSQL instead of the --db file (no file is used):
+                              postgres://USER[:password]@HOST:PORT/DATABASE (user and password also from
+                              $FOOTPRINT_POSTGRES_USER and $FOOTPRINT_POSTGRES_PASSWORD)
           --connection-limit  most connections at once (default 10000; the open-file limit is raised to fit)
           --connections-per-address  most connections from one client address (default: no limit;
                               for a server without a proxy in front)
@@ -57,7 +61,8 @@ enum ServeCommand: Command {
         let parsed = try CommandLineArguments(
             arguments,
             options: [
-                "host", "port", "db", "store", "connection-limit", "connections-per-address", "trusted-proxy",
+                "host", "port", "db", "store", "meta", "connection-limit", "connections-per-address",
+                "trusted-proxy",
                 "threads",
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
                 "metrics-from", "retention-days", "insert-interval",
@@ -66,6 +71,7 @@ enum ServeCommand: Command {
         let stores = try StoreAccess.stores(parsed)
         var configuration = AnalyticsServer.Configuration(databasePath: stores.databasePath)
         configuration.clickHouse = stores.clickHouse
+        configuration.postgres = try StoreAccess.metadataLocation(parsed, clickHouse: stores.clickHouse)
         configuration.locksDatabase = true
         let environment = ProcessInfo.processInfo.environment
         if parsed.options["insert-interval"] != nil {
@@ -145,7 +151,9 @@ enum ServeCommand: Command {
                 "  proxies:   X-Forwarded-For believed from \(configuration.http.trustedProxies.map(\.description).joined(separator: ", "))"
             )
         }
-        print("  database:  \(configuration.databasePath)")
+        print(
+            "  metadata:  \(configuration.postgres.map { "\($0) (PostgreSQL)" } ?? configuration.databasePath)"
+        )
         if let location = configuration.clickHouse {
             print("  events:    \(location) (ClickHouse)")
         }

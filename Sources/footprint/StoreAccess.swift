@@ -46,6 +46,10 @@ enum StoreAccess {
         switch try location(text, option: "store") {
         case .clickHouse(let location):
             return (database ?? defaultPath, location)
+        case .postgres(let location):
+            throw UsageError(
+                description:
+                    "--store \(location): PostgreSQL keeps only metadata; give the events as clickhouse://…")
         case .sqlite(let path):
             if let database, database != path {
                 throw UsageError(
@@ -54,6 +58,28 @@ enum StoreAccess {
             }
             return (path, nil)
         }
+    }
+
+    /// The PostgreSQL database of `--meta`, `nil` when it is not given.
+    /// - Throws: ``UsageError`` when it is not `postgres://…`, or given with `--db` or without
+    ///   `--store clickhouse://…` (a SQLite store keeps its metadata in its file).
+    static func metadataLocation(_ parsed: CommandLineArguments, clickHouse: ClickHouseLocation?)
+        throws(UsageError) -> PostgresLocation?
+    {
+        guard let text = parsed.options["meta"] else { return nil }
+        guard let location = try location(text, option: "meta").postgres else {
+            throw UsageError(description: "--meta names PostgreSQL: postgres://USER@HOST:PORT/DATABASE")
+        }
+        guard clickHouse != nil else {
+            throw UsageError(
+                description:
+                    "--meta \(location) needs --store clickhouse://… (a SQLite store keeps its metadata "
+                    + "in its --db file)")
+        }
+        guard parsed.options["db"] == nil else {
+            throw UsageError(description: "--meta and --db both name the metadata: give one")
+        }
+        return location
     }
 
     /// Opens the store at `path` (default ``defaultPath``) for its projects, keys, tokens and

@@ -4,7 +4,8 @@
 Usage: chdb_check.py STATEMENTS.json
 
 STATEMENTS.json is a JSON array of {"label": "...", "sql": "..."} objects (or of plain strings),
-an object may also give "expect", the TSV text the statement must return. They are run in order in
+an object may also give "expect", the TSV text the statement must return, and "data", the rows
+(base64) of an `INSERT … FORMAT RowBinary`, which it reads `FROM INFILE` (a file of those bytes). They are run in order in
 one chDB session: first the schema (local tables only: a single in-process node
 has no cluster for Distributed tables), then every report query against those tables. Prints one
 line per statement with the rows it returned; exits 1 naming every statement that failed (or
@@ -13,7 +14,9 @@ chDB is not installed or the file cannot be read. The Swift ClickHouse tests wri
 the store's SQL and call this script, proving that the SQL the store sends to ClickHouse 18.16
 also runs on a current release.
 """
+import base64
 import json
+import os
 import sys
 import tempfile
 
@@ -49,6 +52,11 @@ def main(arguments):
             else:
                 label, sql = entry.get("label", f"statement {number}"), entry.get("sql", "")
                 expected = entry.get("expect")
+                if "data" in entry:
+                    path = os.path.join(folder, f"rows-{number}.bin")
+                    with open(path, "wb") as rows:
+                        rows.write(base64.b64decode(entry["data"]))
+                    sql = sql.replace(" FORMAT RowBinary", f" FROM INFILE '{path}' FORMAT RowBinary", 1)
             try:
                 text = connection.query(sql, "TSV").bytes().decode(errors="replace")
                 if expected is not None and text.strip() != expected.strip():

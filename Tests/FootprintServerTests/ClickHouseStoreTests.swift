@@ -338,4 +338,54 @@ struct ClickHouseClientTests {
             #expect(error.code == .unavailable, "\(error)")
         }
     }
+
+    @Test func requestsReuseOneKeptAliveConnection() throws {
+        let client = try Self.client()
+        for number in 0..<50 {
+            #expect(String(decoding: try client.execute("SELECT \(number)"), as: UTF8.self) == "\(number)\n")
+        }
+        // A refusal keeps the connection too: ClickHouse answers it in full.
+        #expect(throws: ServerError.self) { try client.execute("SELEC nothing") }
+        _ = try client.execute("SELECT 1")
+        #expect(client.connectionStatistics == HTTPConnectionPool.Statistics(connects: 1, requests: 52))
+    }
+
+    @Test func concurrentRequestsOpenAConnectionEachAndKeepThem() throws {
+        let client = try Self.client()
+        for _ in 0..<3 {
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                _ = try? client.execute("SELECT sleep(0.2)")
+            }
+        }
+        let statistics = client.connectionStatistics
+        #expect(statistics.requests == 12)
+        #expect(statistics.connects >= 1 && statistics.connects <= 8, "\(statistics)")
+    }
+
+    @Test func aConnectionIdleTooLongIsNotReused() throws {
+        let location = try ClickHouseTesting.newLocation()
+        var configuration = ClickHouseClient.Configuration()
+        configuration.maximumIdleSeconds = 0.2
+        let client = ClickHouseClient(location: location, configuration: configuration)
+        _ = try client.execute("SELECT 1")
+        _ = try client.execute("SELECT 1")
+        usleep(300_000)
+        _ = try client.execute("SELECT 1")
+        #expect(client.connectionStatistics == HTTPConnectionPool.Statistics(connects: 2, requests: 3))
+    }
+
+    @Test func theExceptionCodeHeaderSetsTheErrorsCode() throws {
+        let client = try Self.client()
+        do {
+            _ = try client.execute("SELECT throwIf(number = 3) FROM system.numbers LIMIT 5")
+            Issue.record("a thrown exception was accepted")
+        } catch {
+            #expect(error.code == .storage)
+            #expect(error.message.contains("Code: 395"), "\(error.message)")
+        }
+        // A transient code (159, a time-out) is unavailable whatever the body says.
+        let transient = ClickHouseClient.error(
+            status: 500, body: Array("not a code".utf8), node: client.location.node, code: 159)
+        #expect(transient.code == .unavailable)
+    }
 }

@@ -38,6 +38,11 @@ extension CommandLineTests {
         ["--insert-interval", "50"],
         ["--insert-interval", "10001", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         ["--insert-interval", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        // PostgreSQL keeps the metadata only with ClickHouse events, instead of the --db file.
+        ["--meta", "postgres://fp@127.0.0.1:5432/meta"],
+        ["--meta", "postgres://fp@127.0.0.1:5432/meta", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--meta", "sqlite:other.sqlite", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--meta", "postgres://fp@127.0.0.1:5432/me;ta", "--store", "clickhouse://127.0.0.1:8123/footprint"],
     ])
     func badConnectionOptionsAreUsageErrors(_ arguments: [String]) throws {
         let result = try run(["serve", "--db", directory + "/serve.sqlite", "--port", "0"] + arguments)

@@ -46,6 +46,23 @@ import Testing
         }
     }
 
+    @Test func postgresMetadataWithoutClickHouseEventsIsRefused() throws {
+        // Refused before connecting: nothing listens at this address.
+        let postgres = try StoreLocation("postgres://fp:secret@127.0.0.1:9/meta")
+        for events in [nil, StoreLocation.sqlite(path: "/nonexistent/footprint.sqlite"), postgres] {
+            let refused = Self.refusal(opening: postgres, events: events)
+            #expect(refused?.code == .invalidStore)
+            #expect(refused?.message.contains("clickhouse://") == true)
+            #expect(refused?.message.contains("secret") == false)
+        }
+        withTemporaryDatabase("footprint-stores-pg") { path in
+            #expect(Self.refusal(opening: .sqlite(path: path), events: postgres)?.code == .invalidStore)
+        }
+        // With ClickHouse named, PostgreSQL is connected to: nothing listens, so unavailable.
+        let clickHouse = try StoreLocation("clickhouse://127.0.0.1:9/footprint")
+        #expect(Self.refusal(opening: postgres, events: clickHouse)?.code == .unavailable)
+    }
+
     @Test func metadataOutsideAFileAndTwoDifferentFilesAreRefused() throws {
         let clickHouse = try StoreLocation("clickhouse://127.0.0.1:9/footprint")
         #expect(Self.refusal(opening: clickHouse)?.code == .invalidStore)

@@ -9,6 +9,12 @@ struct DeletedIds {
     /// Per project, each refused digest and until when (ms since 1970).
     private(set) var refused: [Int64: [PersonIdDigest: Int64]] = [:]
 
+    /// The ids refused under `salt`: per project, each digest and until when (ms since 1970).
+    init(salt: [UInt8], refused: [Int64: [PersonIdDigest: Int64]]) {
+        self.salt = salt
+        self.refused = refused
+    }
+
     /// Reads the salt and the refused ids from `database`.
     init(database: SQLiteDatabase) throws {
         salt =
@@ -68,8 +74,12 @@ struct DeletedIds {
         for id in ids {
             let digest = PersonIdDigest(of: id, salt: salt)
             try insert.run([.integer(project), .blob(digest.bytes), .integer(until.millisecondsSince1970)])
-            refused[project, default: [:]][digest] = max(
-                refused[project]?[digest] ?? .min, until.millisecondsSince1970)
+            note(digest, project: project, until: until.millisecondsSince1970)
         }
+    }
+
+    /// Refuses `digest` of a project until `until` (ms since 1970), or later if it already was.
+    mutating func note(_ digest: PersonIdDigest, project: Int64, until: Int64) {
+        refused[project, default: [:]][digest] = max(refused[project]?[digest] ?? .min, until)
     }
 }

@@ -3,7 +3,8 @@ import FootprintWire
 /// What an event store that keeps its events apart from the metadata (ClickHouse) records in
 /// the metadata store: which event store the metadata belongs to, the deletion log with the ids
 /// it refuses, the retention horizons, and the snapshots a deletion, an export or retention
-/// touches. ``SQLiteEventStore`` implements it for the metadata file it is in such a deployment.
+/// touches. ``SQLiteEventStore`` implements it for the metadata file it is in such a deployment,
+/// ``PostgresMetadataStore`` for a PostgreSQL database.
 protocol MetadataLedger: Sendable {
     /// Records that the metadata's events are kept at `location` from now on.
     func recordEventStore(_ location: ClickHouseLocation, at time: Timestamp) throws(ServerError)

@@ -6,7 +6,8 @@ import FootprintWire
 /// often, written rarely; every collector sharing one deployment shares one metadata store.
 ///
 /// ``SQLiteEventStore`` implements it (beside ``EventStore``, in one file); a deployment whose
-/// events are in ClickHouse keeps its metadata in a SQLite file of its own. See ``Stores``.
+/// events are in ClickHouse keeps its metadata in a SQLite file of its own, or in PostgreSQL
+/// (``PostgresMetadataStore``), which collectors on several machines share. See ``Stores``.
 public protocol MetadataStore: AccessStore, ScreenStore {
     /// The project a write key belongs to, or `nil`.
     func project(writeKey: String) throws(ServerError) -> Project?

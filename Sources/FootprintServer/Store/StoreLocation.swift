@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where a store is, written the same way by every command: a SQLite file as `PATH` or
-/// `sqlite:PATH`, or ClickHouse as `clickhouse://…` (``ClickHouseLocation``).
+/// `sqlite:PATH`, ClickHouse as `clickhouse://…` (``ClickHouseLocation``), or PostgreSQL, which
+/// keeps only metadata, as `postgres://USER[:PASSWORD]@HOST:PORT/DATABASE` (``PostgresLocation``).
 ///
 /// `footprint serve --db`, `report --db`, `migrate --from`, `backup --db` and the other commands'
 /// `--db` take a SQLite file in either spelling; `--store` and `migrate --to` take either kind.
@@ -10,20 +11,27 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
     case sqlite(path: String)
     /// A ClickHouse store.
     case clickHouse(ClickHouseLocation)
+    /// A PostgreSQL database keeping a deployment's metadata (its events in ClickHouse).
+    case postgres(PostgresLocation)
 
     /// The prefix that names a SQLite file.
     public static let sqlitePrefix = "sqlite:"
 
     /// Reads a store location.
     /// - Parameters:
-    ///   - text: `PATH`, `sqlite:PATH` (`sqlite://PATH` too) or `clickhouse://…`.
-    ///   - environment: where ClickHouse's user and password may come from
-    ///     (``ClickHouseLocation/init(url:environment:)``). Default: none.
+    ///   - text: `PATH`, `sqlite:PATH` (`sqlite://PATH` too), `clickhouse://…` or `postgres://…`.
+    ///   - environment: where ClickHouse's and PostgreSQL's users and passwords may come from
+    ///     (``ClickHouseLocation/init(url:environment:)``, ``PostgresLocation/init(url:environment:)``).
+    ///     Default: none.
     /// - Throws: ``ServerError`` `invalid_store`: an empty path, another URL scheme, or a
-    ///   ClickHouse URL that is not valid (naming what is wrong).
+    ///   ClickHouse or PostgreSQL URL that is not valid (naming what is wrong).
     public init(_ text: String, environment: [String: String] = [:]) throws(ServerError) {
         if ClickHouseLocation.isURL(text) {
             self = .clickHouse(try ClickHouseLocation(url: text, environment: environment))
+            return
+        }
+        if PostgresLocation.isURL(text) {
+            self = .postgres(try PostgresLocation(url: text, environment: environment))
             return
         }
         var path = Substring(text)
@@ -34,7 +42,7 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
             throw ServerError(
                 code: .invalidStore,
                 message:
-                    "\(scheme):// is not a store; give a SQLite file (PATH or sqlite:PATH) or clickhouse://HOST:PORT/DATABASE"
+                    "\(scheme):// is not a store; give a SQLite file (PATH or sqlite:PATH), clickhouse://HOST:PORT/DATABASE or postgres://USER@HOST:PORT/DATABASE"
             )
         }
         guard !path.isEmpty else {
@@ -49,17 +57,24 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// The ClickHouse location, `nil` for a SQLite file.
+    /// The ClickHouse location, `nil` for another store.
     public var clickHouse: ClickHouseLocation? {
         if case .clickHouse(let location) = self { return location }
         return nil
     }
 
-    /// `sqlite:PATH`, or the ClickHouse URL without its password.
+    /// The PostgreSQL location, `nil` for another store.
+    public var postgres: PostgresLocation? {
+        if case .postgres(let location) = self { return location }
+        return nil
+    }
+
+    /// `sqlite:PATH`, or the ClickHouse or PostgreSQL URL without its password.
     public var description: String {
         switch self {
         case .sqlite(let path): Self.sqlitePrefix + path
         case .clickHouse(let location): location.description
+        case .postgres(let location): location.description
         }
     }
 

@@ -32,6 +32,25 @@ enum ChDBCheck {
         _ statements: [(label: String, sql: String, expect: String?)],
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
+        try expectEveryStatementRuns(
+            statements.map { Statement(label: $0.label, sql: $0.sql, expect: $0.expect) },
+            sourceLocation: sourceLocation)
+    }
+
+    /// A statement for chDB: its SQL, the TSV text it must return when given, and for an INSERT
+    /// `… FORMAT RowBinary` its rows (sent as the statement's `FROM INFILE`).
+    struct Statement {
+        var label: String
+        var sql: String
+        var expect: String?
+        var data: [UInt8]?
+    }
+
+    /// Runs `statements` in order in one chDB session; records an issue naming each statement
+    /// that failed or returned other rows than it expects.
+    static func expectEveryStatementRuns(
+        _ statements: [Statement], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let python = try #require(python, missing, sourceLocation: sourceLocation)
         let file = NSTemporaryDirectory() + "footprint-chdb-\(UInt32.random(in: 0..<UInt32.max)).json"
         defer { try? FileManager.default.removeItem(atPath: file) }
@@ -41,6 +60,7 @@ enum ChDBCheck {
                     "label": .string(statement.label), "sql": .string(statement.sql),
                 ]
                 if let expected = statement.expect { entry["expect"] = .string(expected) }
+                if let data = statement.data { entry["data"] = .string(Data(data).base64EncodedString()) }
                 return .object(entry)
             })
         try JSONWriter.string(json).write(toFile: file, atomically: true, encoding: .utf8)

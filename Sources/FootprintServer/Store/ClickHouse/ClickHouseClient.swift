@@ -1,17 +1,12 @@
-import Dispatch
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Sends SQL to ClickHouse's HTTP interface and returns the answer's bytes.
 ///
-/// Built on Foundation's `URLSession` (libcurl on Linux), which keeps connections alive between
-/// requests. Every request is a POST: a statement without data in the body, or an INSERT's
-/// statement in the `query` parameter and its rows in the body. Settings travel as URL
-/// parameters. An answer is read into memory up to ``Configuration/maximumResponseBytes``;
-/// a longer one is cut off and fails.
+/// Plain HTTP/1.1 over POSIX sockets (``HTTPConnection``), connections kept alive between
+/// requests and reused per node (``HTTPConnectionPool``). Every request is a POST: a statement
+/// without data in the body, or an INSERT's statement in the `query` parameter and its rows in
+/// the body. Settings travel as URL parameters. An answer is read into memory up to
+/// ``Configuration/maximumResponseBytes``; a longer one is cut off and fails.
 ///
 /// Failures carry ClickHouse's own message. A node that cannot be reached, does not answer in
 /// time or reports a transient fault (too many queries, a shard unreachable, a timeout) gives
@@ -20,11 +15,16 @@ import Foundation
 final class ClickHouseClient: Sendable {
     /// Time-outs and limits.
     struct Configuration: Sendable {
-        /// Seconds a request may take, and ClickHouse's `max_execution_time`, unless the call
-        /// gives its own (the store's writes do). Default 60.
+        /// Seconds a request may take (connecting, sending, the whole answer), and ClickHouse's
+        /// `max_execution_time`, unless the call gives its own (the store's writes do). Default 60.
         var requestTimeout: Double = 60
         /// The largest answer read, in bytes. Default 512 MiB.
         var maximumResponseBytes = 512 << 20
+        /// Idle connections kept per node. Default 16.
+        var maximumIdleConnections = 16
+        /// Seconds an idle connection may wait and still be reused. Default 2
+        /// (see ``HTTPConnectionPool/maximumIdleSeconds``).
+        var maximumIdleSeconds: Double = 2
     }
 
     /// Settings of every request unless it gives its own: statements up to 64 MiB and their
@@ -37,86 +37,135 @@ final class ClickHouseClient: Sendable {
 
     let location: ClickHouseLocation
     let configuration: Configuration
-    private let session: URLSession
-    private let delegate: Delegate
+    private let pool: HTTPConnectionPool
+    /// `Authorization: Basic …` and its line break, or nothing.
+    private let authorization: String
 
     init(location: ClickHouseLocation, configuration: Configuration = Configuration()) {
         self.location = location
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.requestTimeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.requestTimeout
-        sessionConfiguration.httpMaximumConnectionsPerHost = 16
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let delegate = Delegate(maximumBytes: configuration.maximumResponseBytes)
-        self.delegate = delegate
-        self.session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: nil)
+        self.pool = HTTPConnectionPool(
+            maximumIdlePerNode: configuration.maximumIdleConnections,
+            maximumIdleSeconds: configuration.maximumIdleSeconds)
+        if let user = location.user {
+            let credentials = Data("\(user):\(location.password ?? "")".utf8).base64EncodedString()
+            self.authorization = "Authorization: Basic \(credentials)\r\n"
+        } else {
+            self.authorization = ""
+        }
     }
 
     deinit {
-        session.invalidateAndCancel()
+        pool.closeIdle()
     }
 
+    /// Connections opened and requests sent so far.
+    var connectionStatistics: HTTPConnectionPool.Statistics { pool.statistics }
+
     /// Runs `sql` (with `data` as an INSERT's rows) on `node` (default: the location's node).
-    /// - Parameter timeout: seconds it may take (default ``Configuration/requestTimeout``).
+    /// - Parameters:
+    ///   - timeout: seconds it may take (default ``Configuration/requestTimeout``).
+    ///   - isRead: whether `sql` only reads (default `false`): a read is sent once more on a new
+    ///     connection when a kept-alive one turns out closed before a byte of the answer; a write
+    ///     never is (it fails as `unavailable`, and its clients resend it), so that no INSERT can
+    ///     run twice with the same sequences.
     /// - Returns: the answer's body.
     func execute(
         _ sql: String, data: [UInt8]? = nil, settings: [String: String] = [:],
-        on node: ClickHouseLocation.Node? = nil, timeout: Double? = nil
+        on node: ClickHouseLocation.Node? = nil, timeout: Double? = nil, isRead: Bool = false
     ) throws(ServerError) -> [UInt8] {
         let timeout = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
         let target = node ?? location.node
-        var components = URLComponents()
-        components.scheme = "http"
-        components.host = target.host.contains(":") ? "[\(target.host)]" : target.host
-        components.port = Int(target.port)
-        components.path = "/"
-        var items = settings.merging(Self.defaultSettings) { given, _ in given }.sorted { $0.key < $1.key }
-            .map { URLQueryItem(name: $0.key, value: $0.value) }
+        var parameters = settings.merging(Self.defaultSettings) { given, _ in given }
         if settings["max_execution_time"] == nil {
-            items.append(
-                URLQueryItem(name: "max_execution_time", value: String(max(1, Int(timeout)))))
+            parameters["max_execution_time"] = String(max(1, Int(timeout)))
         }
-        if data != nil { items.append(URLQueryItem(name: "query", value: sql)) }
-        components.queryItems = items
-        // `+` is a space in a query string: escape it, which URLComponents does not.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(
-            of: "+", with: "%2B")
-        guard let url = components.url else {
-            throw ServerError(code: .invalidStore, message: "cannot make a URL for ClickHouse at \(target)")
+        var path =
+            "/?"
+            + parameters.sorted { $0.key < $1.key }.map {
+                Self.percentEncoded($0.key) + "=" + Self.percentEncoded($0.value)
+            }.joined(separator: "&")
+        if data != nil { path += "&query=" + Self.percentEncoded(sql) }
+        let body = data ?? Array(sql.utf8)
+        let head = Array(
+            ("POST \(path) HTTP/1.1\r\nHost: \(target)\r\nContent-Length: \(body.count)\r\n"
+                + "Content-Type: text/plain; charset=UTF-8\r\n\(authorization)\r\n").utf8)
+        let response = try send(head: head, body: body, to: target, timeout: timeout, retries: isRead)
+        guard response.status == 200, response.header("X-ClickHouse-Exception-Code") == nil else {
+            throw Self.error(
+                status: response.status, body: response.body, node: target,
+                code: response.header("X-ClickHouse-Exception-Code").flatMap { Int($0) })
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.httpBody = Data(data ?? Array(sql.utf8))
-        if let user = location.user {
-            let credentials = Data("\(user):\(location.password ?? "")".utf8).base64EncodedString()
-            request.setValue("Basic \(credentials)", forHTTPHeaderField: "Authorization")
+        return response.body
+    }
+
+    /// Sends one request on a kept-alive connection to `node`, or on a new one; with `retries`,
+    /// once more on a new one when a kept-alive connection turns out closed before a byte of the
+    /// answer.
+    private func send(
+        head: [UInt8], body: [UInt8], to node: ClickHouseLocation.Node, timeout: Double, retries: Bool
+    )
+        throws(ServerError) -> HTTPResponseParser.Response
+    {
+        let deadline = HTTPConnection.now + timeout
+        var limits = HTTPResponseParser.Limits()
+        limits.maximumBodyBytes = configuration.maximumResponseBytes
+        var retried = !retries
+        while true {
+            do {
+                let (connection, reused) = try pool.connection(to: node, deadline: deadline)
+                do {
+                    let response = try connection.exchange(
+                        head: head, body: body, limits: limits, deadline: deadline)
+                    if response.keepsAlive { pool.release(connection) }
+                    return response
+                } catch .closedBeforeAnswer where reused && !retried {
+                    retried = true
+                    continue
+                }
+            } catch {
+                throw self.error(error, node: node)
+            }
         }
-        let task = session.dataTask(with: request)
-        let done = DispatchSemaphore(value: 0)
-        delegate.begin(task.taskIdentifier, done: done)
-        task.resume()
-        // The resource time-out ends the task; the extra wait only guards against a lost callback.
-        if done.wait(timeout: .now() + timeout + 30) == .timedOut {
-            task.cancel()
-            _ = delegate.finish(task.taskIdentifier)
-            throw ServerError(code: .unavailable, message: "ClickHouse at \(target) did not answer in time")
+    }
+
+    /// `text` for a URL's query: every byte but the unreserved ones (RFC 3986) as `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case 48...57, 65...90, 97...122, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
         }
-        let outcome = delegate.finish(task.taskIdentifier)
-        if outcome.tooLarge {
-            throw ServerError(
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The error for a failed exchange with `node`.
+    private func error(_ failure: HTTPConnection.Failure, node: ClickHouseLocation.Node) -> ServerError {
+        switch failure {
+        case .timedOut:
+            ServerError(code: .unavailable, message: "ClickHouse at \(node) did not answer in time")
+        case .cannotConnect(let reason):
+            ServerError(code: .unavailable, message: "ClickHouse at \(node) cannot be reached: \(reason)")
+        case .closedBeforeAnswer:
+            ServerError(
+                code: .unavailable,
+                message: "ClickHouse at \(node) cannot be reached: it closed the connection")
+        case .broken(let reason):
+            ServerError(code: .unavailable, message: "ClickHouse at \(node) cannot be reached: \(reason)")
+        case .response(.bodyTooLarge):
+            ServerError(
                 code: .storage,
                 message: "ClickHouse's answer is larger than \(configuration.maximumResponseBytes) bytes")
+        case .response(let failure):
+            ServerError(code: .storage, message: "ClickHouse at \(node) answered with \(failure)")
         }
-        if let error = outcome.error {
-            throw ServerError(
-                code: .unavailable,
-                message: "ClickHouse at \(target) cannot be reached: \(error.localizedDescription)")
-        }
-        guard outcome.status == 200 else {
-            throw Self.error(status: outcome.status, body: outcome.body, node: target)
-        }
-        return outcome.body
     }
 
     /// Runs `sql` and returns its rows in ClickHouse's `TabSeparated` format, each as its fields.
@@ -124,7 +173,8 @@ final class ClickHouseClient: Sendable {
         _ sql: String, settings: [String: String] = [:], on node: ClickHouseLocation.Node? = nil,
         timeout: Double? = nil
     ) throws(ServerError) -> [[Substring]] {
-        let body = try execute(sql + " FORMAT TabSeparated", settings: settings, on: node, timeout: timeout)
+        let body = try execute(
+            sql + " FORMAT TabSeparated", settings: settings, on: node, timeout: timeout, isRead: true)
         let text = String(decoding: body, as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: true).map {
             $0.split(separator: "\t", omittingEmptySubsequences: false)
@@ -150,11 +200,14 @@ final class ClickHouseClient: Sendable {
         159, 160, 164, 202, 203, 209, 210, 241, 242, 252, 279, 285, 286, 319, 394, 425,
     ]
 
-    /// The error for a non-200 answer: its ClickHouse code and message.
-    static func error(status: Int, body: [UInt8], node: ClickHouseLocation.Node) -> ServerError {
+    /// The error for a non-200 answer, or one with `X-ClickHouse-Exception-Code`: its
+    /// ClickHouse code (`header`, else the `Code: N` that starts the body) and message.
+    static func error(status: Int, body: [UInt8], node: ClickHouseLocation.Node, code header: Int? = nil)
+        -> ServerError
+    {
         let text = String(decoding: body.prefix(2_000), as: UTF8.self).trimmingSpaces
-        var code: Int?
-        if text.hasPrefix("Code: ") {
+        var code = header
+        if code == nil, text.hasPrefix("Code: ") {
             code = Int(text.dropFirst(6).prefix { $0.isNumber })
         }
         let transient =
@@ -162,66 +215,5 @@ final class ClickHouseClient: Sendable {
         return ServerError(
             code: transient ? .unavailable : .storage,
             message: "ClickHouse at \(node) answered \(status): \(text.isEmpty ? "(no message)" : text)")
-    }
-
-    /// Collects each task's answer; cancels one that grows past the limit.
-    private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        /// One task's answer so far (changed only under the lock of `tasks`).
-        final class Outcome {
-            var status = 0
-            var body: [UInt8] = []
-            var error: (any Error)?
-            var tooLarge = false
-            var done: DispatchSemaphore?
-        }
-
-        let maximumBytes: Int
-        private let tasks = LockedValue<[Int: Outcome]>([:])
-
-        init(maximumBytes: Int) {
-            self.maximumBytes = maximumBytes
-        }
-
-        func begin(_ id: Int, done: DispatchSemaphore) {
-            let outcome = Outcome()
-            outcome.done = done
-            tasks.withLock { $0[id] = outcome }
-        }
-
-        func finish(_ id: Int) -> Outcome {
-            tasks.withLock { $0.removeValue(forKey: id) } ?? Outcome()
-        }
-
-        func urlSession(
-            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-        ) {
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            tasks.withLock { $0[dataTask.taskIdentifier]?.status = status }
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let cut = tasks.withLock { tasks -> Bool in
-                guard let outcome = tasks[dataTask.taskIdentifier], !outcome.tooLarge else { return false }
-                if outcome.body.count + data.count > maximumBytes {
-                    outcome.tooLarge = true
-                    return true
-                }
-                outcome.body.append(contentsOf: data)
-                return false
-            }
-            if cut { dataTask.cancel() }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
-        {
-            let done = tasks.withLock { tasks -> DispatchSemaphore? in
-                guard let outcome = tasks[task.taskIdentifier] else { return nil }
-                if !outcome.tooLarge { outcome.error = error }
-                return outcome.done
-            }
-            done?.signal()
-        }
     }
 }

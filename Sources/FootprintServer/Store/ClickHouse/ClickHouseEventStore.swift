@@ -94,6 +94,18 @@ public final class ClickHouseEventStore: EventStore {
             configuration: configuration)
     }
 
+    /// Opens the ClickHouse database at `location`, creating its tables on every shard when
+    /// missing, with its metadata in PostgreSQL (which records this store). Closing this store
+    /// leaves `metadata` open.
+    public convenience init(
+        location: ClickHouseLocation, metadata: PostgresMetadataStore,
+        configuration: Configuration = Configuration()
+    ) throws(ServerError) {
+        try self.init(
+            location: location, ledger: metadata, owning: false, readOnly: false, configuration: configuration
+        )
+    }
+
     /// Opens the metadata file at `metadataPath` (with ``Configuration/metadata``) and the
     /// ClickHouse database at `location`; closing this store closes both.
     public convenience init(
@@ -245,9 +257,9 @@ public final class ClickHouseEventStore: EventStore {
             // The ids of deleted people (kept in the metadata file, read again when it changed).
             let deleted = try ledger.deletedIds()
             var seen: [Int64: Set<String>] = [:]
-            var eventRows = ""
-            var linkRows = ""
-            var lostRows = ""
+            var eventRows = ClickHouseRowBinary(capacity: batches.reduce(0) { $0 + $1.events.count } * 512)
+            var linkRows = ClickHouseRowBinary()
+            var lostRows = ClickHouseRowBinary()
             var inserted: [[StoredCopy]] = []
             var refusals: [[Int]] = []
             for batch in batches {
@@ -265,21 +277,12 @@ public final class ClickHouseEventStore: EventStore {
                             device: event.anonymousId ?? "", messageId: event.messageId, sequence: sequence))
                 }
                 for link in deleted.acceptedLinks(of: batch) {
-                    linkRows +=
-                        [
-                            String(batch.projectId), ClickHouseFormat.field(link.anonymousId),
-                            ClickHouseFormat.field(link.userId),
-                            String(batch.receivedAt.millisecondsSince1970),
-                        ].joined(separator: "\t") + "\n"
+                    ClickHouseRows.appendLink(
+                        link, project: batch.projectId, firstSeen: batch.receivedAt, to: &linkRows)
                 }
                 if batch.evictedCount > 0 {
-                    lostRows +=
-                        [
-                            String(batch.projectId), ClickHouseFormat.field(batch.batchKey),
-                            String(batch.evictedCount),
-                            String(batch.receivedAt.millisecondsSince1970),
-                            String(UInt64.max - nextSequence()),
-                        ].joined(separator: "\t") + "\n"
+                    ClickHouseRows.appendLostEvents(
+                        of: batch, keep: UInt64.max - nextSequence(), to: &lostRows)
                 }
                 inserted.append(copies)
                 refusals.append(refused)
@@ -314,12 +317,12 @@ public final class ClickHouseEventStore: EventStore {
         var sequence: UInt64
     }
 
-    /// `rows` (`TabSeparated`) inserted by `statement` through the `Distributed` tables, returning
+    /// `rows` (`RowBinary`) inserted by `statement` through the `Distributed` tables, returning
     /// once every shard holds them; nothing when `rows` is empty.
-    private func insert(_ statement: String, rows: String) throws(ServerError) {
+    private func insert(_ statement: String, rows: ClickHouseRowBinary) throws(ServerError) {
         guard !rows.isEmpty else { return }
         _ = try client.execute(
-            statement, data: Array(rows.utf8), settings: ["insert_distributed_sync": "1"],
+            statement, data: rows.bytes, settings: ["insert_distributed_sync": "1"],
             timeout: configuration.writeTimeout)
     }
 
@@ -353,12 +356,12 @@ public final class ClickHouseEventStore: EventStore {
                 projectId: projectId, devices: Set(copies.map(\.device)),
                 messageIds: Set(copies.map(\.messageId))),
             timeout: configuration.writeTimeout)
-        // Each message's copies: the raw fields, written back as they came.
+        // Each message's copies: the fields, written back as they came.
         var messages: [[Substring]: [(sequence: UInt64, row: [Substring])]] = [:]
         for row in rows {
             messages[[row.fields[0], row.fields[1]], default: []].append((row.sequence, row.fields))
         }
-        var records = ""
+        var records = ClickHouseRowBinary()
         var first: Set<StoredCopy> = []
         for copiesOfOne in messages.values {
             // A copy with the first one's sequence (collectors of one tag in one microsecond) is
@@ -367,8 +370,8 @@ public final class ClickHouseEventStore: EventStore {
             let smallest = copiesOfOne.map(\.sequence).min() ?? 0
             for copy in copiesOfOne {
                 if copy.sequence > smallest {
-                    records +=
-                        ([String(projectId)] + copy.row.map(String.init)).joined(separator: "\t") + "\n"
+                    ClickHouseRows.appendCopy(
+                        copy.row, sequence: copy.sequence, project: projectId, to: &records)
                 } else {
                     first.insert(
                         StoredCopy(
@@ -556,10 +559,15 @@ public final class ClickHouseEventStore: EventStore {
     }
 }
 
-/// An ``EventRecord`` as a `TabSeparated` row of ``ClickHouseSQL/eventColumns``, with the
-/// columns the reports read computed by the SQLite rollups' own code.
+/// The rows the store inserts, in `RowBinary` (``ClickHouseRowBinary``): an ``EventRecord``
+/// as a row of ``ClickHouseSQL/eventColumns``, with the columns the reports read computed by the
+/// SQLite rollups' own code, and the rows of the identity links, the evicted-event counts and the
+/// records of redundant copies.
 enum ClickHouseRows {
-    static func append(_ event: EventRecord, project: Int64, sequence: UInt64, to rows: inout String) {
+    /// An event's row.
+    static func append(
+        _ event: EventRecord, project: Int64, sequence: UInt64, to rows: inout ClickHouseRowBinary
+    ) {
         let day = event.time.dayNumber
         let contributions = RollupDelta.contributions(of: event)
         let isView = event.type == .screen || event.type == .page
@@ -570,29 +578,73 @@ enum ClickHouseRows {
         let sessionKey = SessionTimeline.sessionKey(
             sessionId: event.sessionId, anonymousId: event.anonymousId, userId: event.userId, time: event.time
         )
-        let fields: [String] = [
-            String(project), ClickHouseFormat.field(event.anonymousId ?? ""),
-            ClickHouseFormat.field(event.messageId),
-            String(sequence), ClickHouseFormat.field(event.type.rawValue),
-            ClickHouseFormat.field(event.name), String(event.time.millisecondsSince1970), String(day),
-            String(day >> 6), String(UInt64(1) << UInt64(day & 63)),
-            String(event.clientTimestamp.millisecondsSince1970),
-            event.sentAt.map { String($0.millisecondsSince1970) } ?? "\\N",
-            String(event.receivedAt.millisecondsSince1970), ClickHouseFormat.field(event.anonymousId),
-            ClickHouseFormat.field(event.userId), ClickHouseFormat.field(event.sessionId),
-            ClickHouseFormat.field(event.page), ClickHouseFormat.field(event.elementPath),
-            ClickHouseFormat.field(event.similarPath), ClickHouseFormat.field(event.elementText),
-            ClickHouseFormat.field(event.itemId), event.durationMilliseconds.map { String($0) } ?? "\\N",
-            ClickHouseFormat.field(event.appVersion), ClickHouseFormat.field(event.os),
-            ClickHouseFormat.field(event.planEventName), ClickHouseFormat.field(event.payload),
-            ClickHouseFormat.array(contributions.map { UInt8($0.kind.rawValue) }),
-            ClickHouseFormat.array(contributions.map(\.key)),
-            ClickHouseFormat.array(
-                contributions.map { ($0.counted ? 1 : 0) | ($0.perPerson ? 2 : 0) | ($0.timed ? 4 : 0) }),
-            ClickHouseFormat.field(sessionKey), isView ? "1" : "0", String(markFields.code.rawValue),
-            ClickHouseFormat.field(markFields.page), String(markFields.duration),
-        ]
-        rows += fields.joined(separator: "\t")
-        rows += "\n"
+        rows.append(project)
+        rows.append(event.anonymousId ?? "")
+        rows.append(event.messageId)
+        rows.append(sequence)
+        rows.append(event.type.rawValue)
+        rows.append(event.name)
+        rows.append(event.time.millisecondsSince1970)
+        rows.append(day)
+        rows.append(day >> 6)
+        rows.append(UInt64(1) << UInt64(day & 63))
+        rows.append(event.clientTimestamp.millisecondsSince1970)
+        rows.append(event.sentAt?.millisecondsSince1970)
+        rows.append(event.receivedAt.millisecondsSince1970)
+        rows.append(event.anonymousId)
+        rows.append(event.userId)
+        rows.append(event.sessionId)
+        rows.append(event.page)
+        rows.append(event.elementPath)
+        rows.append(event.similarPath)
+        rows.append(event.elementText)
+        rows.append(event.itemId)
+        rows.append(event.durationMilliseconds)
+        rows.append(event.appVersion)
+        rows.append(event.os)
+        rows.append(event.planEventName)
+        rows.append(event.payload)
+        rows.append(contributions.map { UInt8($0.kind.rawValue) })
+        rows.append(contributions.map(\.key))
+        rows.append(
+            contributions.map { UInt8(($0.counted ? 1 : 0) | ($0.perPerson ? 2 : 0) | ($0.timed ? 4 : 0)) })
+        rows.append(sessionKey)
+        rows.append(UInt8(isView ? 1 : 0))
+        rows.append(UInt8(markFields.code.rawValue))
+        rows.append(markFields.page)
+        rows.append(markFields.duration)
+    }
+
+    /// An identity link's row: `project_id, anonymous_id, user_id, first_seen`.
+    static func appendLink(
+        _ link: IdentityLink, project: Int64, firstSeen: Timestamp, to rows: inout ClickHouseRowBinary
+    ) {
+        rows.append(project)
+        rows.append(link.anonymousId)
+        rows.append(link.userId)
+        rows.append(firstSeen.millisecondsSince1970)
+    }
+
+    /// A batch's evicted-event count: `project_id, batch_key, count, received_at, keep`.
+    static func appendLostEvents(of batch: IngestBatch, keep: UInt64, to rows: inout ClickHouseRowBinary) {
+        rows.append(batch.projectId)
+        rows.append(batch.batchKey)
+        rows.append(Int64(batch.evictedCount))
+        rows.append(batch.receivedAt.millisecondsSince1970)
+        rows.append(keep)
+    }
+
+    /// A redundant copy's record: `project_id, device, message_id, sequence, user_id, time`,
+    /// from the copy's `TabSeparated` fields as the copy check read them (`device, message_id,
+    /// sequence, user_id, time`).
+    static func appendCopy(
+        _ fields: [Substring], sequence: UInt64, project: Int64, to rows: inout ClickHouseRowBinary
+    ) {
+        rows.append(project)
+        rows.append(ClickHouseFormat.text(fields[0]) ?? "")
+        rows.append(ClickHouseFormat.text(fields[1]) ?? "")
+        rows.append(sequence)
+        rows.append(ClickHouseFormat.text(fields[3]))
+        rows.append(ClickHouseFormat.int64(fields[4]))
     }
 }

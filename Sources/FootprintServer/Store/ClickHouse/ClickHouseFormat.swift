@@ -1,28 +1,20 @@
-/// ClickHouse's `TabSeparated` format and SQL string literals: the only two ways values travel
-/// between the store and ClickHouse (18.16 has no bound query parameters).
+/// SQL string literals, the way values travel into the store's queries (18.16 has no bound query
+/// parameters), and the fields of ClickHouse's `TabSeparated` answers. Rows go in as `RowBinary`
+/// (``ClickHouseRowBinary``).
 enum ClickHouseFormat {
     /// `text` as a quoted SQL string literal: backslash, quote and control characters escaped.
     static func literal(_ text: String) -> String {
-        "'" + escaped(text, quote: true) + "'"
+        "'" + escaped(text) + "'"
     }
 
-    /// A field of a `TabSeparated` row: backslash, tab, newline, carriage return and NUL escaped.
-    static func field(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 92 || $0 == 9 || $0 == 10 || $0 == 13 || $0 == 0 }) else {
-            return text
-        }
-        return escaped(text, quote: false)
-    }
-
-    /// `text` with backslash, tab, newline, carriage return, NUL (and with `quote`, `'`) escaped
-    /// by a backslash: how both the SQL literals and the `TabSeparated` fields escape.
-    private static func escaped(_ text: String, quote: Bool) -> String {
+    /// `text` with backslash, quote, tab, newline, carriage return and NUL escaped by a backslash.
+    private static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\\": out += "\\\\"
-            case "'" where quote: out += "\\'"
+            case "'": out += "\\'"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\r": out += "\\r"
@@ -31,22 +23,6 @@ enum ClickHouseFormat {
             }
         }
         return out
-    }
-
-    /// A `Nullable(String)` field: `\N` for `nil`.
-    static func field(_ text: String?) -> String {
-        text.map { field($0) } ?? "\\N"
-    }
-
-    /// An `Array(String)` field: `['a','b']`, each element a quoted literal (ClickHouse reads
-    /// an array in `TabSeparated` in its quoted form, with no second layer of escapes).
-    static func array(_ items: [String]) -> String {
-        "[" + items.map(literal).joined(separator: ",") + "]"
-    }
-
-    /// An `Array(UInt8)` field.
-    static func array(_ items: [UInt8]) -> String {
-        "[" + items.map(String.init).joined(separator: ",") + "]"
     }
 
     /// A `TabSeparated` output field as text: escapes undone; `nil` for `\N`.

@@ -154,7 +154,7 @@ public struct ClickHouseLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `HOST:PORT` or `[IPV6]:PORT`, `nil` when not one.
-    private static func node(_ text: Substring) -> Node? {
+    static func node(_ text: Substring) -> Node? {
         var host: Substring
         var portText: Substring
         if text.hasPrefix("[") {
@@ -192,7 +192,7 @@ public struct ClickHouseLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `%XX` escapes undone; `nil` when one is malformed or the result is not UTF-8.
-    private static func percentDecoded(_ text: Substring) -> String? {
+    static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()
         while let byte = iterator.next() {

@@ -2,20 +2,20 @@ import FootprintWire
 
 /// The writes: the INSERTs of a group of batches and the writer's check of its copies.
 extension ClickHouseSQL {
-    /// Inserts `TabSeparated` rows of ``eventColumns`` through the `Distributed` table.
-    var insertEvents: String { "INSERT INTO \(database).\(tables.events) FORMAT TabSeparated" }
+    /// Inserts `RowBinary` rows (``ClickHouseRows``) of ``eventColumns`` through the `Distributed` table.
+    var insertEvents: String { "INSERT INTO \(database).\(tables.events) FORMAT RowBinary" }
 
     /// Inserts identity links (`project_id, anonymous_id, user_id, first_seen`).
-    var insertIdentities: String { "INSERT INTO \(database).\(tables.identities) FORMAT TabSeparated" }
+    var insertIdentities: String { "INSERT INTO \(database).\(tables.identities) FORMAT RowBinary" }
 
     /// Inserts a batch's evicted-event count (`project_id, batch_key, count, received_at, keep`).
-    var insertLostEvents: String { "INSERT INTO \(database).\(tables.lostEvents) FORMAT TabSeparated" }
+    var insertLostEvents: String { "INSERT INTO \(database).\(tables.lostEvents) FORMAT RowBinary" }
 
     /// Inserts records of redundant copies (`project_id, device, message_id, sequence, user_id,
     /// time`: the copy's own device, user id and time, so that deleting a person's or an old
     /// day's events deletes their records by the same conditions).
     var insertDuplicateCopies: String {
-        "INSERT INTO \(database).\(tables.duplicateCopies) FORMAT TabSeparated"
+        "INSERT INTO \(database).\(tables.duplicateCopies) FORMAT RowBinary"
     }
 
     /// Every stored copy of the messages of these devices among `messageIds` in a project:

@@ -121,8 +121,7 @@ extension GroupCommitWriter {
         until: Timestamp, events: Int, identityLinks: Int, logged: Bool = true, database: SQLiteDatabase
     ) throws -> Set<String> {
         _ = try Self.deleteSnapshots(of: selection, projectId: projectId, database: database)
-        var refused = selection.allIds
-        refused.insert(id)
+        let refused = MetadataRules.refusedIds(selection, id: id)
         try deletedIds.refuse(refused, project: projectId, until: until, database: database)
         guard logged else { return refused }
         try database.prepare(

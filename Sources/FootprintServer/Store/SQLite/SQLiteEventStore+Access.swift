@@ -13,7 +13,7 @@ extension SQLiteEventStore {
                     .integer(projectId)
                 ]) { $0.text(at: 0) ?? "" }
                 guard let name = names.first else {
-                    throw ServerError(code: .project, message: "no project with id \(projectId)")
+                    throw MetadataRules.noProject(projectId)
                 }
                 try database.prepare(
                     "INSERT INTO read_tokens(hash, project_id, hint, created_at) VALUES (?1, ?2, ?3, ?4)"

@@ -118,16 +118,10 @@ extension SQLiteEventStore {
         try read { database in
             try database.prepare(
                 """
-                SELECT requested_by, deleted_at, events, identity_links FROM person_deletions
+                SELECT \(MetadataSQL.personDeletionColumns) FROM person_deletions
                 WHERE project_id = ?1 ORDER BY id DESC
                 """
-            ).rows([.integer(projectId)]) { row -> JSONValue in
-                [
-                    "requestedBy": .string(row.text(at: 0) ?? ""),
-                    "deletedAt": .string(Timestamp(millisecondsSince1970: row.int64(at: 1)).iso8601),
-                    "events": .int(row.int64(at: 2)), "identityLinks": .int(row.int64(at: 3)),
-                ]
-            }
+            ).rows([.integer(projectId)]) { try $0.personDeletion() }
         }
     }
 

@@ -38,9 +38,7 @@ extension SQLiteEventStore {
 
     /// Sets (or with `nil` clears) a project's own retention in days (1 to 36,500).
     public func setRetentionDays(_ days: Int?, projectId: Int64) throws(ServerError) {
-        if let days, !(1...36_500).contains(days) {
-            throw ServerError(code: .invalidQuery, message: "retention days must be 1 to 36500")
-        }
+        try MetadataRules.checkRetentionDays(days)
         try requireWriter().perform { database in
             try database.prepare(
                 """
@@ -67,14 +65,9 @@ extension SQLiteEventStore {
     func retentionHorizons(defaultDays: Int?, now: Timestamp) throws(ServerError) -> [(
         project: Project, day: Int64
     )] {
-        var horizons: [(project: Project, day: Int64)] = []
-        for project in try projects() {
-            guard let days = try retentionDays(projectId: project.id) ?? defaultDays, days > 0 else {
-                continue
-            }
-            horizons.append((project, now.dayNumber - Int64(min(days, 36_500))))
+        try MetadataRules.retentionHorizons(projects: try projects(), defaultDays: defaultDays, now: now) {
+            (id: Int64) throws(ServerError) in try retentionDays(projectId: id)
         }
-        return horizons
     }
 
     /// Deletes every project's events older than its retention (its own days, else

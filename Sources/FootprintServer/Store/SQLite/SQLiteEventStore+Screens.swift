@@ -8,15 +8,15 @@ extension SQLiteEventStore {
         projectId: Int64, tokenHash: SecretHash, hint: String, now: Timestamp, lifetimeSeconds: Int64,
         limits: ConnectSession.Limits, firstEventSequence: Int64
     ) throws(ServerError) -> ConnectSession {
-        let lifetime = max(1, min(lifetimeSeconds, 366 * 86_400))
-        let expires = now.adding(milliseconds: lifetime * 1000)
+        let expires = now.adding(
+            milliseconds: MetadataRules.connectSessionLifetimeMilliseconds(lifetimeSeconds))
         return try requireWriter().perform { database in
             try database.transaction {
                 let known = try database.prepare("SELECT 1 FROM projects WHERE id = ?1").rows([
                     .integer(projectId)
                 ]) { _ in true }
                 guard !known.isEmpty else {
-                    throw ServerError(code: .project, message: "no project with id \(projectId)")
+                    throw MetadataRules.noProject(projectId)
                 }
                 let open =
                     try database.prepare(
@@ -26,13 +26,8 @@ extension SQLiteEventStore {
                         """
                     ).rows([.integer(projectId), .integer(now.millisecondsSince1970)]) { $0.int64(at: 0) }
                     .first ?? 0
-                let most = max(1, limits.maximumOpenPerProject)
-                guard open < most else {
-                    throw ServerError(
-                        code: .tooManyConnectSessions,
-                        message:
-                            "\(open) connect sessions of this project are open (at most \(most)); end one or wait for one to expire"
-                    )
+                if let refusal = MetadataRules.connectSessionRefusal(open: open, limits: limits) {
+                    throw refusal
                 }
                 let firstEvent = firstEventSequence
                 try database.prepare(
@@ -67,26 +62,30 @@ extension SQLiteEventStore {
     public func connectSessions(projectId: Int64) throws(ServerError) -> [ConnectSession] {
         try read { database in
             try database.prepare(
-                Self.selectSessions + " WHERE c.project_id = ?1 GROUP BY c.id ORDER BY c.id DESC"
+                MetadataSQL.selectConnectSessions
+                    + " WHERE c.project_id = ?1 GROUP BY c.id ORDER BY c.id DESC"
             )
-            .rows([.integer(projectId)], Self.readSession)
+            .rows([.integer(projectId)], { try $0.connectSession() })
         }
     }
 
     public func connectSession(id: Int64, projectId: Int64) throws(ServerError) -> ConnectSession? {
         try read { database in
-            try database.prepare(Self.selectSessions + " WHERE c.id = ?1 AND c.project_id = ?2 GROUP BY c.id")
-                .rows([.integer(id), .integer(projectId)], Self.readSession).first
+            try database.prepare(
+                MetadataSQL.selectConnectSessions + " WHERE c.id = ?1 AND c.project_id = ?2 GROUP BY c.id"
+            )
+            .rows([.integer(id), .integer(projectId)], { try $0.connectSession() }).first
         }
     }
 
     public func connectSession(tokenHash hash: SecretHash) throws(ServerError) -> ConnectSession? {
         let found = try read { database in
-            try database.prepare(Self.selectSessions + " WHERE c.hash = ?1 GROUP BY c.id").rows([
-                .blob(hash.bytes)
-            ]) { row in
-                (SecretHash(stored: row.blob(at: 9)), Self.readSession(row))
-            }.first
+            try database.prepare(MetadataSQL.selectConnectSessions + " WHERE c.hash = ?1 GROUP BY c.id").rows(
+                [
+                    .blob(hash.bytes)
+                ]) { row in
+                    (SecretHash(stored: row.blob(at: 9)), try row.connectSession())
+                }.first
         }
         guard let found, SecretHash.constantTimeEquals(found.0, hash) else { return nil }
         return found.1
@@ -105,24 +104,6 @@ extension SQLiteEventStore {
             ).run([.integer(id), .integer(projectId), .integer(now.millisecondsSince1970)])
         }
         return try connectSession(id: id, projectId: projectId)
-    }
-
-    /// A session with its kept snapshots' count and newest arrival, then its token's hash.
-    private static let selectSessions = """
-        SELECT c.id, c.project_id, c.hint, c.created_at, c.expires_at, c.ended_at, c.first_event, count(s.id),
-            max(s.received_at), c.hash
-        FROM connect_sessions c LEFT JOIN snapshots s ON s.connect_session = c.id
-        """
-
-    private static func readSession(_ row: SQLiteStatement) -> ConnectSession {
-        ConnectSession(
-            id: row.int64(at: 0), projectId: row.int64(at: 1), hint: row.text(at: 2) ?? "",
-            createdAt: Timestamp(millisecondsSince1970: row.int64(at: 3)),
-            expiresAt: Timestamp(millisecondsSince1970: row.int64(at: 4)),
-            endedAt: row.isNull(at: 5) ? nil : Timestamp(millisecondsSince1970: row.int64(at: 5)),
-            firstEventSequence: row.int64(at: 6), snapshotCount: Int(row.int64(at: 7)),
-            lastSnapshotAt: row.isNull(at: 8)
-                ? nil : Timestamp(millisecondsSince1970: row.int64(at: 8)))
     }
 
     // MARK: Snapshots
@@ -174,7 +155,7 @@ extension SQLiteEventStore {
         _ database: SQLiteDatabase, projectId: Int64, sessionId: Int64, keeping keep: Int64,
         retention: SnapshotRetention
     ) throws -> Int {
-        var doomed = try database.prepare(
+        let sessionOverflow = try database.prepare(
             "SELECT id FROM snapshots WHERE connect_session = ?1 AND id != ?2 ORDER BY id DESC LIMIT -1 OFFSET ?3"
         ).rows([.integer(sessionId), .integer(keep), .integer(Int64(max(0, retention.perSession - 1)))]) {
             $0.int64(at: 0)
@@ -189,20 +170,8 @@ extension SQLiteEventStore {
             try database.prepare("SELECT bytes FROM snapshots WHERE id = ?1").rows([.integer(keep)]) {
                 $0.int64(at: 0)
             }.first ?? 0
-        // What stays once the session's bound has dropped its oldest.
-        let sessionDoomed = Set(doomed)
-        let remaining = candidates.filter { !sessionDoomed.contains($0.id) }
-        var count = remaining.count + 1
-        var bytes = remaining.reduce(kept) { $0.saturatingAdd($1.bytes) }
-        for candidate in remaining {
-            guard count > max(1, retention.perProject) || bytes > Int64(max(0, retention.bytesPerProject))
-            else {
-                break
-            }
-            doomed.append(candidate.id)
-            count -= 1
-            bytes = bytes.saturatingSubtract(candidate.bytes)
-        }
+        let doomed = MetadataRules.doomedSnapshots(
+            sessionOverflow: sessionOverflow, candidates: candidates, keptBytes: kept, retention: retention)
         guard !doomed.isEmpty else { return 0 }
         try GroupCommitWriter.deleteSnapshots(doomed, database: database)
         return doomed.count
@@ -211,14 +180,9 @@ extension SQLiteEventStore {
     public func screens(projectId: Int64) throws(ServerError) -> [ScreenSummary] {
         try read { database in
             try database.prepare(
-                """
-                SELECT \(Self.summaryColumns), g.n FROM snapshots s JOIN (
-                    SELECT max(id) AS latest, count(*) AS n FROM snapshots WHERE project_id = ?1
-                    GROUP BY page, app_version) g ON s.id = g.latest
-                ORDER BY s.page, s.received_at DESC, s.id DESC
-                """
+                MetadataSQL.screens(project: "?1")
             ).rows([.integer(projectId)]) { row in
-                let latest = Self.readSummary(row)
+                let latest = try row.snapshotSummary()
                 return ScreenSummary(
                     page: latest.page, appVersion: latest.appVersion, snapshotCount: Int(row.int64(at: 14)),
                     latest: latest)
@@ -232,12 +196,12 @@ extension SQLiteEventStore {
         try read { database in
             try database.prepare(
                 """
-                SELECT \(Self.summaryColumns) FROM snapshots s
+                SELECT \(MetadataSQL.snapshotSummaryColumns) FROM snapshots s
                 WHERE s.project_id = ?1 AND s.page = ?2 AND s.app_version = ?3 ORDER BY s.id DESC LIMIT ?4
                 """
             ).rows(
                 [.integer(projectId), .text(page), .text(appVersion), .integer(Int64(max(0, limit)))],
-                Self.readSummary)
+                { try $0.snapshotSummary() })
         }
     }
 
@@ -247,7 +211,7 @@ extension SQLiteEventStore {
         try read { database in
             try database.prepare(
                 """
-                SELECT \(Self.summaryColumns) FROM snapshots s
+                SELECT \(MetadataSQL.snapshotSummaryColumns) FROM snapshots s
                 WHERE s.connect_session = ?1 AND s.project_id = ?2 AND s.id > ?3 ORDER BY s.id LIMIT ?4
                 """
             ).rows(
@@ -255,16 +219,16 @@ extension SQLiteEventStore {
                     .integer(connectSessionId), .integer(projectId), .integer(after),
                     .integer(Int64(max(0, limit))),
                 ],
-                Self.readSummary)
+                { try $0.snapshotSummary() })
         }
     }
 
     public func snapshot(id: Int64, projectId: Int64) throws(ServerError) -> StoredSnapshot? {
         try read { database in
             try database.prepare(
-                "SELECT \(Self.summaryColumns), s.document FROM snapshots s WHERE s.id = ?1 AND s.project_id = ?2"
+                "SELECT \(MetadataSQL.snapshotSummaryColumns), s.document FROM snapshots s WHERE s.id = ?1 AND s.project_id = ?2"
             ).rows([.integer(id), .integer(projectId)]) { row in
-                StoredSnapshot(summary: Self.readSummary(row), document: row.text(at: 14) ?? "{}")
+                StoredSnapshot(summary: try row.snapshotSummary(), document: row.text(at: 14) ?? "{}")
             }.first
         }
     }
@@ -303,36 +267,12 @@ extension SQLiteEventStore {
     {
         let ids = try GroupCommitWriter.snapshotIds(of: selection, projectId: projectId, database: database)
         let select = try database.prepare(
-            "SELECT \(Self.summaryColumns), s.document FROM snapshots s WHERE s.id = ?1")
+            "SELECT \(MetadataSQL.snapshotSummaryColumns), s.document FROM snapshots s WHERE s.id = ?1")
         return try ids.flatMap { id in
             try select.rows([.integer(id)]) { row -> JSONValue in
-                var value = Self.readSummary(row).jsonValue.objectValue ?? [:]
-                let document = row.text(at: 14) ?? "{}"
-                value["document"] = (try? JSONParser().parse(Array(document.utf8))) ?? .string(document)
-                return .object(value)
+                MetadataRules.exportedSnapshot(try row.snapshotSummary(), document: row.text(at: 14) ?? "{}")
             }
         }
-    }
-
-    /// The columns ``readSummary(_:)`` reads, of `snapshots s`.
-    private static let summaryColumns = """
-        s.id, s.device_snapshot_id, s.connect_session, s.anonymous_id, s.user_id, s.page, s.app_version, s.taken_at,
-            s.received_at, s.element_count, s.image_format, s.image_width, s.image_height, s.bytes
-        """
-
-    private static func readSummary(_ row: SQLiteStatement) -> SnapshotSummary {
-        SnapshotSummary(
-            id: row.int64(at: 0), snapshotId: row.text(at: 1) ?? "", connectSessionId: row.int64(at: 2),
-            anonymousId: row.text(at: 3) ?? "", userId: row.text(at: 4), page: row.text(at: 5) ?? "",
-            appVersion: row.text(at: 6) ?? "", takenAt: Timestamp(millisecondsSince1970: row.int64(at: 7)),
-            receivedAt: Timestamp(millisecondsSince1970: row.int64(at: 8)),
-            elementCount: Int(row.int64(at: 9)),
-            image: row.isNull(at: 10)
-                ? nil
-                : SnapshotImage.Info(
-                    format: row.text(at: 10) ?? "", width: Int(row.int64(at: 11)),
-                    height: Int(row.int64(at: 12))),
-            bytes: Int(row.int64(at: 13)))
     }
 
     // MARK: Events the screens need

@@ -158,7 +158,7 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                 SELECT p.id, p.name, k.key, p.created_at FROM write_keys k JOIN projects p ON p.id = k.project_id
                 WHERE k.key = ?1
                 """
-            ).rows([.text(writeKey)], Self.readProject).first
+            ).rows([.text(writeKey)], { try $0.project() }).first
         }
         if let found { projectsByKey.withLock { $0[writeKey] = found } }
         return found
@@ -167,17 +167,14 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
     public func project(named name: String) throws(ServerError) -> Project? {
         try read { database in
             try database.prepare(Self.selectProjects + " WHERE p.name = ?1").rows(
-                [.text(name)], Self.readProject
+                [.text(name)], { try $0.project() }
             )
             .first
         }
     }
 
     public func createProject(named name: String) throws(ServerError) -> Project {
-        let trimmed = name.trimmingSpaces
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 128 else {
-            throw ServerError(code: .project, message: "a project name must have 1 to 128 characters")
-        }
+        let trimmed = try MetadataRules.projectName(name)
         let now = SystemClock().now()
         let key = Project.makeWriteKey()
         return try requireWriter().perform { database in
@@ -188,7 +185,7 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                     _ in true
                 }
                 if !existing.isEmpty {
-                    throw ServerError(code: .project, message: "a project named \(trimmed) already exists")
+                    throw MetadataRules.projectNameTaken(trimmed)
                 }
                 try database.prepare("INSERT INTO projects(name, created_at) VALUES (?1, ?2)").run([
                     .text(trimmed), .integer(now.millisecondsSince1970),
@@ -206,7 +203,7 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
 
     public func projects() throws(ServerError) -> [Project] {
         try read { database in
-            try database.prepare(Self.selectProjects + " ORDER BY p.id").rows([], Self.readProject)
+            try database.prepare(Self.selectProjects + " ORDER BY p.id").rows([], { try $0.project() })
         }
     }
 
@@ -312,12 +309,6 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
         SELECT p.id, p.name, (SELECT min(k.key) FROM write_keys k WHERE k.project_id = p.id), p.created_at
         FROM projects p
         """
-
-    private static func readProject(_ row: SQLiteStatement) -> Project {
-        Project(
-            id: row.int64(at: 0), name: row.text(at: 1) ?? "", writeKey: row.text(at: 2) ?? "",
-            createdAt: Timestamp(millisecondsSince1970: row.int64(at: 3)))
-    }
 }
 
 extension String {
