@@ -66,7 +66,8 @@ let reportSuite = BenchmarkSuite(name: "reports") {
     defer { personRows.close() }
     let before = try ReportWorkload.reports(
         stores: Stores(personRows), project: project, savingDefinitions: false)
-    for ((name, body), (_, old)) in zip(try ReportWorkload.reports(stores: Stores(store), project: project), before)
+    for ((name, body), (_, old)) in zip(
+        try ReportWorkload.reports(stores: Stores(store), project: project), before)
     where only.map(name.contains) ?? true {
         let metric = name.hasSuffix(" days") ? name : name + ", 30 days"
         rows.append(
