@@ -24,7 +24,7 @@ struct ClickHousePostgresMetadataTests {
         #expect(try metadata.eventStoreLocation() == clickHouse.description)
         let project = try stores.metadata.createProject(named: "shop")
         let time = Timestamp(iso8601: "2026-11-03T12:00:00.000Z")!
-        let events = ["d1", "d2"].map { device in
+        let events = ["d1", "d2"].map { (device: String) in
             EventRecord(
                 messageId: "m-\(device)", type: .track, name: "Opened", time: time, clientTimestamp: time,
                 sentAt: nil, receivedAt: time, anonymousId: device, userId: nil, sessionId: "s-\(device)",
