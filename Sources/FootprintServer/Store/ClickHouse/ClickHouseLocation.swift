@@ -64,57 +64,13 @@ public struct ClickHouseLocation: Sendable, Hashable, CustomStringConvertible {
                     "\(reason); expected clickhouse://[user[:password]@]HOST:PORT/DATABASE[?cluster=NAME&shards=HOST:PORT,...]"
             )
         }
-        guard text.utf8.count <= 4096 else { throw refuse("the store URL is longer than 4096 bytes") }
-        let scheme = "clickhouse://"
-        guard text.lowercased().hasPrefix(scheme) else {
-            throw refuse("the store URL must start with \(scheme)")
-        }
-        var rest = Substring(text.dropFirst(scheme.count))
-        var query: Substring = ""
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
-        }
-        guard let slash = rest.firstIndex(of: "/") else { throw refuse("the store URL names no database") }
-        var authority = rest[..<slash]
-        let databaseText = rest[rest.index(after: slash)...]
-        var user: String?
-        var password: String?
-        if let at = authority.lastIndex(of: "@") {
-            let credentials = authority[..<at]
-            authority = authority[authority.index(after: at)...]
-            let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.percentDecoded(parts[0]), !name.isEmpty else {
-                throw refuse("the user in the store URL is empty or badly escaped")
-            }
-            user = name
-            if parts.count == 2 {
-                guard let secret = Self.percentDecoded(parts[1]) else {
-                    throw refuse("the password in the store URL is badly escaped")
-                }
-                password = secret
-            }
-        }
-        guard let node = Self.node(authority) else {
-            throw refuse("\(String(authority).debugDescription) is not HOST:PORT")
-        }
-        let database = String(databaseText)
-        guard Self.isIdentifier(database) else {
-            throw refuse(
-                "the database \(database.debugDescription) must be 1 to 64 letters, digits or _, not starting with a digit"
-            )
-        }
+        let url = try StoreURL(text, schemes: ["clickhouse://"], refuse: refuse)
         var cluster = "footprint"
         var shards: [Node] = []
-        var seen: Set<String> = []
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            let value = parts.count == 2 ? parts[1] : ""
-            guard seen.insert(name).inserted else { throw refuse("\(name.debugDescription) is given twice") }
+        for (name, value) in url.parameters {
             switch name {
             case "cluster":
-                guard Self.isIdentifier(String(value)) else {
+                guard StoreURL.isIdentifier(String(value)) else {
                     throw refuse("the cluster \(String(value).debugDescription) must be letters, digits or _")
                 }
                 cluster = String(value)
@@ -124,7 +80,7 @@ public struct ClickHouseLocation: Sendable, Hashable, CustomStringConvertible {
                     throw refuse("more than \(Self.maximumShards) shards")
                 }
                 for item in listed {
-                    guard let shard = Self.node(item) else {
+                    guard let shard = StoreURL.address(item) else {
                         throw refuse("the shard \(String(item).debugDescription) is not HOST:PORT")
                     }
                     guard !shards.contains(shard) else { throw refuse("the shard \(shard) is listed twice") }
@@ -136,9 +92,9 @@ public struct ClickHouseLocation: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.init(
-            node: node, database: database, cluster: cluster, shards: shards,
-            user: user ?? environment["FOOTPRINT_CLICKHOUSE_USER"].flatMap { $0.isEmpty ? nil : $0 },
-            password: password ?? environment["FOOTPRINT_CLICKHOUSE_PASSWORD"])
+            node: url.node, database: url.database, cluster: cluster, shards: shards,
+            user: url.user ?? environment["FOOTPRINT_CLICKHOUSE_USER"].flatMap { $0.isEmpty ? nil : $0 },
+            password: url.password ?? environment["FOOTPRINT_CLICKHOUSE_PASSWORD"])
     }
 
     /// Whether `text` looks like a ClickHouse store URL (rather than a file).
@@ -151,62 +107,5 @@ public struct ClickHouseLocation: Sendable, Hashable, CustomStringConvertible {
         let credentials = user.map { ($0.contains(":") || $0.contains("@") ? "?" : $0) + "@" } ?? ""
         let shardList = shards == [node] ? "" : "&shards=" + shards.map(\.description).joined(separator: ",")
         return "clickhouse://\(credentials)\(node)/\(database)?cluster=\(cluster)\(shardList)"
-    }
-
-    /// `HOST:PORT` or `[IPV6]:PORT`, `nil` when not one.
-    static func node(_ text: Substring) -> Node? {
-        var host: Substring
-        var portText: Substring
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { return nil }
-            host = text[text.index(after: text.startIndex)..<close]
-            let after = text[text.index(after: close)...]
-            guard after.hasPrefix(":") else { return nil }
-            portText = after.dropFirst()
-            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
-                return nil
-            }
-        } else {
-            guard let colon = text.lastIndex(of: ":") else { return nil }
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-            let allowed = { (c: Character) in
-                c.isASCII && (c.isLetter || c.isNumber || c == "-" || c == "." || c == "_")
-            }
-            guard !host.isEmpty, host.count <= 253, host.allSatisfy(allowed) else { return nil }
-        }
-        guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let port = UInt16(portText), port > 0
-        else { return nil }
-        return Node(host: String(host), port: port)
-    }
-
-    /// 1 to 64 ASCII letters, digits or `_`, not starting with a digit: safe to write into SQL
-    /// unquoted.
-    static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.utf8.first, text.utf8.count <= 64 else { return false }
-        let isLetter = { (byte: UInt8) in
-            (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95
-        }
-        return isLetter(first) && text.utf8.allSatisfy { isLetter($0) || ($0 >= 48 && $0 <= 57) }
-    }
-
-    /// `%XX` escapes undone; `nil` when one is malformed or the result is not UTF-8.
-    static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == 37 else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next(), let low = iterator.next(),
-                Character(Unicode.Scalar(high)).isHexDigit, Character(Unicode.Scalar(low)).isHexDigit,
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(value)
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return Array(text.utf8) == bytes ? text : nil
     }
 }

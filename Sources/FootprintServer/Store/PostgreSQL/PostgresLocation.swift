@@ -31,42 +31,13 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
                 code: .invalidStore,
                 message: "\(reason); expected postgres://USER[:PASSWORD]@HOST:PORT/DATABASE")
         }
-        guard text.utf8.count <= 4096 else { throw refuse("the store URL is longer than 4096 bytes") }
-        guard let scheme = Self.schemes.first(where: { text.lowercased().hasPrefix($0) }) else {
-            throw refuse("the store URL must start with postgres://")
-        }
-        let rest = Substring(text.dropFirst(scheme.count))
-        guard !rest.contains("?") else { throw refuse("the store URL takes no parameters") }
-        guard let slash = rest.firstIndex(of: "/") else { throw refuse("the store URL names no database") }
-        var authority = rest[..<slash]
-        var user = environment["FOOTPRINT_POSTGRES_USER"].flatMap { $0.isEmpty ? nil : $0 }
-        var password = environment["FOOTPRINT_POSTGRES_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
-        if let at = authority.lastIndex(of: "@") {
-            let parts = authority[..<at].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            authority = authority[authority.index(after: at)...]
-            guard let name = ClickHouseLocation.percentDecoded(parts[0]), !name.isEmpty,
-                !name.utf8.contains(0)
-            else { throw refuse("the user in the store URL is empty or badly escaped") }
-            user = name
-            if parts.count == 2 {
-                guard let secret = ClickHouseLocation.percentDecoded(parts[1]), !secret.utf8.contains(0)
-                else {
-                    throw refuse("the password in the store URL is badly escaped")
-                }
-                password = secret
-            }
-        }
-        guard let node = ClickHouseLocation.node(authority) else {
-            throw refuse("\(String(authority).debugDescription) is not HOST:PORT")
-        }
+        let url = try StoreURL(text, schemes: Self.schemes, refuse: refuse)
+        guard url.parameters.isEmpty else { throw refuse("the store URL takes no parameters") }
+        let user = url.user ?? environment["FOOTPRINT_POSTGRES_USER"].flatMap { $0.isEmpty ? nil : $0 }
         guard let user else { throw refuse("the store URL names no user") }
-        let database = String(rest[rest.index(after: slash)...])
-        guard ClickHouseLocation.isIdentifier(database) else {
-            throw refuse(
-                "the database \(database.debugDescription) must be 1 to 64 letters, digits or _, not starting with a digit"
-            )
-        }
-        self.init(node: node, database: database, user: user, password: password)
+        let password =
+            url.password ?? environment["FOOTPRINT_POSTGRES_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        self.init(node: url.node, database: url.database, user: user, password: password)
     }
 
     /// Whether `text` looks like a PostgreSQL URL.
