@@ -45,7 +45,7 @@ struct PurposeMethodRateLimitTests {
     @Test(arguments: 0..<30)
     func randomCallsKeepTheLimit(seed: UInt64) {
         var random = SeededRandom(seed: seed)
-        let limit = PurposeMethodRateLimiter.Limit(
+        let limit = PurposeMethodLimit(
             burst: Int.random(in: 1...12, using: &random),
             millisecondsPerCall: Int64.random(in: 1...2_000, using: &random))
         var limiter = PurposeMethodRateLimiter(limit: limit)

@@ -8,7 +8,7 @@ public struct AutoCaptureConfiguration: Sendable {
     /// How many events each purpose method (class and selector) may raise; calls beyond are
     /// dropped, counted and reported through the plan's health. Default: 10 at once, then 1 a
     /// second.
-    public var purposeMethodLimit: PurposeMethodRateLimiter.Limit
+    public var purposeMethodLimit: PurposeMethodLimit
 
     /// Creates a configuration.
     /// - Parameters:
@@ -18,7 +18,7 @@ public struct AutoCaptureConfiguration: Sendable {
     ///     then 1 a second.
     public init(
         ignoredTypes: Set<String> = [], maximumTextLength: Int = 255,
-        purposeMethodLimit: PurposeMethodRateLimiter.Limit = PurposeMethodRateLimiter.Limit()
+        purposeMethodLimit: PurposeMethodLimit = PurposeMethodLimit()
     ) {
         self.ignoredTypes = ignoredTypes
         self.maximumTextLength = maximumTextLength

@@ -6,36 +6,9 @@
 ///
 /// A pure state machine (the generic cell rate algorithm: one "next free time" per pair); the
 /// caller passes the time. ``AutoCapture`` drives it on the main thread.
-public struct PurposeMethodRateLimiter: Sendable {
-    /// The limit applied to every pair.
-    public struct Limit: Sendable, Hashable {
-        /// Calls a pair may make at once after being quiet. Default: 10.
-        public var burst: Int
-        /// The steady pace once the burst is spent: one call per this many milliseconds.
-        /// Default: 1,000 (one a second).
-        public var millisecondsPerCall: Int64
-
-        /// Creates a limit.
-        /// - Parameters:
-        ///   - burst: calls at once after a quiet spell (1 to 1,000,000). Default: 10.
-        ///   - millisecondsPerCall: the steady pace (1 ms to a day). Default: 1,000.
-        public init(burst: Int = 10, millisecondsPerCall: Int64 = 1000) {
-            self.burst = min(max(1, burst), 1_000_000)
-            self.millisecondsPerCall = min(max(1, millisecondsPerCall), 86_400_000)
-        }
-
-        /// For people, as plan health's reason: `more than 10 calls at once or 1 a second`.
-        var summary: String {
-            let pace =
-                millisecondsPerCall % 1000 == 0
-                ? (millisecondsPerCall == 1000 ? "1 a second" : "1 every \(millisecondsPerCall / 1000) s")
-                : "1 every \(millisecondsPerCall) ms"
-            return "more than \(burst) calls at once or \(pace)"
-        }
-    }
-
+struct PurposeMethodRateLimiter: Sendable {
     /// What to do with one call.
-    public enum Decision: Sendable, Hashable {
+    enum Decision: Sendable, Hashable {
         /// Raise the plan's event.
         case record
         /// Drop it. `report` is true on the pair's 1st, 10th, 100th… dropped call: the plan's
@@ -44,22 +17,22 @@ public struct PurposeMethodRateLimiter: Sendable {
     }
 
     /// The limit.
-    public let limit: Limit
+    let limit: PurposeMethodLimit
     /// When each pair's next call fits the steady pace (its burst is spent while this lies
     /// more than `burst − 1` paces ahead).
     private var nextFree: [CaptureHooks.Method: Timestamp] = [:]
     /// The calls dropped per pair since the limiter was made.
-    public private(set) var dropped: [CaptureHooks.Method: Int] = [:]
+    private(set) var dropped: [CaptureHooks.Method: Int] = [:]
 
     /// Creates a limiter.
-    /// - Parameter limit: the limit per pair. Default: ``Limit/init(burst:millisecondsPerCall:)``.
-    public init(limit: Limit = Limit()) {
+    /// - Parameter limit: the limit per pair. Default: ``PurposeMethodLimit/init(burst:millisecondsPerCall:)``.
+    init(limit: PurposeMethodLimit = PurposeMethodLimit()) {
         self.limit = limit
     }
 
     /// A call of `method` at `now`: recorded, or dropped (and counted) when the pair has spent
     /// its burst and runs faster than the steady pace.
-    public mutating func call(_ method: CaptureHooks.Method, at now: Timestamp) -> Decision {
+    mutating func call(_ method: CaptureHooks.Method, at now: Timestamp) -> Decision {
         let pace = limit.millisecondsPerCall
         let time = now.millisecondsSince1970
         let start = max(nextFree[method]?.millisecondsSince1970 ?? time, time)
@@ -76,5 +49,33 @@ public struct PurposeMethodRateLimiter: Sendable {
         var value = count
         while value >= 10, value % 10 == 0 { value /= 10 }
         return value == 1
+    }
+}
+
+/// How many purpose-method events each (class, selector) pair may raise
+/// (``AutoCaptureConfiguration/purposeMethodLimit``), applied by ``PurposeMethodRateLimiter``.
+public struct PurposeMethodLimit: Sendable, Hashable {
+    /// Calls a pair may make at once after being quiet. Default: 10.
+    public var burst: Int
+    /// The steady pace once the burst is spent: one call per this many milliseconds.
+    /// Default: 1,000 (one a second).
+    public var millisecondsPerCall: Int64
+
+    /// Creates a limit.
+    /// - Parameters:
+    ///   - burst: calls at once after a quiet spell (1 to 1,000,000). Default: 10.
+    ///   - millisecondsPerCall: the steady pace (1 ms to a day). Default: 1,000.
+    public init(burst: Int = 10, millisecondsPerCall: Int64 = 1000) {
+        self.burst = min(max(1, burst), 1_000_000)
+        self.millisecondsPerCall = min(max(1, millisecondsPerCall), 86_400_000)
+    }
+
+    /// For people, as plan health's reason: `more than 10 calls at once or 1 a second`.
+    var summary: String {
+        let pace =
+            millisecondsPerCall % 1000 == 0
+            ? (millisecondsPerCall == 1000 ? "1 a second" : "1 every \(millisecondsPerCall / 1000) s")
+            : "1 every \(millisecondsPerCall) ms"
+        return "more than \(burst) calls at once or \(pace)"
     }
 }

@@ -13,9 +13,9 @@
 /// **App extensions** flush when their host resigns active (the extension is dismissed or the
 /// host app leaves the screen) and when it enters the background; the latter also leaves the
 /// foreground, as an app's background does.
-public struct HostLifecycle: Sendable, Hashable {
+struct HostLifecycle: Sendable, Hashable {
     /// What runs the code.
-    public enum Host: Sendable, Hashable {
+    enum Host: Sendable, Hashable {
         /// An app: `UIApplication` and its notifications.
         case application
         /// An app extension: no `UIApplication`, its host's `NSExtensionHost…` notifications.
@@ -23,7 +23,7 @@ public struct HostLifecycle: Sendable, Hashable {
     }
 
     /// `UIApplication.State` at install, as the adapter read it.
-    public enum ApplicationState: Sendable, Hashable {
+    enum ApplicationState: Sendable, Hashable {
         /// In the foreground, receiving events.
         case active
         /// In the foreground, not receiving events (launching, or interrupted).
@@ -33,7 +33,7 @@ public struct HostLifecycle: Sendable, Hashable {
     }
 
     /// A lifecycle notification the adapter observes.
-    public enum Notification: Sendable, Hashable, CaseIterable {
+    enum Notification: Sendable, Hashable, CaseIterable {
         /// `UIApplication.didFinishLaunchingNotification`.
         case didFinishLaunching
         /// `UIApplication.didBecomeActiveNotification`.
@@ -53,7 +53,7 @@ public struct HostLifecycle: Sendable, Hashable {
     }
 
     /// What the adapter does.
-    public enum Action: Sendable, Hashable {
+    enum Action: Sendable, Hashable {
         /// Tell the tracker the app launched (with the launch options' opening).
         case launched
         /// Tell the tracker the app became active (the cold start when the launch was missed).
@@ -67,15 +67,15 @@ public struct HostLifecycle: Sendable, Hashable {
     }
 
     /// What runs the code.
-    public let host: Host
+    let host: Host
 
     /// Creates the rules for `host`.
-    public init(host: Host) {
+    init(host: Host) {
         self.host = host
     }
 
     /// The notifications to observe: `UIApplication`'s in an app, the host's in an extension.
-    public var observed: [Notification] {
+    var observed: [Notification] {
         switch host {
         case .application: [.didFinishLaunching, .didBecomeActive, .willEnterForeground, .didEnterBackground]
         case .appExtension:
@@ -85,12 +85,12 @@ public struct HostLifecycle: Sendable, Hashable {
 
     /// What to play at install, given the application's state then (`nil`: unknown): the
     /// activation when the app is already active, else nothing (its own notifications follow).
-    public func actions(at state: ApplicationState?) -> [Action] {
+    func actions(at state: ApplicationState?) -> [Action] {
         host == .application && state == .active ? [.becameActive] : []
     }
 
     /// What `notification` means.
-    public func actions(for notification: Notification) -> [Action] {
+    func actions(for notification: Notification) -> [Action] {
         switch notification {
         case .didFinishLaunching: [.launched]
         case .didBecomeActive, .hostDidBecomeActive: [.becameActive]

@@ -5,13 +5,13 @@ import Foundation
 /// The screenshot shows the last frame the screen committed, animations in flight included,
 /// while a view's frame is where the animation ends: a secure field moving with the keyboard is
 /// somewhere between the two. The mask covers both, and a margin around them.
-public enum ScreenMask {
+enum ScreenMask {
     /// The margin around a mask, in points: 4.
-    public static let margin: CGFloat = 4
+    static let margin: CGFloat = 4
 
     /// The rect to paint over for a view whose frame is `model` and whose frame on screen now
     /// (its presentation layer's) is `presentation`, both in window coordinates.
-    public static func rect(model: CGRect, presentation: CGRect?) -> CGRect {
+    static func rect(model: CGRect, presentation: CGRect?) -> CGRect {
         var covered = model.standardized
         if let presentation, !presentation.isNull, presentation.width.isFinite, presentation.height.isFinite {
             covered = covered.union(presentation.standardized)
