@@ -3,8 +3,9 @@ import FootprintWire
 import Foundation
 import Testing
 
-/// The `footprint` executable, run as a child process the way scripts run it.
-struct CommandLineTests {
+/// The `footprint` executable, run as a child process the way scripts run it. A class so that
+/// each test's folder is removed when the test ends (`deinit`).
+final class CommandLineTests {
     let directory: String
     let executable: URL
 
@@ -15,6 +16,10 @@ struct CommandLineTests {
         // Built next to the test bundle by `swift build --build-tests`.
         executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("footprint")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     struct Run {

@@ -5,7 +5,8 @@ import Testing
 
 @testable import FootprintServer
 
-struct SQLiteEventStoreTests {
+/// A class so that each test's folder is removed when the test ends (`deinit`).
+final class SQLiteEventStoreTests {
     let directory: String
     let store: SQLiteEventStore
     let project: Project
@@ -19,6 +20,11 @@ struct SQLiteEventStoreTests {
         configuration.synchronous = "NORMAL"
         store = try SQLiteEventStore(path: directory + "/store.sqlite", configuration: configuration)
         project = try store.createProject(named: "shop")
+    }
+
+    deinit {
+        store.close()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     func event(
