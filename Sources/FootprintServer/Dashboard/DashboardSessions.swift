@@ -33,10 +33,11 @@ final class DashboardSessions: Sendable {
         return id
     }
 
-    /// The live session with `id`; `nil` when there is none or the store cannot be read.
-    func session(id: String?, now: Timestamp) -> Session? {
+    /// The live session with `id`; `nil` when there is none.
+    /// - Throws: ``ServerError`` when the store cannot be read (`unavailable`: retry later).
+    func session(id: String?, now: Timestamp) throws(ServerError) -> Session? {
         guard let id, !id.isEmpty, id.utf8.count <= Self.maximumIdLength,
-            let expires = try? store.dashboardSessionExpiry(SecretHash(of: id), now: now)
+            let expires = try store.dashboardSessionExpiry(SecretHash(of: id), now: now)
         else { return nil }
         return Session(csrfToken: Self.csrfToken(sessionId: id), expires: expires)
     }

@@ -126,6 +126,19 @@ final class PostgresTestServer: @unchecked Sendable {
         return server
     }
 
+    /// A server of this test alone (``start(shared:)``), to stop and start; `nil` (an issue when
+    /// PostgreSQL is required) without Debian's binaries.
+    static func startOwn(sourceLocation: SourceLocation = #_sourceLocation) throws -> PostgresTestServer? {
+        guard PostgresTesting.hasBinaries else {
+            if PostgresTesting.required {
+                Issue.record(
+                    "no PostgreSQL binaries at \(PostgresTesting.binaries)", sourceLocation: sourceLocation)
+            }
+            return nil
+        }
+        return try start(shared: false)
+    }
+
     /// Starts the server (again), waiting until it accepts connections.
     func startAgain() throws(PostgresTestError) {
         try run(
