@@ -41,13 +41,7 @@ struct PostgresMetadataCacheTests {
             try probe.measure(since: Date()) { try second.latestConfig(projectId: project.id) == next }
 
             // A revoked key (replaced in one transaction, as an operator rotates it): within the interval.
-            let newKey = Project.makeWriteKey()
-            try first.transaction { connection in
-                try connection.run(
-                    "INSERT INTO write_keys(key, project_id, created_at) VALUES ($1, $2, 0)",
-                    [.text(newKey), .integer(project.id)])
-                try connection.run("DELETE FROM write_keys WHERE key = $1", [.text(project.writeKey)])
-            }
+            let newKey = try first.rotateWriteKey(project.writeKey, projectId: project.id)
             let revokedSeen = try probe.measure(since: Date()) {
                 try second.project(writeKey: project.writeKey) == nil
             }
