@@ -76,8 +76,7 @@ final class MetadataCache: Sendable {
                         + "retry later")
             }
             if refreshed { return nil }
-            decision = box.withLock { $0.state.missed(at: now) }
-            if decision == .answer { return nil }
+            decision = box.withLock { $0.state.missed() }
         }
     }
 

@@ -9,7 +9,7 @@ import FootprintWire
 /// new copy. The phases:
 /// - `empty`: no copy yet; the next lookup refreshes.
 /// - `fresh`: confirmed at most `interval` ago; the copy answers. A key it lacks costs one
-///   revision read (``missed(at:)``), so a new key works at once on every collector.
+///   revision read (``missed()``), so a new key works at once on every collector.
 /// - `stale`: confirmed longer ago, or a write of this process made it old; the next lookup
 ///   refreshes (one at a time), then answers.
 /// - `refreshing`: one lookup is refreshing; the others answer from the copy meanwhile.
@@ -86,11 +86,11 @@ struct MetadataCacheState: Sendable {
         return .refresh(start())
     }
 
-    /// The copy answered a lookup decided ``Decision/answer`` with "unknown": refresh first
-    /// unless another lookup refreshes now (then the answer stands).
-    mutating func missed(at now: Timestamp) -> Decision {
-        if running != nil { return unreachableTriedAt == nil ? .answer : .answerHeld }
-        return unreachableTriedAt == nil ? .refresh(start()) : .answerHeld
+    /// The copy answered a lookup decided ``Decision/answer`` with "unknown": refresh first, even
+    /// while another lookup refreshes (that one may have read before the key was made, and a
+    /// client does not send a batch refused `401` again).
+    mutating func missed() -> Decision {
+        unreachableTriedAt == nil ? .refresh(start()) : .answerHeld
     }
 
     /// The refresh with `ticket`, started at `started`, read `revision`: the copy is that
