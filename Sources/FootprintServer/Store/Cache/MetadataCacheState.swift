@@ -23,7 +23,7 @@ import FootprintWire
 struct MetadataCacheState: Sendable {
     /// What a lookup does.
     enum Decision: Equatable, Sendable {
-        /// Answer from the copy: it is current, and a key it lacks is unknown.
+        /// Answer from the copy: it is current (a key it lacks is checked once more, ``missed()``).
         case answer
         /// Refresh first, then report ``refreshed(_:revision:startedAt:)``,
         /// ``refreshFailed(_:startedAt:)`` or ``refreshAbandoned(_:)`` with this ticket.
