@@ -11,7 +11,7 @@ enum ServeCommand: Command {
                         [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
-                        [--retention-days N] [--insert-interval MS]
+                        [--retention-days N] [--insert-interval MS] [--meta-cache-interval MS]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; created
@@ -26,6 +26,10 @@ enum ServeCommand: Command {
                               in PostgreSQL instead of the --db file (no file is used):
                               postgres://USER[:password]@HOST:PORT/DATABASE (user and password also from
                               $FOOTPRINT_POSTGRES_USER and $FOOTPRINT_POSTGRES_PASSWORD)
+          --meta-cache-interval  with --meta: how long this collector's cached write keys and remote
+                              configs answer before it checks PostgreSQL for changes, in milliseconds
+                              (0 to 5000; default 1000): a revoked key or a published plan reaches
+                              every collector within it; a new key works at once
           --connection-limit  most connections at once (default 10000; the open-file limit is raised to fit)
           --connections-per-address  most connections from one client address (default: no limit;
                               for a server without a proxy in front)
@@ -65,7 +69,7 @@ enum ServeCommand: Command {
                 "trusted-proxy",
                 "threads",
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
-                "metrics-from", "retention-days", "insert-interval",
+                "metrics-from", "retention-days", "insert-interval", "meta-cache-interval",
             ],
             flags: [])
         let stores = try StoreAccess.stores(parsed)
@@ -80,6 +84,13 @@ enum ServeCommand: Command {
             }
             configuration.clickHouseStore.commitInterval =
                 Double(try parsed.integer("insert-interval", default: 0, in: 0...10_000)) / 1000
+        }
+        if parsed.options["meta-cache-interval"] != nil {
+            guard configuration.postgres != nil else {
+                throw UsageError(description: "--meta-cache-interval needs --meta")
+            }
+            configuration.postgresStore.cacheSeconds =
+                Double(try parsed.integer("meta-cache-interval", default: 1000, in: 0...5000)) / 1000
         }
         configuration.http.host = parsed.options["host"] ?? "127.0.0.1"
         configuration.http.port = UInt16(try parsed.integer("port", default: 8080, in: 0...65535))

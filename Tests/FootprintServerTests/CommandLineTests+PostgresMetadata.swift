@@ -30,4 +30,25 @@ extension CommandLineTests {
         defer { store.close() }
         #expect(try store.projects().map(\.name) == ["default"])
     }
+
+    /// `--meta-cache-interval` is for the PostgreSQL metadata only, and at most 5 s (issue 28's
+    /// bound); nothing is connected to before the arguments are checked.
+    @Test(arguments: [
+        ["--meta-cache-interval", "500"],
+        [
+            "--meta-cache-interval", "5001", "--meta", "postgres://fp@127.0.0.1:1/meta", "--store",
+            "clickhouse://127.0.0.1:1/footprint",
+        ],
+        [
+            "--meta-cache-interval", "-1", "--meta", "postgres://fp@127.0.0.1:1/meta", "--store",
+            "clickhouse://127.0.0.1:1/footprint",
+        ],
+    ])
+    func aMetadataCacheIntervalNeedsPostgreSQLAndAtMostFiveSeconds(_ arguments: [String]) throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try run(["serve", "--port", "0"] + arguments, currentDirectory: directory)
+        #expect(result.status == 64, "\(result.output) \(result.error)")
+        #expect(result.error.contains(arguments[0]), "\(result.error)")
+        #expect(try run(["serve", "--help"]).output.contains("--meta-cache-interval"))
+    }
 }

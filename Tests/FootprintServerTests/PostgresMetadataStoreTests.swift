@@ -79,13 +79,7 @@ struct PostgresMetadataStoreTests {
 
     @Test func aStoppedServerGivesUnavailableAndIsUsedAgainOnceBack() throws {
         // A server of its own, so that stopping it touches no other test.
-        guard PostgresTesting.hasBinaries else {
-            if PostgresTesting.required {
-                Issue.record("no PostgreSQL binaries at \(PostgresTesting.binaries)")
-            }
-            return
-        }
-        let server = try PostgresTestServer.start(shared: false)
+        guard let server = try PostgresTestServer.startOwn() else { return }
         defer { server.remove() }
         var configuration = PostgresMetadataStore.Configuration()
         configuration.connections = 2

@@ -113,7 +113,13 @@ public final class Dashboard: Sendable {
                 body: "<p>No page \(HTML.escape(String(path.prefix(200)))). <a href=\"/\">Overview</a></p>")
         }
         let cookies = FormBody.cookies(request.headers["cookie"])
-        guard let session = sessions.session(id: cookies[Self.sessionCookie], now: request.receivedAt) else {
+        let signedIn: DashboardSessions.Session?
+        do {
+            signedIn = try sessions.session(id: cookies[Self.sessionCookie], now: request.receivedAt)
+        } catch {
+            return failure(error)
+        }
+        guard let session = signedIn else {
             if request.method == "GET" || request.method == "HEAD" {
                 if path.hasSuffix(".json") {
                     return .error(401, code: "unauthorized", message: "sign in again")
@@ -149,13 +155,21 @@ public final class Dashboard: Sendable {
             }
             return try get(path, context: context)
         } catch {
-            let status = ReportAPI.response(for: error).status
-            return page(
-                status: status, title: "Cannot show this page",
-                body:
-                    "<p class=\"error\">\(HTML.escape(error.message))</p><p><a href=\"/\">Back to the overview</a></p>"
-            )
+            return failure(error)
         }
+    }
+
+    /// The page of a failure, with the report API's status (and its `Retry-After` when the
+    /// store cannot be reached).
+    private func failure(_ error: ServerError) -> ServerResponse {
+        let status = ReportAPI.response(for: error)
+        var response = page(
+            status: status.status, title: "Cannot show this page",
+            body:
+                "<p class=\"error\">\(HTML.escape(error.message))</p><p><a href=\"/\">Back to the overview</a></p>"
+        )
+        if let retry = status.headers["Retry-After"] { response.headers["Retry-After"] = retry }
+        return response
     }
 
     private func get(_ path: String, context: Context) throws(ServerError) -> ServerResponse {

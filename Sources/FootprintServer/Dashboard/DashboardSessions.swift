@@ -33,11 +33,20 @@ final class DashboardSessions: Sendable {
         return id
     }
 
-    /// The live session with `id`; `nil` when there is none or the store cannot be read.
-    func session(id: String?, now: Timestamp) -> Session? {
-        guard let id, !id.isEmpty, id.utf8.count <= Self.maximumIdLength,
-            let expires = try? store.dashboardSessionExpiry(SecretHash(of: id), now: now)
-        else { return nil }
+    /// The live session with `id`; `nil` when there is none or the store failed to read it.
+    /// - Throws: ``ServerError`` `unavailable` when the store cannot be reached now (PostgreSQL
+    ///   down): the page is answered 503, not "sign in again".
+    func session(id: String?, now: Timestamp) throws(ServerError) -> Session? {
+        guard let id, !id.isEmpty, id.utf8.count <= Self.maximumIdLength else { return nil }
+        let expiry: Timestamp?
+        do {
+            expiry = try store.dashboardSessionExpiry(SecretHash(of: id), now: now)
+        } catch  where error.code == .unavailable {
+            throw error
+        } catch {
+            return nil
+        }
+        guard let expires = expiry else { return nil }
         return Session(csrfToken: Self.csrfToken(sessionId: id), expires: expires)
     }
 

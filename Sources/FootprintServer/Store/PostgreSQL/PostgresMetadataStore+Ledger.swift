@@ -27,8 +27,18 @@ extension PostgresMetadataStore: MetadataLedger {
     }
 
     /// Reads the refused ids again only when a deletion was logged since (one small query
-    /// otherwise): ingest asks for them before every group of batches.
+    /// otherwise): ingest asks for them before every group of batches. While PostgreSQL cannot
+    /// be reached, the ids read last (before the group of batches that came before).
     func deletedIds() throws(ServerError) -> DeletedIds {
+        do {
+            return try readDeletedIds()
+        } catch  where error.code == .unavailable {
+            guard let cached = deletedIdsCache.withLock({ $0 }) else { throw error }
+            return cached.ids
+        }
+    }
+
+    private func readDeletedIds() throws(ServerError) -> DeletedIds {
         try perform { connection in
             let revision =
                 try connection.query(

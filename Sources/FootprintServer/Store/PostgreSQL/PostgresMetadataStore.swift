@@ -9,11 +9,17 @@ import FootprintWire
 /// and session ids (``SecretHash``), same limits, same refusals; the decisions are shared
 /// (``MetadataRules``). Every call runs on a connection of a bounded pool, each write in one
 /// transaction; writes that count and then insert (config versions, sessions, snapshots) take
-/// an advisory lock first, so that collectors writing at once keep the limits. Nothing is
-/// cached: every collector sees a write at once.
+/// an advisory lock first, so that collectors writing at once keep the limits.
+///
+/// Write keys and the latest remote configs, which ingest reads on every request, are cached
+/// (``MetadataCache``): every ``Configuration/cacheSeconds`` the store reads one revision number
+/// that every change bumps, and reads them again only when it moved, so a change made through
+/// any collector reaches every other within that interval plus one query. Every other call is
+/// a round trip.
 ///
 /// When PostgreSQL cannot be reached, calls fail with ``ServerError`` `unavailable` (retry
-/// later: the APIs answer `503`); the pool connects again by itself once it is back.
+/// later: the APIs answer `503`), except the cached lookups of the keys and configs the cache
+/// holds, so ingest for them goes on; the pool connects again by itself once it is back.
 public final class PostgresMetadataStore: Sendable {
     /// How the store connects.
     public struct Configuration: Sendable {
@@ -24,6 +30,9 @@ public final class PostgresMetadataStore: Sendable {
         public var waitSeconds = 10.0
         /// How long connecting may take, in seconds (at least 2). Default 5.
         public var connectTimeoutSeconds = 5
+        /// How long the cached write keys and remote configs answer before the store checks
+        /// whether they changed, in seconds (0: at every lookup). Default 1.
+        public var cacheSeconds = 1.0
         /// Creates the default configuration.
         public init() {}
     }
@@ -33,6 +42,8 @@ public final class PostgresMetadataStore: Sendable {
     let pool: PostgresPool
     /// The ids of deleted people last read, with the deletion count they were read at.
     let deletedIdsCache = LockedValue<(revision: Int64, ids: DeletedIds)?>(nil)
+    /// The write keys and latest remote configs.
+    let cache: MetadataCache
 
     /// Connects to `location` and creates or updates the store's tables.
     /// - Throws: ``ServerError`` `unavailable` when PostgreSQL cannot be reached; `storage` when
@@ -41,12 +52,19 @@ public final class PostgresMetadataStore: Sendable {
         throws(ServerError)
     {
         self.location = location
-        pool = PostgresPool(
+        let pool = PostgresPool(
             parameters: location.connectionParameters(
                 connectTimeoutSeconds: configuration.connectTimeoutSeconds),
             maximum: configuration.connections, waitSeconds: configuration.waitSeconds)
+        self.pool = pool
+        cache = MetadataCache(
+            intervalMilliseconds: Int64((max(0, configuration.cacheSeconds) * 1000).rounded()),
+            clock: SystemClock()
+        ) { known throws(ServerError) in try Self.readSnapshot(pool, known: known) }
         do {
             try pool.withConnection { connection in try PostgresSchema.migrate(connection) }
+            // Serves the existing projects at once.
+            _ = try cache.project(writeKey: "")
         } catch {
             pool.close()
             throw ServerError(code: error.code, message: "cannot open \(location): \(error.message)")
@@ -78,15 +96,9 @@ public final class PostgresMetadataStore: Sendable {
 
     // MARK: Projects
 
+    /// From the cache (``Configuration/cacheSeconds``).
     public func project(writeKey: String) throws(ServerError) -> Project? {
-        try perform { connection in
-            try connection.query(
-                """
-                SELECT p.id, p.name, k.key, p.created_at FROM write_keys k JOIN projects p ON p.id = k.project_id
-                WHERE k.key = $1
-                """, [.text(writeKey)], { try $0.project() }
-            ).first
-        }
+        try cache.project(writeKey: writeKey)
     }
 
     public func project(named name: String) throws(ServerError) -> Project? {
@@ -102,6 +114,7 @@ public final class PostgresMetadataStore: Sendable {
         let trimmed = try MetadataRules.projectName(name)
         let now = SystemClock().now()
         let key = Project.makeWriteKey()
+        defer { cache.invalidate() }
         return try transaction { connection in
             try Self.lock(connection, .projectNames, id: 0)
             let existing = try connection.query("SELECT 1 FROM projects WHERE name = $1", [.text(trimmed)]) {
@@ -136,7 +149,8 @@ public final class PostgresMetadataStore: Sendable {
     public func storeConfig(projectId: Int64, document: String, at time: Timestamp) throws(ServerError)
         -> RemoteConfigVersion
     {
-        try transaction { connection in
+        defer { cache.invalidate() }
+        return try transaction { connection in
             try Self.lock(connection, .configVersions, id: projectId)
             let latest =
                 try connection.query(
@@ -154,8 +168,9 @@ public final class PostgresMetadataStore: Sendable {
         }
     }
 
+    /// From the cache (``Configuration/cacheSeconds``).
     public func latestConfig(projectId: Int64) throws(ServerError) -> RemoteConfigVersion? {
-        try configs(projectId: projectId, limit: 1).first
+        try cache.latestConfig(projectId: projectId)
     }
 
     public func configVersions(projectId: Int64) throws(ServerError) -> [RemoteConfigVersion] {
@@ -169,11 +184,7 @@ public final class PostgresMetadataStore: Sendable {
                 SELECT version, document, published_at FROM config_versions WHERE project_id = $1
                 ORDER BY version DESC LIMIT $2
                 """, [.integer(projectId), limit.map { .integer($0) } ?? .null]
-            ) { row in
-                RemoteConfigVersion(
-                    version: try row.int64(at: 0), document: try row.text(at: 1) ?? "{}",
-                    publishedAt: Timestamp(millisecondsSince1970: try row.int64(at: 2)))
-            }
+            ) { try $0.configVersion(at: 0) }
         }
     }
 

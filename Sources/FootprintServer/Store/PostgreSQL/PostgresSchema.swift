@@ -115,7 +115,33 @@ enum PostgresSchema {
                 created_at bigint NOT NULL)
             """,
             "CREATE INDEX dashboard_sessions_by_expiry ON dashboard_sessions(expires_at, hash)",
+        ],
+        // The metadata revision collectors poll (``MetadataCache``): a trigger bumps it in the
+        // transaction of every statement that changes projects, write keys or config versions,
+        // whoever runs it (a collector, a command, an operator's SQL).
+        [
+            """
+            CREATE TABLE metadata_revision(
+                id integer PRIMARY KEY CHECK (id = 1),
+                revision bigint NOT NULL)
+            """,
+            "INSERT INTO metadata_revision(id, revision) VALUES (1, 1)",
+            """
+            CREATE FUNCTION footprint_bump_metadata_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                UPDATE metadata_revision SET revision = revision + 1 WHERE id = 1;
+                RETURN NULL;
+            END
+            $$
+            """,
         ]
+            + ["projects", "write_keys", "config_versions"].map { table in
+                """
+                CREATE TRIGGER \(table)_bump_metadata_revision
+                AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(table)
+                FOR EACH STATEMENT EXECUTE FUNCTION footprint_bump_metadata_revision()
+                """
+            },
     ]
 
     /// The advisory lock key that serializes schema creation between processes opening one
