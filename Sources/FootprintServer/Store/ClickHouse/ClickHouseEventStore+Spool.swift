@@ -73,12 +73,7 @@ extension ClickHouseEventStore {
     func shipHeldSegments() throws(ServerError) {
         guard let spool else { return }
         while let segment = spool.nextSegment(waiting: 0, force: true) {
-            do {
-                try ship(segment, from: spool)
-            } catch {
-                spool.shippingFailed(segment.id)
-                throw error
-            }
+            try ship(segment.id, from: spool)
         }
     }
 
@@ -88,9 +83,8 @@ extension ClickHouseEventStore {
         while !stopped.withLock({ $0 }) {
             guard let segment = spool.nextSegment(waiting: 1) else { continue }
             do {
-                try ship(segment, from: spool)
+                try ship(segment.id, from: spool)
             } catch {
-                spool.shippingFailed(segment.id)
                 usleep(1_000_000)
             }
         }
@@ -99,11 +93,23 @@ extension ClickHouseEventStore {
     /// Ships one sealed segment: its events (the ids of people deleted since refused again; when
     /// it may be stored in part, the events already stored left out), links and evicted counts,
     /// one INSERT per table; then the copy check of its messages; then the `shipped` mark, and
-    /// the segment is deleted.
-    func ship(_ segment: SpoolState.Segment, from spool: ClickHouseSpool) throws(ServerError) {
+    /// the segment is deleted. A failure marks it as possibly stored in part, before another
+    /// shipping can start.
+    func ship(_ id: UInt64, from spool: ClickHouseSpool) throws(ServerError) {
         shipping.lock()
         defer { shipping.unlock() }
-        guard spool.holds(segment.id) else { return }
+        // Another shipping may have shipped it, or failed, since it was handed out.
+        guard let segment = spool.sealedSegment(id) else { return }
+        do {
+            try ship(segment, from: spool)
+        } catch {
+            spool.shippingFailed(id)
+            throw error
+        }
+    }
+
+    /// Ships `segment` (``ship(_:from:)``, with the shipping lock held).
+    private func ship(_ segment: SpoolState.Segment, from spool: ClickHouseSpool) throws(ServerError) {
         let records = try spool.payloads(of: segment.id).map { payload throws(ServerError) in
             try SpoolRecord(decoding: payload)
         }

@@ -140,9 +140,9 @@ final class ClickHouseSpool: @unchecked Sendable {
         SpoolFrame.records(in: try Self.read(path(of: id))).payloads
     }
 
-    /// Whether segment `id` is sealed and not yet shipped.
-    func holds(_ id: UInt64) -> Bool {
-        locked { $0.state.sealed.contains { $0.id == id } }
+    /// Segment `id` as it stands, when it is sealed and not yet shipped.
+    func sealedSegment(_ id: UInt64) -> SpoolState.Segment? {
+        locked { $0.state.sealed.first { $0.id == id } }
     }
 
     /// Segment `id` failed to ship: its next shipping reads which of its events are stored first.
