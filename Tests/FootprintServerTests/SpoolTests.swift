@@ -140,9 +140,10 @@ import Testing
     // MARK: Files
 
     static func withDirectory<T>(_ body: (String) throws -> T) throws -> T {
-        let directory = NSTemporaryDirectory() + "footprint-spool-\(UInt64.random(in: 0..<UInt64.max))"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try body(directory)
+        let parent = NSTemporaryDirectory() + "footprint-spool-\(UInt64.random(in: 0..<UInt64.max))"
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        // A directory whose parent is missing too: the spool creates both.
+        return try body(parent + "/spool")
     }
 
     static func spool(_ directory: String, maximumBytes: Int = 1 << 20) throws -> ClickHouseSpool {

@@ -19,7 +19,7 @@ import Foundation
 final class ClickHouseSpool: @unchecked Sendable {
     /// Spool settings.
     struct Configuration: Sendable {
-        /// The spool's directory (created when missing).
+        /// The spool's directory (created, with its parents, when missing).
         var directory: String
         /// The most bytes the spool holds; a group that would take it past this is refused
         /// (503 with `Retry-After`). Default 1 GiB.
@@ -46,8 +46,12 @@ final class ClickHouseSpool: @unchecked Sendable {
     init(configuration: Configuration) throws(ServerError) {
         self.configuration = configuration
         let directory = configuration.directory
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-            throw Self.failure("cannot create the spool directory \(directory)")
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ServerError(
+                code: .storage,
+                message: "cannot create the spool directory \(directory): \(error.localizedDescription)")
         }
         lockFile = open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard lockFile >= 0 else { throw Self.failure("cannot open \(directory)/lock") }
