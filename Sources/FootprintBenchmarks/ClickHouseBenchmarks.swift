@@ -131,7 +131,7 @@ private struct ClusterBench {
                     drain: setting.spools ? collectors.waitUntilShipped : nil)
                 run.clickHouseExchanges = try clickHouseExchanges(since: started)
                 progress(
-                    "  ingest, \(setting.name): \(Measure.rate(run.rate)), p50 \(Measure.duration(run.p50)), p99 \(Measure.duration(run.p99)), \(run.failures) failed, ClickHouse requests / connections \(run.clickHouseExchanges.map { "\($0.requests) / \($0.connections)" } ?? "-")\(run.shippedAfter.map { ", shipped \(Measure.duration($0)) after the last answer" } ?? "")"
+                    "  ingest, \(setting.name): \(Measure.rate(run.rate)), p50 \(Measure.duration(run.p50)), p99 \(Measure.duration(run.p99)), \(run.failures) failed, ClickHouse requests / connections \(run.clickHouseExchanges.map { "\($0.requests) / \($0.connections)" } ?? "-")\(run.shippedAfter.map { ", shipped \(Measure.duration($0 * 1e9)) after the last answer" } ?? "")"
                 )
                 if run.rate > bestCluster[setting]?.rate ?? 0 { bestCluster[setting] = run }
             }
@@ -162,10 +162,17 @@ private struct ClusterBench {
                     value: "\(Measure.duration(run.p50)) / \(Measure.duration(run.p99))"),
             ]
             if let shipped = run.shippedAfter {
-                rows.append(
+                let answering = Double(run.events) / max(1e-9, run.rate)
+                rows += [
                     BenchmarkRow(
-                        metric: "  last row shipped after the last answer", value: Measure.duration(shipped),
-                        note: "reports see an event once its segment is shipped"))
+                        metric: "  last row shipped after the last answer",
+                        value: Measure.duration(shipped * 1e9),
+                        note: "reports see an event once its segment is shipped"),
+                    BenchmarkRow(
+                        metric: "  events/s shipped",
+                        value: Measure.rate(Double(run.events) / (answering + shipped)),
+                        note: "the events over the time from the first request to the last row shipped"),
+                ]
             }
             if let exchanges = run.clickHouseExchanges {
                 rows.append(

@@ -127,14 +127,14 @@ extension ClickHouseEventStore {
                 guard !refused else { continue }
                 copies[event.project, default: []].append(event.copy)
                 guard !stored.contains(event.copy) else { continue }
-                eventRows.appendRaw(Array(record.eventRows.bytes[row]))
+                eventRows.appendRaw(record.eventRows.bytes[row])
             }
             for (link, row) in record.linksWithRows
             where !deleted.refuses(
                 anonymousId: link.anonymousId, userId: link.userId, project: link.project,
                 at: Timestamp(millisecondsSince1970: link.receivedAt))
             {
-                linkRows.appendRaw(Array(record.linkRows.bytes[row]))
+                linkRows.appendRaw(record.linkRows.bytes[row])
             }
             lostRows.appendRaw(record.lostRows.bytes)
         }

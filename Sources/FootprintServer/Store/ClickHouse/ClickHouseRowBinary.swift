@@ -85,7 +85,7 @@ struct ClickHouseRowBinary: Sendable, Equatable {
     }
 
     /// Bytes already encoded (rows another buffer wrote), as they are.
-    mutating func appendRaw(_ values: [UInt8]) {
+    mutating func appendRaw(_ values: some Collection<UInt8>) {
         bytes.append(contentsOf: values)
     }
 
