@@ -110,6 +110,40 @@ struct ClickHouseSpoolTests {
         }
     }
 
+    /// A person deleted while their events wait in the spool: the shipper reads the deleted ids
+    /// again and refuses them, so the person's events never reach ClickHouse and every report
+    /// equals SQLite's after the same deletion. (A device with no identity links: links still in
+    /// a spool are not known to a deletion, see docs/ARCHITECTURE.md.)
+    @Test func aPersonDeletedWhileTheirEventsWaitInTheSpoolIsRefusedAtShipping() throws {
+        let data = PeopleTests.DataSet(seed: 7)
+        let id = try #require(data.unlinkedDevice())
+        let request = PersonDeletion.Request(requestedBy: "test", at: data.end)
+        try withTemporaryStore("footprint-spool-people") { sqlite, sqliteProject in
+            try data.write(into: sqlite, project: sqliteProject)
+            _ = try sqlite.deletePerson(id: id, projectId: sqliteProject.id, request: request)
+            let reports = try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data)
+            try Self.withDirectory { spool in
+                try ClickHouseTesting.withStore(configure: {
+                    $0.spoolDirectory = spool
+                    $0.spoolSealInterval = 3_600
+                    $0.spoolSealRows = 1_000_000
+                }) { store, project throws in
+                    try data.write(into: store, project: project)
+                    #expect(
+                        try ClickHouseTesting.storedRows(store, project: project) == 0, "nothing shipped yet")
+                    _ = try store.deletePerson(id: id, projectId: project.id, request: request)
+                    try store.shipHeldSegments()
+                    #expect(try store.exportPerson(id: id, projectId: project.id).events.isEmpty)
+                    #expect(
+                        try store.eventCount(projectId: project.id)
+                            == sqlite.eventCount(projectId: sqliteProject.id))
+                    ClickHouseAgreementTests.expectSame(
+                        try ClickHouseAgreementTests.everyReport(store, project, data: data), reports)
+                }
+            }
+        }
+    }
+
     /// A spool that holds its bound (ClickHouse not taking rows as fast as they come: here,
     /// nothing is sealed) answers 503 with `Retry-After`, as when ClickHouse is down.
     @Test func aFullSpoolIsAnswered503WithRetryAfter() throws {
