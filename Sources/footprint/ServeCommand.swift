@@ -11,7 +11,8 @@ enum ServeCommand: Command {
                         [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
-                        [--retention-days N] [--insert-interval MS] [--meta-cache-interval MS]
+                        [--retention-days N] [--insert-interval MS] [--spool DIR [--spool-bytes N]]
+                        [--meta-cache-interval MS]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; created
@@ -51,6 +52,14 @@ enum ServeCommand: Command {
                               collector, in milliseconds (0 to 10000; default 0: the batches that came
                               during an INSERT go in the next one at once); a longer interval makes
                               fewer, larger INSERTs under load and delays each answer up to that long
+          --spool             with --store: a directory for this collector's write-ahead spool (created
+                              when missing; one collector per directory). A batch is answered once its
+                              rows are fsynced there, and they are shipped to ClickHouse in bulk (one
+                              INSERT per table per 10,000 rows or second); reports see them once
+                              shipped. What the spool holds is shipped when the collector starts
+                              again. Default: none (answered once every shard holds the rows)
+          --spool-bytes       with --spool: the most bytes it holds before batches are answered 503
+                              (default 1073741824)
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -69,7 +78,8 @@ enum ServeCommand: Command {
                 "trusted-proxy",
                 "threads",
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
-                "metrics-from", "retention-days", "insert-interval", "meta-cache-interval",
+                "metrics-from", "retention-days", "insert-interval", "spool", "spool-bytes",
+                "meta-cache-interval",
             ],
             flags: [])
         let stores = try StoreAccess.stores(parsed)
@@ -78,13 +88,8 @@ enum ServeCommand: Command {
         configuration.postgres = try StoreAccess.metadataLocation(parsed, clickHouse: stores.clickHouse)
         configuration.locksDatabase = true
         let environment = ProcessInfo.processInfo.environment
-        if parsed.options["insert-interval"] != nil {
-            guard configuration.clickHouse != nil else {
-                throw UsageError(description: "--insert-interval needs --store")
-            }
-            configuration.clickHouseStore.commitInterval =
-                Double(try parsed.integer("insert-interval", default: 0, in: 0...10_000)) / 1000
-        }
+        configuration.clickHouseStore = try clickHouseStore(
+            parsed, clickHouse: configuration.clickHouse != nil)
         if parsed.options["meta-cache-interval"] != nil {
             guard configuration.postgres != nil else {
                 throw UsageError(description: "--meta-cache-interval needs --meta")
@@ -168,6 +173,11 @@ enum ServeCommand: Command {
         if let location = configuration.clickHouse {
             print("  events:    \(location) (ClickHouse)")
         }
+        if let spool = configuration.clickHouseStore.spoolDirectory {
+            print(
+                "  spool:     \(spool) (answered once fsynced there, shipped in bulk; at most \(configuration.clickHouseStore.spoolBytes) bytes)"
+            )
+        }
         if let project = server.defaultProject {
             print("  project:   \(project.name)\(server.createdDefaultProject ? " (created)" : "")")
             print("  write key: \(project.writeKey)")
@@ -191,6 +201,28 @@ enum ServeCommand: Command {
         fflush(nil)
         server.stop()
         print("Stopped.")
+    }
+
+    /// The ClickHouse store's settings from the options that tune it (`--insert-interval`,
+    /// `--spool`, `--spool-bytes`), each of which needs `--store` (`clickHouse`).
+    static func clickHouseStore(_ parsed: CommandLineArguments, clickHouse: Bool) throws(UsageError)
+        -> ClickHouseEventStore.Configuration
+    {
+        var store = ClickHouseEventStore.Configuration()
+        for name in ["insert-interval", "spool", "spool-bytes"] where parsed.options[name] != nil {
+            guard clickHouse else { throw UsageError(description: "--\(name) needs --store") }
+        }
+        store.commitInterval =
+            Double(try parsed.integer("insert-interval", default: 0, in: 0...10_000)) / 1000
+        store.spoolDirectory = parsed.options["spool"]
+        if parsed.options["spool-bytes"] != nil {
+            guard store.spoolDirectory != nil else {
+                throw UsageError(description: "--spool-bytes needs --spool")
+            }
+            store.spoolBytes = try parsed.integer(
+                "spool-bytes", default: store.spoolBytes, in: 65_536...(1 << 50))
+        }
+        return store
     }
 
     /// A listener's failure with the flag that changes where it listens.

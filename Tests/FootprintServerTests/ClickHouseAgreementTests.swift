@@ -52,13 +52,14 @@ struct ClickHouseAgreementTests {
     /// report and count, and the exports of a linked user, an unlinked device and `people`.
     static func expectSameReports(
         _ data: PeopleTests.DataSet, url: String? = nil, people: [String] = [],
+        configure: (inout ClickHouseEventStore.Configuration) -> Void = { _ in },
         writeClickHouse: (ClickHouseEventStore, Project) throws -> Void,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         try withTemporaryStore("footprint-agreement") { sqlite, sqliteProject in
             try data.write(into: sqlite, project: sqliteProject)
             let expected = try everyReport(sqlite, sqliteProject, data: data)
-            try ClickHouseTesting.withStore(url: url) { store, project throws in
+            try ClickHouseTesting.withStore(url: url, configure: configure) { store, project throws in
                 try writeClickHouse(store, project)
                 expectSame(
                     try everyReport(store, project, data: data), expected, sourceLocation: sourceLocation)

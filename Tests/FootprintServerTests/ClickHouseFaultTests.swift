@@ -117,6 +117,17 @@ struct ClickHouseFaultTests {
     func aKilledCollectorLosesNothingAndStoresNothingTwice() throws {
         let cluster = try CollectorCluster()
         defer { cluster.shutDown() }
+        let expected = Self.killFirstCollectorUnderLoad(cluster)
+        #expect(try Self.storedMessageIds(cluster) == expected)
+        #expect(try Self.reportedEvents(cluster) == .int(Int64(expected.count)))
+    }
+
+    /// Four clients send 25 batches of 20 events each through HAProxy, each resent until
+    /// answered 200; the cluster's first collector is SIGKILLed once a third are answered.
+    /// Returns once every batch is answered, with the message ids sent.
+    static func killFirstCollectorUnderLoad(
+        _ cluster: CollectorCluster, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Set<String> {
         let clients = 4
         let batchesPerClient = 25
         let eventsPerBatch = 20
@@ -147,20 +158,23 @@ struct ClickHouseFaultTests {
             }
         }
         let total = clients * batchesPerClient
-        #expect(ServerKillTests.wait(seconds: 300) { progress.withLock { $0.answered } >= total / 3 })
+        #expect(
+            ServerKillTests.wait(seconds: 300) { progress.withLock { $0.answered } >= total / 3 },
+            sourceLocation: sourceLocation)
         let killed = cluster.collectors[0]
         killed.stop(signal: SIGKILL)
-        #expect(killed.process.terminationReason == .uncaughtSignal)
-        #expect(progress.withLock { $0.answered } < total, "killed mid-stream")
-        #expect(ServerKillTests.wait(seconds: 300) { progress.withLock { $0.finished } == clients })
+        #expect(killed.process.terminationReason == .uncaughtSignal, sourceLocation: sourceLocation)
+        #expect(
+            progress.withLock { $0.answered } < total, "killed mid-stream", sourceLocation: sourceLocation)
+        #expect(
+            ServerKillTests.wait(seconds: 300) { progress.withLock { $0.finished } == clients },
+            sourceLocation: sourceLocation)
 
-        let expected = Set(
+        return Set(
             (0..<clients).flatMap { client in
                 (0..<batchesPerClient).flatMap { index in
                     (0..<eventsPerBatch).map { "c\(client)-b\(index)-e\($0)" }
                 }
             })
-        #expect(try Self.storedMessageIds(cluster) == expected)
-        #expect(try Self.reportedEvents(cluster) == .int(Int64(expected.count)))
     }
 }

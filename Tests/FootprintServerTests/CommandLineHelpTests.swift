@@ -11,7 +11,7 @@ extension CommandLineTests {
             [
                 "--host", "--port", "--db", "--connection-limit", "--rate-limit", "--admin-token",
                 "--read-token",
-                "--metrics-from", "--insert-interval",
+                "--metrics-from", "--insert-interval", "--spool", "--spool-bytes",
             ]
         ),
         ("projects", ["create", "list", "--db", "--json"]),

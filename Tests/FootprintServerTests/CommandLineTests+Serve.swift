@@ -38,6 +38,10 @@ extension CommandLineTests {
         ["--insert-interval", "50"],
         ["--insert-interval", "10001", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         ["--insert-interval", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        // A spool is for the ClickHouse store only; its bound needs a spool and at least 64 KiB.
+        ["--spool", "spool"],
+        ["--spool-bytes", "1000000", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--spool-bytes", "1000", "--spool", "spool", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         // PostgreSQL keeps the metadata only with ClickHouse events, instead of the --db file.
         ["--meta", "postgres://fp@127.0.0.1:5432/meta"],
         ["--meta", "postgres://fp@127.0.0.1:5432/meta", "--store", "clickhouse://127.0.0.1:8123/footprint"],

@@ -169,12 +169,20 @@ final class CollectorCluster {
     private(set) var haproxy: HAProxyProcess!
     private(set) var writeKey = ""
 
+    /// Whether each collector runs with a spool of its own (``spool(of:)``).
+    let spools: Bool
+
     /// - Parameters:
     ///   - baseURL: the shards (default `FOOTPRINT_CLICKHOUSE_URL`).
     ///   - count: collectors behind HAProxy.
-    init(baseURL: String? = nil, collectors count: Int = 2, sourceLocation: SourceLocation = #_sourceLocation)
+    ///   - spools: whether each collector runs with a spool of its own (`--spool`).
+    init(
+        baseURL: String? = nil, collectors count: Int = 2, spools: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
+        self.spools = spools
         let base = try baseURL ?? ClickHouseTestEnvironment.requireURL(sourceLocation: sourceLocation)
         database = ClickHouseTestEnvironment.newDatabaseName("footprint_test")
         url = ClickHouseTestEnvironment.url(base, database: database)
@@ -184,7 +192,9 @@ final class CollectorCluster {
         // One after the other: the first creates the metadata file and its default project.
         var started: [ServeProcess] = []
         do {
-            for _ in 0..<count { started.append(try startCollector()) }
+            for index in 0..<count {
+                started.append(try startCollector(spool: spools ? spool(of: index) : nil))
+            }
             collectors = started
             writeKey = started[0].writeKey
             haproxy = try HAProxyProcess(collectors: started.map(\.port), directory: directory)
@@ -196,14 +206,19 @@ final class CollectorCluster {
         }
     }
 
-    /// Starts one more collector on a free port (not behind HAProxy).
-    func startCollector() throws -> ServeProcess {
+    /// The spool directory of collector `index`.
+    func spool(of index: Int) -> String {
+        directory + "/spool-\(index)"
+    }
+
+    /// Starts one more collector on a free port (not behind HAProxy), with `spool` when given.
+    func startCollector(spool: String? = nil) throws -> ServeProcess {
         try ServeProcess(
             executable: ClickHouseTestEnvironment.executable, database: metadata,
             arguments: [
                 "--store", url, "--trusted-proxy", "127.0.0.1", "--admin-token", adminToken, "--read-token",
                 readToken,
-            ])
+            ] + (spool.map { ["--spool", $0] } ?? []))
     }
 
     /// Sends through HAProxy.

@@ -51,6 +51,23 @@ public final class ClickHouseEventStore: EventStore {
         /// moment earlier than ones already visible) is not passed over. At most 86,400; a
         /// negative or non-finite value counts as 0. Default 2.
         public var liveClickSettle: Double = 2
+        /// A directory for this collector's write-ahead spool (``ClickHouseSpool``), or `nil`
+        /// for none. With a spool, a group is answered once its rows are fsynced there, and a
+        /// thread of its own ships them in bulk (one INSERT per table once 10,000 rows or a
+        /// second have gathered); a group's answer then counts as duplicates only the copies
+        /// within the group, and reports see its events once they are shipped. The store ships
+        /// what the spool holds when it opens. Default `nil`.
+        public var spoolDirectory: String?
+        /// The most bytes the spool holds: past it, groups fail as `unavailable` (503 with
+        /// `Retry-After`) until the shipper catches up. Default 1 GiB.
+        public var spoolBytes = 1 << 30
+        /// The rows at which the spool's open segment is sealed for shipping. Default 10,000.
+        var spoolSealRows = 10_000
+        /// The seconds after which the spool's open segment is sealed. Default 1.
+        var spoolSealInterval = 1.0
+        /// Whether shipping stops after a segment's INSERTs, before its copy check and mark.
+        /// Tests set it to play a collector killed between the two, then open the spool again.
+        var spoolStopsBeforeMark = false
         /// Whether a group checks for copies of its events after inserting them and records the
         /// redundant ones. Tests turn it off to play a collector stopped between its INSERT and
         /// its check (one that never answered), and check that a resend then records them.
@@ -77,6 +94,14 @@ public final class ClickHouseEventStore: EventStore {
     let client: ClickHouseClient
     let sql: ClickHouseSQL
     private let groups: GroupCommitQueue<IngestBatch, WriteOutcome>
+    /// The write-ahead spool, when ``Configuration/spoolDirectory`` names one.
+    let spool: ClickHouseSpool?
+    /// Held while a spool segment ships (by the shipper, or at open and close).
+    let shipping = NSLock()
+    /// Whether the shipper thread is to stop.
+    private let shipperStopped = LockedValue(false)
+    /// Signalled when the shipper thread has stopped.
+    private let shipperDone = DispatchSemaphore(value: 0)
     /// The last ``RecentEvent/sequence`` given out (see ``sequence(after:now:tag:)``).
     private let lastSequence: LockedValue<UInt64>
     /// The low bits of every sequence this store gives out.
@@ -138,11 +163,24 @@ public final class ClickHouseEventStore: EventStore {
         self.ledger = ledger
         self.ownsMetadata = owning
         do {
+            spool = try configuration.spoolDirectory.map { directory throws(ServerError) in
+                var spooling = ClickHouseSpool.Configuration(directory: directory)
+                spooling.maximumBytes = configuration.spoolBytes
+                spooling.sealRows = configuration.spoolSealRows
+                spooling.sealInterval = configuration.spoolSealInterval
+                return try ClickHouseSpool(configuration: spooling)
+            }
+        } catch {
+            if owning { ledger.close() }
+            throw ServerError(code: error.code, message: "cannot open \(location): \(error.message)")
+        }
+        do {
             try createSchema()
             if !readOnly {
                 try ledger.recordEventStore(location, at: SystemClock().now())
             }
         } catch {
+            spool?.close()
             if owning { ledger.close() }
             throw ServerError(code: error.code, message: "cannot open \(location): \(error.message)")
         }
@@ -150,12 +188,28 @@ public final class ClickHouseEventStore: EventStore {
             guard let self else {
                 return .failure(ServerError(code: .closed, message: "the store is closed"))
             }
+            if let spool = self.spool { return self.commit(batches, to: spool) }
             return self.commit(batches)
+        }
+        if let spool {
+            // What an earlier run acknowledged ships before this one takes anything; a failure
+            // (ClickHouse down) leaves it to the shipper, which keeps trying.
+            try? shipHeldSegments()
+            let thread = Thread { [weak self, shipperStopped, shipperDone] in
+                self?.runShipper(spool, stopped: shipperStopped)
+                shipperDone.signal()
+            }
+            thread.name = "footprint.clickhouse.shipper"
+            thread.start()
+        } else {
+            shipperDone.signal()
         }
     }
 
     deinit {
         groups.close()
+        shipperStopped.withLock { $0 = true }
+        spool?.close()
     }
 
     /// Creates the database and the local tables on every shard, then the `Distributed` tables
@@ -238,7 +292,7 @@ public final class ClickHouseEventStore: EventStore {
     }
 
     /// The next sequence number (``sequence(after:now:tag:)``).
-    private func nextSequence() -> UInt64 {
+    func nextSequence() -> UInt64 {
         let now = Date().timeIntervalSince1970
         return lastSequence.withLock { last in
             last = Self.sequence(after: last, now: now, tag: sequenceTag)
@@ -255,41 +309,17 @@ public final class ClickHouseEventStore: EventStore {
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
         do {
             // The ids of deleted people (kept in the metadata file, read again when it changed).
-            let deleted = try ledger.deletedIds()
-            var seen: [Int64: Set<String>] = [:]
-            var eventRows = ClickHouseRowBinary(capacity: batches.reduce(0) { $0 + $1.events.count } * 512)
-            var linkRows = ClickHouseRowBinary()
-            var lostRows = ClickHouseRowBinary()
+            let group = record(of: batches, deleted: try ledger.deletedIds())
+            try insert(sql.insertEvents, rows: group.record.eventRows)
+            try insert(sql.insertIdentities, rows: group.record.linkRows)
+            try insert(sql.insertLostEvents, rows: group.record.lostRows)
             var inserted: [[StoredCopy]] = []
-            var refusals: [[Int]] = []
-            for batch in batches {
-                var copies: [StoredCopy] = []
-                let refused = deleted.refusedEvents(of: batch)
-                let refusedSet = Set(refused)
-                for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
-                    guard seen[batch.projectId, default: []].insert(event.messageId).inserted else {
-                        continue
-                    }
-                    let sequence = nextSequence()
-                    ClickHouseRows.append(event, project: batch.projectId, sequence: sequence, to: &eventRows)
-                    copies.append(
-                        StoredCopy(
-                            device: event.anonymousId ?? "", messageId: event.messageId, sequence: sequence))
-                }
-                for link in deleted.acceptedLinks(of: batch) {
-                    ClickHouseRows.appendLink(
-                        link, project: batch.projectId, firstSeen: batch.receivedAt, to: &linkRows)
-                }
-                if batch.evictedCount > 0 {
-                    ClickHouseRows.appendLostEvents(
-                        of: batch, keep: UInt64.max - nextSequence(), to: &lostRows)
-                }
-                inserted.append(copies)
-                refusals.append(refused)
+            var events = group.record.events[...]
+            for batch in group.batches {
+                inserted.append(events.prefix(batch.held).map(\.copy))
+                events = events.dropFirst(batch.held)
             }
-            try insert(sql.insertEvents, rows: eventRows)
-            try insert(sql.insertIdentities, rows: linkRows)
-            try insert(sql.insertLostEvents, rows: lostRows)
+            let refusals = group.batches.map(\.refused)
             var redundant: Set<StoredCopy> = []
             if configuration.checksCopies {
                 for (project, group) in Dictionary(grouping: zip(batches, inserted), by: \.0.projectId) {
@@ -319,7 +349,7 @@ public final class ClickHouseEventStore: EventStore {
 
     /// `rows` (`RowBinary`) inserted by `statement` through the `Distributed` tables, returning
     /// once every shard holds them; nothing when `rows` is empty.
-    private func insert(_ statement: String, rows: ClickHouseRowBinary) throws(ServerError) {
+    func insert(_ statement: String, rows: ClickHouseRowBinary) throws(ServerError) {
         guard !rows.isEmpty else { return }
         _ = try client.execute(
             statement, data: rows.bytes, settings: ["insert_distributed_sync": "1"],
@@ -330,7 +360,7 @@ public final class ClickHouseEventStore: EventStore {
     /// copy after the first stored (the smallest sequence) of a message in `duplicate_copies`,
     /// whichever collector stored it.
     /// - Returns: the copies among `copies` that are not the first stored of their message.
-    private func recordRedundantCopies(projectId: Int64, of copies: [StoredCopy]) throws(ServerError)
+    func recordRedundantCopies(projectId: Int64, of copies: [StoredCopy]) throws(ServerError)
         -> Set<StoredCopy>
     {
         // A query's syntax tree holds at most `max_ast_elements` (50,000 by default in 18.16, a
@@ -555,6 +585,12 @@ public final class ClickHouseEventStore: EventStore {
 
     public func close() {
         groups.close()
+        if let spool, !shipperStopped.withLock({ $0 }) {
+            shipperStopped.withLock { $0 = true }
+            try? shipHeldSegments()
+            spool.close()
+            shipperDone.wait()
+        }
         if ownsMetadata { ledger.close() }
     }
 }

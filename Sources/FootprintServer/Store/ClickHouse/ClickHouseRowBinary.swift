@@ -11,7 +11,7 @@
 ///
 /// The schema stores times as `Int64` milliseconds and days as `Int64` day numbers, so no
 /// `Date` or `DateTime` column is written.
-struct ClickHouseRowBinary: Sendable {
+struct ClickHouseRowBinary: Sendable, Equatable {
     /// The encoded rows so far.
     private(set) var bytes: [UInt8] = []
 
@@ -78,9 +78,19 @@ struct ClickHouseRowBinary: Sendable {
         for value in values { append(value) }
     }
 
-    /// An `Array(UInt8)`.
-    mutating func append(_ values: [UInt8]) {
+    /// A `String` of raw bytes: their count as a varint, then the bytes.
+    mutating func appendBytes(_ values: [UInt8]) {
         appendVarint(UInt64(values.count))
         bytes.append(contentsOf: values)
+    }
+
+    /// Bytes already encoded (rows another buffer wrote), as they are.
+    mutating func appendRaw(_ values: some Collection<UInt8>) {
+        bytes.append(contentsOf: values)
+    }
+
+    /// An `Array(UInt8)`.
+    mutating func append(_ values: [UInt8]) {
+        appendBytes(values)
     }
 }
