@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "FootprintServer",
             dependencies: [
-                "FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto", "CQRencode", "CLibPQ",
+                "FootprintWire", "FootprintSQLite", "CMicroHTTPD", "CCrypto", "CQRencode", "CLibPQ", "CZlib",
             ]
         ),
         // Plausible synthetic traffic (`footprint generate`, the benchmarks, the tests).
