@@ -14,9 +14,15 @@ struct StoreURL {
     /// The query's parameters in order, each name once; a value may be empty.
     var parameters: [(name: String, value: Substring)]
 
+    /// An `invalid_store` error: `reason`, then the URL's expected form (`syntax`).
+    static func refusal(_ reason: String, syntax: String) -> ServerError {
+        ServerError(code: .invalidStore, message: "\(reason); expected \(syntax)")
+    }
+
     /// Reads `text`, which must start with one of `schemes` (lowercase; matched in any case).
-    /// - Throws: what `refuse` makes of the reason, which never shows the password.
-    init(_ text: String, schemes: [String], refuse: (String) -> ServerError) throws(ServerError) {
+    /// - Throws: ``refusal(_:syntax:)`` naming what is wrong (never the password) and `syntax`.
+    init(_ text: String, schemes: [String], syntax: String) throws(ServerError) {
+        let refuse = { (reason: String) in Self.refusal(reason, syntax: syntax) }
         guard text.utf8.count <= 4096 else { throw refuse("the store URL is longer than 4096 bytes") }
         guard let scheme = schemes.first(where: { text.lowercased().hasPrefix($0) }) else {
             throw refuse("the store URL must start with \(schemes[0])")

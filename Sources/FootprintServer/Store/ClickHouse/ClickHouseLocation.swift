@@ -57,14 +57,9 @@ public struct ClickHouseLocation: Sendable, Hashable, CustomStringConvertible {
     /// `FOOTPRINT_CLICKHOUSE_USER` and `FOOTPRINT_CLICKHOUSE_PASSWORD`.
     /// - Throws: ``ServerError`` `invalid_store` naming what is wrong (never the password).
     public init(url text: String, environment: [String: String] = [:]) throws(ServerError) {
-        func refuse(_ reason: String) -> ServerError {
-            ServerError(
-                code: .invalidStore,
-                message:
-                    "\(reason); expected clickhouse://[user[:password]@]HOST:PORT/DATABASE[?cluster=NAME&shards=HOST:PORT,...]"
-            )
-        }
-        let url = try StoreURL(text, schemes: ["clickhouse://"], refuse: refuse)
+        let syntax = "clickhouse://[user[:password]@]HOST:PORT/DATABASE[?cluster=NAME&shards=HOST:PORT,...]"
+        let refuse = { (reason: String) in StoreURL.refusal(reason, syntax: syntax) }
+        let url = try StoreURL(text, schemes: ["clickhouse://"], syntax: syntax)
         var cluster = "footprint"
         var shards: [Node] = []
         for (name, value) in url.parameters {

@@ -26,12 +26,9 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     ///     Default: none.
     /// - Throws: ``ServerError`` `invalid_store` naming what is wrong (never the password).
     public init(url text: String, environment: [String: String] = [:]) throws(ServerError) {
-        func refuse(_ reason: String) -> ServerError {
-            ServerError(
-                code: .invalidStore,
-                message: "\(reason); expected postgres://USER[:PASSWORD]@HOST:PORT/DATABASE")
-        }
-        let url = try StoreURL(text, schemes: Self.schemes, refuse: refuse)
+        let syntax = "postgres://USER[:PASSWORD]@HOST:PORT/DATABASE"
+        let refuse = { (reason: String) in StoreURL.refusal(reason, syntax: syntax) }
+        let url = try StoreURL(text, schemes: Self.schemes, syntax: syntax)
         guard url.parameters.isEmpty else { throw refuse("the store URL takes no parameters") }
         let user = url.user ?? environment["FOOTPRINT_POSTGRES_USER"].flatMap { $0.isEmpty ? nil : $0 }
         guard let user else { throw refuse("the store URL names no user") }
