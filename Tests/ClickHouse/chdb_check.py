@@ -5,7 +5,9 @@ Usage: chdb_check.py STATEMENTS.json
 
 STATEMENTS.json is a JSON array of {"label": "...", "sql": "..."} objects (or of plain strings),
 an object may also give "expect", the TSV text the statement must return, and "data", the rows
-(base64) of an `INSERT … FORMAT RowBinary`, which it reads `FROM INFILE` (a file of those bytes). They are run in order in
+(base64) of an `INSERT … FORMAT RowBinary`, which it reads `FROM INFILE` (a file of those bytes),
+and "external", a table of rows the statement reads by name ({"name", "structure", "data": base64
+RowBinary}; ClickHouse's external data, made here as a Memory table for that one statement). They are run in order in
 one chDB session: first the schema (local tables only: a single in-process node
 has no cluster for Distributed tables), then every report query against those tables. Prints one
 line per statement with the rows it returned; exits 1 naming every statement that failed (or
@@ -57,7 +59,14 @@ def main(arguments):
                     with open(path, "wb") as rows:
                         rows.write(base64.b64decode(entry["data"]))
                     sql = sql.replace(" FORMAT RowBinary", f" FROM INFILE '{path}' FORMAT RowBinary", 1)
+            external = entry.get("external") if isinstance(entry, dict) else None
             try:
+                if external:
+                    path = os.path.join(folder, f"external-{number}.bin")
+                    with open(path, "wb") as rows:
+                        rows.write(base64.b64decode(external["data"]))
+                    connection.query(f"CREATE TABLE {external['name']} ({external['structure']}) ENGINE = Memory")
+                    connection.query(f"INSERT INTO {external['name']} FROM INFILE '{path}' FORMAT RowBinary")
                 text = connection.query(sql, "TSV").bytes().decode(errors="replace")
                 if expected is not None and text.strip() != expected.strip():
                     print(f"FAIL  {label}: returned {text.strip()[:300]!r}, expected {expected.strip()[:300]!r}")
@@ -68,6 +77,9 @@ def main(arguments):
                 message = " ".join(str(error).split())[:600]
                 print(f"FAIL  {label}: {message}")
                 failures.append(label)
+            finally:
+                if external:
+                    connection.query(f"DROP TABLE IF EXISTS {external['name']}")
         connection.close()
     if failures:
         print(f"chdb_check: {len(failures)} of {len(entries)} statements failed: {', '.join(failures)}")

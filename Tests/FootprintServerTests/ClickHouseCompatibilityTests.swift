@@ -1,7 +1,8 @@
-import FootprintServer
 import FootprintWire
 import Foundation
 import Testing
+
+@testable import FootprintServer
 
 /// The store's SQL runs on a current ClickHouse release too: every statement the ClickHouse
 /// store sent to the 18.16 shards while answering every report (read back from the shards'
@@ -111,6 +112,11 @@ struct ClickHouseCompatibilityTests {
                         "INSERT INTO \(database).\(table)_local FORMAT TabSeparated\n" + rows[table]!
                     ))
             }
+            // The copy check reads the messages it sends along as a table of their own.
+            let checked = ClickHouseSQL.checkedMessages
+            #expect(queries.contains { $0.contains(" IN \(checked.name)") }, "the copy check")
+            statements.append(
+                ("checked messages", "CREATE TABLE \(checked.name) (\(checked.structure)) ENGINE = Memory"))
             statements += queries.sorted().map { sql in
                 let local = Self.local(sql, database: database)
                 return (String(local.split(separator: "\n").joined(separator: " ").prefix(100)), local)

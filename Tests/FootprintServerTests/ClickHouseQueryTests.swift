@@ -65,7 +65,9 @@ struct ClickHouseQueryTests {
         let errors: [ServerError?] = [
             Self.error(sql.eventCount(projectId: 1), "many"),
             Self.error(sql.lostEventCount(projectId: 1), "3\tthree"),
-            Self.error(sql.storedCopies(projectId: 1, devices: ["a"], messageIds: ["m"]), "a\tm\t-1\t\\N\t0"),
+            Self.error(
+                sql.storedCopies(projectId: 1, of: [ClickHouseSQL.Message(device: "a", messageId: "m")]),
+                "a\tm\t-1\t\\N\t0"),
             Self.error(
                 sql.rollupPersonDays(projectId: 1, filter: filter, kind: .pageViews, keys: nil, pages: .each),
                 "Home\t300\ta1\t\tHome\t-1"),

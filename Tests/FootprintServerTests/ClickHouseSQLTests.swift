@@ -25,7 +25,7 @@ struct ClickHouseSQLTests {
             ] {
                 for statement in store.sql.everyStatement(projectId: project.id, filter: filter) {
                     #expect(throws: Never.self, "\(statement.label)") {
-                        _ = try store.client.execute(statement.sql)
+                        _ = try store.client.execute(statement.sql, external: statement.external)
                     }
                 }
             }
@@ -58,7 +58,7 @@ struct ClickHouseSQLTests {
         var copies = ClickHouseRowBinary()
         ClickHouseRows.appendCopy(["a1", "m1", "2", "\\N", "0"], sequence: 2, project: 1, to: &copies)
         var statements = sql.everyStatement(projectId: 1, filter: Self.filter).map {
-            ChDBCheck.Statement(label: $0.label, sql: $0.sql)
+            ChDBCheck.Statement(label: $0.label, sql: $0.sql, external: $0.external)
         }
         let schema = statements.prefix { $0.label.hasPrefix("schema") }.count
         statements.insert(

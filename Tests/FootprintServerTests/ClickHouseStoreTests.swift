@@ -75,6 +75,32 @@ struct ClickHouseStoreTests {
         }
     }
 
+    /// The copy check sends its messages as a table of their own: ids with any bytes a string
+    /// can hold (the form's boundary text, line breaks, tabs, quotes, backslashes, none at all)
+    /// are each matched exactly.
+    @Test func theCopyCheckMatchesMessagesOfAnyText() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            let time = Timestamp(millisecondsSince1970: 1_796_083_200_000)
+            let ids = [
+                "footprint-rows", "--footprint-rows\r\n", "a\tb", "line\nbreak", "it's", "back\\slash", "",
+                "\u{0}", "ünï", String(repeating: "x", count: 5_000),
+            ]
+            let events = ids.enumerated().map { index, id in
+                Self.event(id, anonymousId: "device-\(index % 3)", at: time)
+            }
+            try ClickHouseTesting.stopMerges(store)
+            let first = try store.write(IngestBatch(projectId: project.id, events: events, receivedAt: time))
+            #expect(first == WriteOutcome(stored: events.count, duplicates: 0))
+            // All of them again, with one new message: only the new one is stored.
+            let again = events + [Self.event("new", anonymousId: "device-0", at: time)]
+            #expect(
+                try store.write(IngestBatch(projectId: project.id, events: again, receivedAt: time))
+                    == WriteOutcome(stored: 1, duplicates: ids.count))
+            #expect(try ClickHouseTesting.redundantCopies(store, project: project) == ids.count)
+            #expect(try store.eventCount(projectId: project.id) == ids.count + 1)
+        }
+    }
+
     /// A database made before the aggregate tables (its events stored, no aggregates): opening
     /// it creates them and fills them from the events, once, and every report is what it was.
     /// So does opening one whose fill was cut short (a table there, its view not yet): the

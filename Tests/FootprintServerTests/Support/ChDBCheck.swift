@@ -2,6 +2,8 @@ import FootprintWire
 import Foundation
 import Testing
 
+@testable import FootprintServer
+
 /// Runs SQL on chDB (a current ClickHouse release, in-process) through
 /// Tests/ClickHouse/chdb_check.py, which fails on any statement's error.
 enum ChDBCheck {
@@ -37,13 +39,15 @@ enum ChDBCheck {
             sourceLocation: sourceLocation)
     }
 
-    /// A statement for chDB: its SQL, the TSV text it must return when given, and for an INSERT
-    /// `… FORMAT RowBinary` its rows (sent as the statement's `FROM INFILE`).
+    /// A statement for chDB: its SQL, the TSV text it must return when given, for an INSERT
+    /// `… FORMAT RowBinary` its rows (sent as the statement's `FROM INFILE`), and the table of
+    /// rows a read sends along (made as a table of that name for the statement, then dropped).
     struct Statement {
         var label: String
         var sql: String
         var expect: String?
         var data: [UInt8]?
+        var external: ClickHouseExternalTable?
     }
 
     /// Runs `statements` in order in one chDB session; records an issue naming each statement
@@ -61,6 +65,12 @@ enum ChDBCheck {
                 ]
                 if let expected = statement.expect { entry["expect"] = .string(expected) }
                 if let data = statement.data { entry["data"] = .string(Data(data).base64EncodedString()) }
+                if let table = statement.external {
+                    entry["external"] = .object([
+                        "name": .string(table.name), "structure": .string(table.structure),
+                        "data": .string(Data(table.rows.bytes).base64EncodedString()),
+                    ])
+                }
                 return .object(entry)
             })
         try JSONWriter.string(json).write(toFile: file, atomically: true, encoding: .utf8)

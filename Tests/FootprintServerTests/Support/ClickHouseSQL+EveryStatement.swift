@@ -6,7 +6,10 @@ extension ClickHouseSQL {
     /// Every statement the store sends, labelled, for a project and a filter: the schema of one
     /// shard (with ``Tables/local``, only the local tables: a single node has no cluster), the
     /// writer's check of its copies, and every read. Tests run them on each ClickHouse release.
-    func everyStatement(projectId: Int64, filter: ReportFilter) -> [(label: String, sql: String)] {
+    /// A statement may send a table of rows along (``ClickHouseQuery/external``).
+    func everyStatement(projectId: Int64, filter: ReportFilter) -> [(
+        label: String, sql: String, external: ClickHouseExternalTable?
+    )] {
         var statements: [(label: String, sql: String)] = []
         let schema =
             tables.events == Tables.local.events ? schema.dropLast(distributedTables.count) : schema[...]
@@ -25,10 +28,6 @@ extension ClickHouseSQL {
         var onPage = filter
         onPage.page = onPage.page ?? "Home"
         statements += [
-            (
-                "stored copies",
-                storedCopies(projectId: projectId, devices: ["a1", ""], messageIds: ["m1"]).sql
-            ),
             ("redundant copies", redundantCopies(projectId: projectId).sql),
             ("event count", eventCount(projectId: projectId).sql),
             ("lost event count", lostEventCount(projectId: projectId).sql),
@@ -155,6 +154,9 @@ extension ClickHouseSQL {
             ("newest counted day", newestCountedDay(projectId: projectId).sql),
             ("plan health reports", planHealthReports(projectId: projectId, since: 1, limit: 20).sql),
         ]
-        return statements
+        let copies = storedCopies(
+            projectId: projectId,
+            of: [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")])
+        return statements.map { ($0.label, $0.sql, nil) } + [("stored copies", copies.sql, copies.external)]
     }
 }

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// Plain HTTP/1.1 over POSIX sockets (``HTTPConnection``), connections kept alive between
 /// requests and reused per node (``HTTPConnectionPool``). Every request is a POST: a statement
-/// without data in the body, or an INSERT's statement in the `query` parameter and its rows in
-/// the body. Settings travel as URL parameters. An answer is read into memory up to
+/// without data in the body; an INSERT's statement in the `query` parameter and its rows in
+/// the body; or a read's statement in the `query` parameter and the rows of a table it reads
+/// (``ClickHouseExternalTable``) as a form in the body. Settings travel as URL parameters. An answer is read into memory up to
 /// ``Configuration/maximumResponseBytes``; a longer one is cut off and fails.
 ///
 /// Failures carry ClickHouse's own message. A node that cannot be reached, does not answer in
@@ -71,8 +72,9 @@ final class ClickHouseClient: Sendable {
     ///     run twice with the same sequences.
     /// - Returns: the answer's body.
     func execute(
-        _ sql: String, data: [UInt8]? = nil, settings: [String: String] = [:],
-        on node: ClickHouseLocation.Node? = nil, timeout: Double? = nil, isRead: Bool = false
+        _ sql: String, data: [UInt8]? = nil, external: ClickHouseExternalTable? = nil,
+        settings: [String: String] = [:], on node: ClickHouseLocation.Node? = nil, timeout: Double? = nil,
+        isRead: Bool = false
     ) throws(ServerError) -> [UInt8] {
         let timeout = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
         let target = node ?? location.node
@@ -80,16 +82,24 @@ final class ClickHouseClient: Sendable {
         if settings["max_execution_time"] == nil {
             parameters["max_execution_time"] = String(max(1, Int(timeout)))
         }
+        var body = data ?? Array(sql.utf8)
+        var contentType = "text/plain; charset=UTF-8"
+        if let external {
+            parameters[external.name + "_structure"] = external.structure
+            parameters[external.name + "_format"] = "RowBinary"
+            let form = external.formData()
+            body = form.body
+            contentType = "multipart/form-data; boundary=\(form.boundary)"
+        }
         var path =
             "/?"
             + parameters.sorted { $0.key < $1.key }.map {
                 Self.percentEncoded($0.key) + "=" + Self.percentEncoded($0.value)
             }.joined(separator: "&")
-        if data != nil { path += "&query=" + Self.percentEncoded(sql) }
-        let body = data ?? Array(sql.utf8)
+        if data != nil || external != nil { path += "&query=" + Self.percentEncoded(sql) }
         let head = Array(
             ("POST \(path) HTTP/1.1\r\nHost: \(target)\r\nContent-Length: \(body.count)\r\n"
-                + "Content-Type: text/plain; charset=UTF-8\r\n\(authorization)\r\n").utf8)
+                + "Content-Type: \(contentType)\r\n\(authorization)\r\n").utf8)
         let response = try send(head: head, body: body, to: target, timeout: timeout, retries: isRead)
         guard response.status == 200, response.header("X-ClickHouse-Exception-Code") == nil else {
             throw Self.error(
@@ -169,12 +179,14 @@ final class ClickHouseClient: Sendable {
     }
 
     /// Runs `sql` and returns its rows in ClickHouse's `TabSeparated` format, each as its fields.
+    /// - Parameter external: a table of rows sent along, which `sql` reads by its name.
     func rows(
-        _ sql: String, settings: [String: String] = [:], on node: ClickHouseLocation.Node? = nil,
-        timeout: Double? = nil
+        _ sql: String, external: ClickHouseExternalTable? = nil, settings: [String: String] = [:],
+        on node: ClickHouseLocation.Node? = nil, timeout: Double? = nil
     ) throws(ServerError) -> [[Substring]] {
         let body = try execute(
-            sql + " FORMAT TabSeparated", settings: settings, on: node, timeout: timeout, isRead: true)
+            sql + " FORMAT TabSeparated", external: external, settings: settings, on: node, timeout: timeout,
+            isRead: true)
         let text = String(decoding: body, as: UTF8.self)
         return text.split(separator: "\n", omittingEmptySubsequences: true).map {
             $0.split(separator: "\t", omittingEmptySubsequences: false)
@@ -189,7 +201,7 @@ final class ClickHouseClient: Sendable {
         on node: ClickHouseLocation.Node? = nil,
         timeout: Double? = nil
     ) throws(ServerError) -> [Row] {
-        try rows(query.sql, settings: settings, on: node, timeout: timeout).map {
+        try rows(query.sql, external: query.external, settings: settings, on: node, timeout: timeout).map {
             fields throws(ServerError) in try query.decode(fields)
         }
     }

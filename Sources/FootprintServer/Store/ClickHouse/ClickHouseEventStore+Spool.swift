@@ -159,9 +159,7 @@ extension ClickHouseEventStore {
             for start in stride(from: 0, to: ofProject.count, by: Self.copiesPerCheck) {
                 let slice = ofProject[start..<min(ofProject.count, start + Self.copiesPerCheck)].map(\.copy)
                 let rows = try client.rows(
-                    sql.storedCopies(
-                        projectId: project, devices: Set(slice.map(\.device)),
-                        messageIds: Set(slice.map(\.messageId))),
+                    sql.storedCopies(projectId: project, of: Set(slice.map(\.message))),
                     timeout: configuration.writeTimeout)
                 for row in rows {
                     stored.insert(

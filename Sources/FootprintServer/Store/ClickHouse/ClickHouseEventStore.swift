@@ -345,6 +345,9 @@ public final class ClickHouseEventStore: EventStore {
         var device: String
         var messageId: String
         var sequence: UInt64
+
+        /// The message it is a copy of.
+        var message: ClickHouseSQL.Message { ClickHouseSQL.Message(device: device, messageId: messageId) }
     }
 
     /// `rows` (`RowBinary`) inserted by `statement` through the `Distributed` tables, returning
@@ -363,9 +366,6 @@ public final class ClickHouseEventStore: EventStore {
     func recordRedundantCopies(projectId: Int64, of copies: [StoredCopy]) throws(ServerError)
         -> Set<StoredCopy>
     {
-        // A query's syntax tree holds at most `max_ast_elements` (50,000 by default in 18.16, a
-        // million as the client asks) elements, and a group may hold more messages than that:
-        // the check runs on slices of them.
         var redundant: Set<StoredCopy> = []
         for start in stride(from: 0, to: copies.count, by: Self.copiesPerCheck) {
             let slice = Array(copies[start..<min(copies.count, start + Self.copiesPerCheck)])
@@ -374,17 +374,15 @@ public final class ClickHouseEventStore: EventStore {
         return redundant
     }
 
-    /// Messages per copy check: their devices and ids stay well under `max_ast_elements`.
-    static let copiesPerCheck = 10_000
+    /// Messages per copy check: what one check sends and reads back stays a few megabytes.
+    static let copiesPerCheck = 50_000
 
     private func recordRedundantCopies(projectId: Int64, ofSlice copies: [StoredCopy]) throws(ServerError)
         -> Set<StoredCopy>
     {
         guard !copies.isEmpty else { return [] }
         let rows = try client.rows(
-            sql.storedCopies(
-                projectId: projectId, devices: Set(copies.map(\.device)),
-                messageIds: Set(copies.map(\.messageId))),
+            sql.storedCopies(projectId: projectId, of: Set(copies.map(\.message))),
             timeout: configuration.writeTimeout)
         // Each message's copies: the fields, written back as they came.
         var messages: [[Substring]: [(sequence: UInt64, row: [Substring])]] = [:]

@@ -18,21 +18,39 @@ extension ClickHouseSQL {
         "INSERT INTO \(database).\(tables.duplicateCopies) FORMAT RowBinary"
     }
 
-    /// Every stored copy of the messages of these devices among `messageIds` in a project:
-    /// `device, message_id, sequence, user_id, time`. The writer's check after its INSERT.
-    func storedCopies(projectId: Int64, devices: Set<String>, messageIds: Set<String>)
+    /// Every stored copy of `messages` (each a device and a message id) in a project:
+    /// `device, message_id, sequence, user_id, time`. The writer's check after its INSERT. The
+    /// messages travel with the statement as the table ``checkedMessages`` (external data), so
+    /// the statement's length and syntax tree do not grow with them.
+    func storedCopies(projectId: Int64, of messages: some Collection<Message>)
         -> ClickHouseQuery<(fields: [Substring], sequence: UInt64)>
     {
-        ClickHouseQuery(
+        var rows = ClickHouseRowBinary(capacity: messages.count * 80)
+        for message in messages {
+            rows.append(message.device)
+            rows.append(message.messageId)
+        }
+        var query = ClickHouseQuery<(fields: [Substring], sequence: UInt64)>(
             """
             SELECT device, message_id, sequence, user_id, time FROM \(database).\(tables.events)
-            WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
-                AND message_id IN (\(Self.list(messageIds)))
+            WHERE project_id = \(projectId) AND (device, message_id) IN \(Self.checkedMessages.name)
             """, fields: 5
         ) { row throws(ServerError) in
-            (row.fields, try row.uint64(2))
+            (fields: row.fields, sequence: try row.uint64(2))
         }
+        query.external = ClickHouseExternalTable(
+            name: Self.checkedMessages.name, structure: Self.checkedMessages.structure, rows: rows)
+        return query
     }
+
+    /// A message: its device (the anonymous id, `''` for none) and id.
+    struct Message: Hashable, Sendable {
+        var device: String
+        var messageId: String
+    }
+
+    /// The table of messages a copy check sends along (``storedCopies(projectId:of:)``).
+    static let checkedMessages = (name: "checked_messages", structure: "device String, message_id String")
 
     /// The records of redundant copies a project holds (tests and the benchmarks read it).
     func redundantCopies(projectId: Int64) -> ClickHouseQuery<Int64> {

@@ -1,0 +1,44 @@
+/// Rows a read sends along with its statement, which the statement reads as a table by ``name``
+/// for that one query (ClickHouse's external data; on a `Distributed` table it is sent on to
+/// every shard). A set of thousands of values costs a form part, not thousands of literals in
+/// the statement for ClickHouse to parse (18.16 spends over a second on a copy check of 12,000
+/// messages written as literals, about a tenth of that on the same rows sent this way).
+struct ClickHouseExternalTable: Sendable, Equatable {
+    /// The table's name in the statement: letters, digits and `_`, not starting with a digit.
+    var name: String
+    /// Its columns, as `name Type, …`.
+    var structure: String
+    /// Its rows, in `RowBinary`.
+    var rows: ClickHouseRowBinary
+
+    /// The body of a `multipart/form-data` request holding the rows as the part named ``name``,
+    /// and its boundary: one that occurs nowhere in the rows (a longer one is tried while it does).
+    func formData() -> (body: [UInt8], boundary: String) {
+        var boundary = "footprint-rows"
+        var counter: UInt64 = 0
+        while Self.contains(rows.bytes, Array(boundary.utf8)) {
+            counter &+= 1
+            boundary = "footprint-rows-\(counter)-\(UInt64.random(in: 0...UInt64.max))"
+        }
+        var body = Array(
+            ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n"
+                + "Content-Type: application/octet-stream\r\n\r\n").utf8)
+        body.reserveCapacity(body.count + rows.bytes.count + boundary.utf8.count + 8)
+        body += rows.bytes
+        body += Array("\r\n--\(boundary)--\r\n".utf8)
+        return (body, boundary)
+    }
+
+    /// Whether `pattern` (not empty) occurs in `bytes`.
+    static func contains(_ bytes: [UInt8], _ pattern: [UInt8]) -> Bool {
+        guard let first = pattern.first, pattern.count <= bytes.count else { return false }
+        var index = bytes.startIndex
+        let last = bytes.count - pattern.count
+        while index <= last {
+            guard let start = bytes[index...last].firstIndex(of: first) else { return false }
+            if bytes[start..<start + pattern.count].elementsEqual(pattern) { return true }
+            index = start + 1
+        }
+        return false
+    }
+}
