@@ -154,9 +154,11 @@ extension ClickHouseSQL {
             ("newest counted day", newestCountedDay(projectId: projectId).sql),
             ("plan health reports", planHealthReports(projectId: projectId, since: 1, limit: 20).sql),
         ]
-        let copies = storedCopies(
-            projectId: projectId,
-            of: [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")])
-        return statements.map { ($0.label, $0.sql, nil) } + [("stored copies", copies.sql, copies.external)]
+        let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]
+        let copied = copiedMessages(projectId: projectId, of: messages)
+        let copies = storedCopies(projectId: projectId, of: messages)
+        return statements.map { ($0.label, $0.sql, nil) } + [
+            ("copied messages", copied.sql, copied.external), ("stored copies", copies.sql, copies.external),
+        ]
     }
 }

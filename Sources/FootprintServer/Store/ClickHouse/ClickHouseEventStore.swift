@@ -359,9 +359,9 @@ public final class ClickHouseEventStore: EventStore {
             timeout: configuration.writeTimeout)
     }
 
-    /// Reads every stored copy of the messages of `copies` (just inserted), and records each
-    /// copy after the first stored (the smallest sequence) of a message in `duplicate_copies`,
-    /// whichever collector stored it.
+    /// Finds which messages of `copies` (just inserted) are stored more than once, reads their
+    /// copies, and records each copy after the first stored (the smallest sequence) of a message
+    /// in `duplicate_copies`, whichever collector stored it.
     /// - Returns: the copies among `copies` that are not the first stored of their message.
     func recordRedundantCopies(projectId: Int64, of copies: [StoredCopy]) throws(ServerError)
         -> Set<StoredCopy>
@@ -381,9 +381,13 @@ public final class ClickHouseEventStore: EventStore {
         -> Set<StoredCopy>
     {
         guard !copies.isEmpty else { return [] }
-        let rows = try client.rows(
-            sql.storedCopies(projectId: projectId, of: Set(copies.map(\.message))),
+        // First which messages are stored more than once (a short answer), then their copies.
+        let copied = try client.rows(
+            sql.copiedMessages(projectId: projectId, of: Set(copies.map(\.message))),
             timeout: configuration.writeTimeout)
+        guard !copied.isEmpty else { return [] }
+        let rows = try client.rows(
+            sql.storedCopies(projectId: projectId, of: copied), timeout: configuration.writeTimeout)
         // Each message's copies: the fields, written back as they came.
         var messages: [[Substring]: [(sequence: UInt64, row: [Substring])]] = [:]
         for row in rows {
@@ -409,7 +413,8 @@ public final class ClickHouseEventStore: EventStore {
             }
         }
         try insert(sql.insertDuplicateCopies, rows: records)
-        return Set(copies).subtracting(first)
+        let copiedOnes = Set(copied)
+        return Set(copies.filter { copiedOnes.contains($0.message) }).subtracting(first)
     }
 
     // MARK: Counts and lists

@@ -18,18 +18,29 @@ extension ClickHouseSQL {
         "INSERT INTO \(database).\(tables.duplicateCopies) FORMAT RowBinary"
     }
 
-    /// Every stored copy of `messages` (each a device and a message id) in a project:
-    /// `device, message_id, sequence, user_id, time`. The writer's check after its INSERT. The
-    /// messages travel with the statement as the table ``checkedMessages`` (external data), so
-    /// the statement's length and syntax tree do not grow with them.
+    /// The messages among `messages` (each a device and a message id) stored more than once in
+    /// a project: `device, message_id`. The first half of the writer's check after its INSERT,
+    /// whose answer is small: a message stored once (nearly all of them) is not in it.
+    func copiedMessages(projectId: Int64, of messages: some Collection<Message>) -> ClickHouseQuery<Message> {
+        var query = ClickHouseQuery<Message>(
+            """
+            SELECT device, message_id FROM \(database).\(tables.events)
+            WHERE project_id = \(projectId) AND (device, message_id) IN \(Self.checkedMessages.name)
+            GROUP BY device, message_id HAVING count() > 1
+            """, fields: 2
+        ) { row throws(ServerError) in
+            Message(device: row.string(0), messageId: row.string(1))
+        }
+        query.external = Self.checkedMessages(messages)
+        return query
+    }
+
+    /// Every stored copy of `messages` in a project: `device, message_id, sequence, user_id,
+    /// time`. The second half of the writer's check (of the messages ``copiedMessages(projectId:of:)``
+    /// found), and a shipper's check of a segment that may be stored in part.
     func storedCopies(projectId: Int64, of messages: some Collection<Message>)
         -> ClickHouseQuery<(fields: [Substring], sequence: UInt64)>
     {
-        var rows = ClickHouseRowBinary(capacity: messages.count * 80)
-        for message in messages {
-            rows.append(message.device)
-            rows.append(message.messageId)
-        }
         var query = ClickHouseQuery<(fields: [Substring], sequence: UInt64)>(
             """
             SELECT device, message_id, sequence, user_id, time FROM \(database).\(tables.events)
@@ -38,8 +49,7 @@ extension ClickHouseSQL {
         ) { row throws(ServerError) in
             (fields: row.fields, sequence: try row.uint64(2))
         }
-        query.external = ClickHouseExternalTable(
-            name: Self.checkedMessages.name, structure: Self.checkedMessages.structure, rows: rows)
+        query.external = Self.checkedMessages(messages)
         return query
     }
 
@@ -49,8 +59,20 @@ extension ClickHouseSQL {
         var messageId: String
     }
 
-    /// The table of messages a copy check sends along (``storedCopies(projectId:of:)``).
+    /// The table of messages a copy check sends along with its statement (external data), so
+    /// that the statement's length and syntax tree do not grow with them.
     static let checkedMessages = (name: "checked_messages", structure: "device String, message_id String")
+
+    /// `messages` as the table ``checkedMessages``.
+    static func checkedMessages(_ messages: some Collection<Message>) -> ClickHouseExternalTable {
+        var rows = ClickHouseRowBinary(capacity: messages.count * 80)
+        for message in messages {
+            rows.append(message.device)
+            rows.append(message.messageId)
+        }
+        return ClickHouseExternalTable(
+            name: checkedMessages.name, structure: checkedMessages.structure, rows: rows)
+    }
 
     /// The records of redundant copies a project holds (tests and the benchmarks read it).
     func redundantCopies(projectId: Int64) -> ClickHouseQuery<Int64> {
