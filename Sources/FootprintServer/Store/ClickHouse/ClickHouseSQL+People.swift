@@ -145,15 +145,21 @@ extension ClickHouseSQL {
     func peopleCounts(projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>])
         -> ClickHouseQuery<(selection: Int, people: Int)>
     {
-        func matches(_ selector: RollupReports.PeopleSelector) -> String {
-            """
-            (kind = \(selector.kind.rawValue) AND key = \(ClickHouseFormat.literal(selector.key)) \
-            AND page = \(ClickHouseFormat.literal(selector.page)))
-            """
+        func tuple(_ selector: RollupReports.PeopleSelector) -> String {
+            let key = ClickHouseFormat.literal(selector.key)
+            return "(\(selector.kind.rawValue), \(key), \(ClickHouseFormat.literal(selector.page)))"
+        }
+        // A selection of many selectors (a definition over thousands of pages) is one set
+        // lookup per row, not a comparison per selector; one selector stays a comparison (a
+        // single tuple in parentheses would be read as the set of its three values).
+        func matches(_ selection: Set<RollupReports.PeopleSelector>) -> String {
+            let tuples = selection.map(tuple).sorted()
+            return tuples.count == 1
+                ? "(kind, key, page) = \(tuples[0])"
+                : "(kind, key, page) IN (\(tuples.joined(separator: ", ")))"
         }
         let each = selections.enumerated().map { index, selection in
-            selection.isEmpty
-                ? "0" : "if(\(selection.map(matches).sorted().joined(separator: " OR ")), \(index + 1), 0)"
+            selection.isEmpty ? "0" : "if(\(matches(selection)), \(index + 1), 0)"
         }
         let parts = peopleParts(
             projectId: projectId, filter: filter,
