@@ -16,6 +16,10 @@ public final class SQLiteDatabase {
         public var synchronous = "NORMAL"
         /// How long to wait on a lock held by another connection, in milliseconds. Default 5,000.
         public var busyTimeoutMilliseconds: Int32 = 5000
+        /// The most memory the connection's page cache may take, in KiB (`PRAGMA cache_size`
+        /// of minus this); `nil` (default) keeps SQLite's own, 2 MiB. The cache grows only as
+        /// pages are read.
+        public var cacheKibibytes: Int?
         /// Creates the default options.
         public init() {}
     }
@@ -40,6 +44,7 @@ public final class SQLiteDatabase {
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        if let kibibytes = options.cacheKibibytes { try execute("PRAGMA cache_size=-\(max(64, kibibytes))") }
         if !options.readOnly {
             if options.writeAheadLog { try execute("PRAGMA journal_mode=WAL") }
             try execute("PRAGMA synchronous=\(options.synchronous)")
