@@ -40,8 +40,9 @@ struct PostgresMetadataCacheTests {
             let next = try first.storeConfig(projectId: project.id, document: "{\"v\":2}", at: Self.time)
             try probe.measure(since: Date()) { try second.latestConfig(projectId: project.id) == next }
 
-            // A revoked key (replaced in one transaction, as an operator rotates it): within the interval.
-            let newKey = try first.rotateWriteKey(project.writeKey, projectId: project.id)
+            // A rotated key (its successor made, then the old one revoked): within the interval.
+            let newKey = try first.createWriteKey(projectId: project.id, at: Self.time).key
+            try first.revokeWriteKey(project.writeKey)
             let revokedSeen = try probe.measure(since: Date()) {
                 try second.project(writeKey: project.writeKey) == nil
             }

@@ -76,21 +76,6 @@ enum PostgresTesting {
     }
 }
 
-extension PostgresMetadataStore {
-    /// Replaces a project's write key with a new one in one transaction, in SQL (as an operator
-    /// rotates a key; the server has no command for it); returns the new key.
-    func rotateWriteKey(_ key: String, projectId: Int64) throws -> String {
-        let newKey = Project.makeWriteKey()
-        try transaction { connection in
-            try connection.run(
-                "INSERT INTO write_keys(key, project_id, created_at) VALUES ($1, $2, 0)",
-                [.text(newKey), .integer(projectId)])
-            try connection.run("DELETE FROM write_keys WHERE key = $1", [.text(key)])
-        }
-        return newKey
-    }
-}
-
 /// Why a test PostgreSQL server could not start.
 struct PostgresTestError: Error, CustomStringConvertible {
     var message: String
