@@ -11,6 +11,8 @@ import Testing
 @Suite(.enabled(if: PostgresTesting.isAvailable, PostgresTesting.reason))
 struct MetadataMigrationTests {
     static let time = Timestamp(iso8601: "2026-11-03T12:00:00.000Z")!
+    /// The dashboard session ``fill(_:recordsEventStore:)`` starts (a browser's `fp_session` cookie).
+    static let dashboardSessionId = "session-secret"
 
     /// What ``fill(_:)`` made that only the caller knows: secrets, hashes and ids.
     struct Fixture {
@@ -26,8 +28,9 @@ struct MetadataMigrationTests {
     }
 
     /// A metadata file with a row in every table the copy knows, hostile text included, and
-    /// deletions that leave holes in the ids.
-    static func fill(_ file: SQLiteEventStore) throws -> Fixture {
+    /// deletions that leave holes in the ids; `recordsEventStore` records a ClickHouse store
+    /// (then the file takes no events of its own).
+    static func fill(_ file: SQLiteEventStore, recordsEventStore: Bool = true) throws -> Fixture {
         let shop = try file.createProject(named: "shop")
         let other = try file.createProject(named: PostgresMetadataStoreTests.hostileName)
         let secondKey = try file.createWriteKey(projectId: shop.id, at: time).key
@@ -48,7 +51,7 @@ struct MetadataMigrationTests {
         let (revoked, _) = try file.createReadToken(projectId: other.id, at: time)
         _ = try file.createReadToken(projectId: other.id, at: time)
         try file.revokeReadToken(id: revoked.id)
-        let dashboardSession = SecretHash(of: "session-secret")
+        let dashboardSession = SecretHash(of: dashboardSessionId)
         try file.startDashboardSession(
             dashboardSession, expires: Timestamp(iso8601: "2099-01-01T00:00:00.000Z")!, now: time,
             maximumSessions: 10)
@@ -70,8 +73,9 @@ struct MetadataMigrationTests {
             PersonSelection(id: "doomed", links: [:]), id: "doomed", projectId: shop.id,
             request: PersonDeletion.Request(requestedBy: "admin", at: time, refuseForDays: 2), events: 3,
             identityLinks: 0, elapsedMilliseconds: 1, logged: true)
-        try file.recordEventStore(
-            ClickHouseLocation(url: "clickhouse://127.0.0.1:9/footprint"), at: time)
+        if recordsEventStore {
+            try file.recordEventStore(ClickHouseLocation(url: "clickhouse://127.0.0.1:9/footprint"), at: time)
+        }
         return Fixture(
             shop: shop, other: other, secondKey: secondKey, readToken: readToken,
             dashboardSession: dashboardSession,
