@@ -111,8 +111,11 @@ public struct MetadataMigration {
             var after: [PostgresValue]?
             while let chunk = try chunk(of: table, after: after) {
                 let present = try target.transaction { connection in
-                    try chunk.reduce(0) { count, row in try count + (copy(row, of: table, connection) ? 0 : 1)
+                    var present = 0
+                    for row in chunk {
+                        if try !copy(row, of: table, connection) { present += 1 }
                     }
+                    return present
                 }
                 state.copiedRows += chunk.count
                 state.presentRows += present
