@@ -110,13 +110,7 @@ public struct MetadataMigration {
             state.table = table.name
             var after: [PostgresValue]?
             while let chunk = try chunk(of: table, after: after) {
-                let present = try target.transaction { connection in
-                    var present = 0
-                    for row in chunk {
-                        if try !copy(row, of: table, connection) { present += 1 }
-                    }
-                    return present
-                }
+                let present = try target.transaction { connection in try copy(chunk, of: table, connection) }
                 state.copiedRows += chunk.count
                 state.presentRows += present
                 state.newRows += chunk.count - present
@@ -206,15 +200,37 @@ public struct MetadataMigration {
         return rows.isEmpty ? nil : rows
     }
 
-    /// Inserts one row unless the target holds it alike.
-    /// - Returns: whether it was inserted.
-    /// - Throws: `conflict` when the target holds its key, or another unique value of it, with
-    ///   other values.
-    private func copy(_ row: [PostgresValue], of table: MetadataTable, _ connection: PostgresConnection)
-        throws
-        -> Bool
+    /// Inserts the rows of `chunk` the target does not hold, a few hundred per statement, and
+    /// compares those it holds.
+    /// - Returns: how many it held alike.
+    /// - Throws: `conflict` when the target holds a row's key, or another unique value of it,
+    ///   with other values.
+    private func copy(_ chunk: [[PostgresValue]], of table: MetadataTable, _ connection: PostgresConnection)
+        throws -> Int
     {
-        if try connection.run(table.insertTarget, row) == 1 { return true }
+        // PostgreSQL binds at most 65,535 parameters per statement.
+        let perStatement = max(1, 60_000 / table.columns.count)
+        var present = 0
+        for start in stride(from: 0, to: chunk.count, by: perStatement) {
+            let rows = chunk[start..<min(chunk.count, start + perStatement)]
+            let inserted = Set(
+                try connection.query(table.insertTarget(count: rows.count), rows.flatMap { $0 }) { result in
+                    try table.key.indices.map { try table.targetValue(result, at: $0) }
+                })
+            for row in rows where !inserted.contains(Array(row.prefix(table.keyCount))) {
+                try compare(row, of: table, connection)
+                present += 1
+            }
+        }
+        return present
+    }
+
+    /// Compares a row with the one the target holds with its key.
+    /// - Throws: `conflict` when the target holds none (another unique value of it is taken) or
+    ///   another.
+    private func compare(_ row: [PostgresValue], of table: MetadataTable, _ connection: PostgresConnection)
+        throws
+    {
         let held = try connection.query(table.selectTarget, Array(row.prefix(table.keyCount))) { result in
             try table.columns.indices.map { try table.targetValue(result, at: $0) }
         }
@@ -225,7 +241,6 @@ public struct MetadataMigration {
         guard held == row else {
             throw Self.refusal("its \(table.describe(row)) differs from the source's")
         }
-        return false
     }
 
     /// Moves each identity's sequence past the ids copied (and past every id SQLite ever gave

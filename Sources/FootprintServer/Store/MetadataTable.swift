@@ -117,10 +117,15 @@ struct MetadataTable: Sendable {
         "SELECT count(*) FROM \(name) WHERE \(sourceCondition ?? "1")"
     }
 
-    /// Inserts one row into the target unless a row has its key (or another unique value).
-    var insertTarget: String {
-        "INSERT INTO \(name)(\(columns.map(\.name).joined(separator: ", "))) VALUES ("
-            + (1...columns.count).map { "$\($0)" }.joined(separator: ", ") + ") ON CONFLICT DO NOTHING"
+    /// Inserts `count` rows into the target (their values bound in order), skipping each whose
+    /// key (or another unique value) the target holds; returns the keys of those inserted.
+    func insertTarget(count: Int) -> String {
+        let rows = (0..<count).map { row in
+            "(" + (1...columns.count).map { "$\(row * columns.count + $0)" }.joined(separator: ", ") + ")"
+        }
+        return "INSERT INTO \(name)(\(columns.map(\.name).joined(separator: ", "))) VALUES "
+            + rows.joined(separator: ", ") + " ON CONFLICT DO NOTHING RETURNING "
+            + key.map(\.name).joined(separator: ", ")
     }
 
     /// The target's row with the key bound as `$1`, `$2`, …
