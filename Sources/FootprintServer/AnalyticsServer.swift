@@ -212,6 +212,9 @@ public final class AnalyticsServer: Sendable {
         self.metrics = metrics
         metrics.setRequestsInFlight { [http] in http.requestsInFlight }
         metrics.setConnections { [http] in (http.connectionsOpen, http.connectionsEvicted) }
+        if let cache = (stores.metadata as? any MetadataCaching)?.cache {
+            metrics.setMetadataCache { cache.reading() }
+        }
         self.clock = configuration.http.clock
         self.retention = RetentionSchedule(
             stores: stores, clock: configuration.http.clock,

@@ -66,10 +66,7 @@ enum StoreAccess {
     static func metadataLocation(_ parsed: CommandLineArguments, clickHouse: ClickHouseLocation?)
         throws(UsageError) -> PostgresLocation?
     {
-        guard let text = parsed.options["meta"] else { return nil }
-        guard let location = try location(text, option: "meta").postgres else {
-            throw UsageError(description: "--meta names PostgreSQL: postgres://USER@HOST:PORT/DATABASE")
-        }
+        guard let location = try postgresLocation(parsed) else { return nil }
         guard clickHouse != nil else {
             throw UsageError(
                 description:
@@ -91,6 +88,29 @@ enum StoreAccess {
         let path = path ?? defaultPath
         if existing { try requireExisting(path) }
         return try SQLiteEventStore(path: path, configuration: configuration(readOnly: readOnly))
+    }
+
+    /// Opens the metadata `--meta` names (PostgreSQL), else the existing SQLite file of `--db`
+    /// (default ``defaultPath``), for the commands that manage only metadata.
+    /// - Throws: ``UsageError`` when both are given, or `--meta` is not `postgres://…`.
+    static func openMetadata(_ parsed: CommandLineArguments) throws -> any MetadataStore {
+        guard let location = try postgresLocation(parsed) else {
+            return try open(databasePath(parsed), existing: true)
+        }
+        guard parsed.options["db"] == nil else {
+            throw UsageError(description: "--meta and --db both name the metadata: give one")
+        }
+        return try PostgresMetadataStore(location: location)
+    }
+
+    /// The PostgreSQL database `--meta` names, `nil` when it is not given.
+    /// - Throws: ``UsageError`` when it is not `postgres://…`.
+    static func postgresLocation(_ parsed: CommandLineArguments) throws(UsageError) -> PostgresLocation? {
+        guard let text = parsed.options["meta"] else { return nil }
+        guard let location = try location(text, option: "meta").postgres else {
+            throw UsageError(description: "--meta names PostgreSQL: postgres://USER@HOST:PORT/DATABASE")
+        }
+        return location
     }
 
     /// Opens the stores of `--db` and `--store` (an existing file, ``Stores/open(metadata:events:options:)``):

@@ -16,7 +16,8 @@ protocol Command {
 }
 
 let subcommands: [any Command.Type] = [
-    ServeCommand.self, ProjectsCommand.self, TokensCommand.self, PeopleCommand.self, ConfigCommand.self,
+    ServeCommand.self, ProjectsCommand.self, KeysCommand.self, TokensCommand.self, PeopleCommand.self,
+    ConfigCommand.self,
     ReportCommand.self, BackupCommand.self, MigrateCommand.self, GenerateCommand.self, DemoCommand.self,
 ]
 

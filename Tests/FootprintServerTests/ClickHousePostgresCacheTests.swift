@@ -64,10 +64,11 @@ struct ClickHousePostgresCacheTests {
             try Self.config(b, key: shop.writeKey).headers["etag"] == etag
         }
 
-        // A revoked key (replaced in one transaction, as an operator rotates it): refused by
-        // both within the interval.
-        let store = try #require(a.server.stores.metadata as? PostgresMetadataStore)
-        let newKey = try store.rotateWriteKey(shop.writeKey, projectId: shop.id)
+        // A key rotated through A (its successor made, then the old one revoked, as
+        // `footprint keys` does): the old one refused by both within the interval.
+        let newKey = try a.server.stores.metadata.createWriteKey(projectId: shop.id, at: SystemClock().now())
+            .key
+        try a.server.stores.metadata.revokeWriteKey(shop.writeKey)
         let revokedAt = Date()
         var revokedSeen: [TimeInterval] = []
         for (index, collector) in [a, b].enumerated() {

@@ -15,6 +15,7 @@ extension CommandLineTests {
             ]
         ),
         ("projects", ["create", "list", "--db", "--json"]),
+        ("keys", ["list", "create", "revoke", "--project", "--db", "--meta", "--json"]),
         ("tokens", ["create", "list", "revoke", "signout", "--project", "--db", "--json"]),
         ("config", ["publish", "--project", "--db", "--json"]),
         ("report", ["--db", "--store", "--project", "--from", "--to", "--json"]),
@@ -25,7 +26,7 @@ extension CommandLineTests {
         ("backup", ["--to", "--db", "--json"]),
         ("generate", ["--events", "--db", "--project", "--people", "--days", "--seed"]),
         ("demo", ["--users", "--days", "--seed", "--serve"]),
-        ("migrate", ["--from", "--to", "--chunk", "--quiet"]),
+        ("migrate", ["--from", "--to", "--meta", "--chunk", "--quiet"]),
     ]
 
     @Test(arguments: optionsByCommand.map { $0.command }, ["--help", "-h"])

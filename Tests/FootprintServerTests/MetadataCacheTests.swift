@@ -116,4 +116,29 @@ struct MetadataCacheTests {
         let error = #expect(throws: ServerError.self) { try cache.project(writeKey: "fpk_shop") }
         #expect(error?.code == .unavailable)
     }
+
+    /// What `GET /metrics` shows: the age of the last refresh that reached the source, whether
+    /// it reached it, and the revision held; reading it refreshes only when a lookup would.
+    @Test func theMetricsReadingTellsTheAgeOfTheCopyAndWhetherTheSourceAnswers() throws {
+        #expect(cache.reading() == MetadataCacheReading(reachable: true, secondsSinceRefresh: 0, revision: 2))
+        #expect(reads == 1)
+        clock.advance(seconds: 1)
+        #expect(cache.reading().secondsSinceRefresh == 1)
+        #expect(reads == 1)
+
+        source.withLock { $0.reachable = false }
+        clock.advance(seconds: 2)
+        #expect(
+            cache.reading() == MetadataCacheReading(reachable: false, secondsSinceRefresh: 3, revision: 2))
+        #expect(reads == 2)
+        // The copy still answers for what it holds.
+        #expect(try cache.project(writeKey: "fpk_shop") == shop)
+        clock.advance(seconds: 2)
+        #expect(cache.reading().secondsSinceRefresh == 5)
+
+        source.withLock { $0.reachable = true }
+        source.withLock { $0.change { $0.projects = [shop, other] } }
+        clock.advance(seconds: 2)
+        #expect(cache.reading() == MetadataCacheReading(reachable: true, secondsSinceRefresh: 0, revision: 3))
+    }
 }

@@ -32,6 +32,8 @@ struct MetricsTests {
         snapshot.connectionsEvicted = 3
         snapshot.queueDepth = 2
         snapshot.requestsInFlight = 1
+        snapshot.metadataCache = MetadataCacheReading(
+            reachable: false, secondsSinceRefresh: 2.5, revision: 41)
         let text = snapshot.exposition()
         #expect(text.hasSuffix("\n"))
         #expect(
@@ -59,6 +61,11 @@ struct MetricsTests {
         #expect(text.contains("footprint_http_connections_open 7\n"))
         #expect(text.contains("footprint_ingest_queue_depth 2\n"))
         #expect(text.contains("footprint_http_requests_in_flight 1\n"))
+        #expect(
+            text.contains(
+                "# TYPE footprint_metadata_store_reachable gauge\nfootprint_metadata_store_reachable 0\n"))
+        #expect(text.contains("footprint_metadata_cache_age_seconds 2.5\n"))
+        #expect(text.contains("footprint_metadata_cache_revision 41\n"))
 
         // Every family is announced (HELP, then TYPE) before its samples; every sample line is
         // `name{labels} value` with a number; a histogram's buckets only grow.
@@ -166,6 +173,10 @@ struct MetricsTests {
         #expect(samples["footprint_commit_duration_seconds_count"] == 2)
         #expect(samples["footprint_commit_duration_seconds_bucket{le=\"+Inf\"}"] == 2)
         #expect(samples["footprint_ingest_queue_depth"] == 0)
+        // The write-key cache of the file: confirmed by the ingest just now, the file reachable.
+        #expect(samples["footprint_metadata_store_reachable"] == 1)
+        #expect((samples["footprint_metadata_cache_age_seconds"] ?? 99) < 5)
+        #expect((samples["footprint_metadata_cache_revision"] ?? 0) >= 1)
         // The request that reads the metrics is in flight (an earlier one may still be finishing:
         // the server ends a request after its answer has reached the client).
         #expect((samples["footprint_http_requests_in_flight"] ?? 0) >= 1)

@@ -208,13 +208,19 @@ import Testing
                 store.close()
             }
             do {
-                // Back to schema 6: without the tables of migration 7.
+                // Back to schema 6: without the tables of migration 7, nor the revision of 8.
                 let database = try SQLiteDatabase(path: path)
                 try database.execute(
                     """
                     DROP TABLE person_sets; DROP TABLE person_merges; DROP TABLE person_numbers;
                     DELETE FROM store_state WHERE key = 'person_sets_pending';
+                    DROP TABLE metadata_revision;
                     """)
+                for table in ["projects", "write_keys"] {
+                    for change in ["insert", "update", "delete"] {
+                        try database.execute("DROP TRIGGER \(table)_\(change)_bumps_metadata_revision")
+                    }
+                }
                 try database.setUserVersion(6)
             }
             let store = try SQLiteEventStore(path: path, configuration: configuration)

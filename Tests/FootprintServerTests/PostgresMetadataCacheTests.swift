@@ -40,8 +40,9 @@ struct PostgresMetadataCacheTests {
             let next = try first.storeConfig(projectId: project.id, document: "{\"v\":2}", at: Self.time)
             try probe.measure(since: Date()) { try second.latestConfig(projectId: project.id) == next }
 
-            // A revoked key (replaced in one transaction, as an operator rotates it): within the interval.
-            let newKey = try first.rotateWriteKey(project.writeKey, projectId: project.id)
+            // A rotated key (its successor made, then the old one revoked): within the interval.
+            let newKey = try first.createWriteKey(projectId: project.id, at: Self.time).key
+            try first.revokeWriteKey(project.writeKey)
             let revokedSeen = try probe.measure(since: Date()) {
                 try second.project(writeKey: project.writeKey) == nil
             }
@@ -79,6 +80,12 @@ struct PostgresMetadataCacheTests {
             let listing = #expect(throws: ServerError.self) { try cached.projects() }
             #expect(listing?.code == .unavailable)
         }
+        // What /metrics shows meanwhile.
+        let metrics = ServerMetrics()
+        metrics.setMetadataCache { store.cache.reading() }
+        let down = try #require(metrics.snapshot().metadataCache)
+        #expect(!down.reachable && (down.secondsSinceRefresh ?? 0) > Self.interval, "\(down)")
+        #expect(metrics.snapshot().exposition().contains("\nfootprint_metadata_store_reachable 0\n"))
         _ = try store.deletedIds()
 
         try server.startAgain()
@@ -88,6 +95,7 @@ struct PostgresMetadataCacheTests {
             do { return try store.project(writeKey: "fpk_unknown") == nil } catch { return false }
         }
         #expect(try store.projects() == [project])
+        #expect(metrics.snapshot().metadataCache?.reachable == true)
         let other = try store.createProject(named: "other")
         #expect(try newcomer.project(writeKey: other.writeKey) == other)
         print("recovered \(recovered) s after PostgreSQL accepted connections again")

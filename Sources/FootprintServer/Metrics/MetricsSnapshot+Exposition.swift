@@ -59,6 +59,27 @@ extension MetricsSnapshot {
         family(
             "footprint_ingest_queue_depth", "gauge", "Batches waiting for their commit or being committed.")
         lines.append("footprint_ingest_queue_depth \(queueDepth)")
+        if let metadataCache {
+            family(
+                "footprint_metadata_store_reachable", "gauge",
+                "1 when the metadata cache's last refresh reached the metadata store, else 0 (ingest goes on for cached write keys)."
+            )
+            lines.append("footprint_metadata_store_reachable \(metadataCache.reachable ? 1 : 0)")
+            if let seconds = metadataCache.secondsSinceRefresh {
+                family(
+                    "footprint_metadata_cache_age_seconds", "gauge",
+                    "Seconds since the metadata cache last confirmed its write keys and plans with the metadata store."
+                )
+                lines.append("footprint_metadata_cache_age_seconds \(Self.number(seconds))")
+            }
+            if let revision = metadataCache.revision {
+                family(
+                    "footprint_metadata_cache_revision", "gauge",
+                    "The metadata revision the cache holds (equal on every collector once a change reached them)."
+                )
+                lines.append("footprint_metadata_cache_revision \(revision)")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

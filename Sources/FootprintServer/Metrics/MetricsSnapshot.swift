@@ -38,6 +38,8 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var queueDepth = 0
     /// Requests being handled.
     public var requestsInFlight = 0
+    /// The metadata cache's state, when the server reports it.
+    public var metadataCache: MetadataCacheReading?
 
     /// Creates an empty snapshot.
     public init() {}

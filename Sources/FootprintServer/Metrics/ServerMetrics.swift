@@ -8,6 +8,7 @@ public final class ServerMetrics: Sendable {
         var snapshot = MetricsSnapshot()
         var connections: (@Sendable () -> (open: Int, evicted: Int))?
         var requestsInFlight: (@Sendable () -> Int)?
+        var metadataCache: (@Sendable () -> MetadataCacheReading)?
     }
 
     private let state = LockedValue(State())
@@ -25,6 +26,12 @@ public final class ServerMetrics: Sendable {
     /// Where the number of requests being handled comes from (the HTTP server).
     public func setRequestsInFlight(_ provider: (@Sendable () -> Int)?) {
         state.withLock { $0.requestsInFlight = provider }
+    }
+
+    /// Where the metadata cache's state comes from (the metadata store); without one, the
+    /// `footprint_metadata_…` gauges are left out.
+    public func setMetadataCache(_ provider: (@Sendable () -> MetadataCacheReading)?) {
+        state.withLock { $0.metadataCache = provider }
     }
 
     /// Counts one response with `status`.
@@ -91,14 +98,15 @@ public final class ServerMetrics: Sendable {
 
     /// The counters now, with the readings of the providers.
     public func snapshot() -> MetricsSnapshot {
-        let (snapshot, connections, inFlight) = state.withLock {
-            ($0.snapshot, $0.connections, $0.requestsInFlight)
+        let (snapshot, connections, inFlight, metadataCache) = state.withLock {
+            ($0.snapshot, $0.connections, $0.requestsInFlight, $0.metadataCache)
         }
         var result = snapshot
         let reading = connections?()
         result.connectionsOpen = reading?.open
         result.connectionsEvicted = reading?.evicted
         result.requestsInFlight = inFlight?() ?? 0
+        result.metadataCache = metadataCache?()
         return result
     }
 }

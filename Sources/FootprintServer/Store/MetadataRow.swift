@@ -18,6 +18,11 @@ enum MetadataSQL {
     /// The deletion log's columns ``MetadataRow/personDeletion()`` reads.
     static let personDeletionColumns = "requested_by, deleted_at, events, identity_links"
 
+    /// A project's write keys (``MetadataRow/writeKey()``), oldest first: its id is parameter 1.
+    static func writeKeys(project: String) -> String {
+        "SELECT key, project_id, created_at FROM write_keys WHERE project_id = \(project) ORDER BY created_at, key"
+    }
+
     /// The columns ``MetadataRow/snapshotSummary()`` reads, of `snapshots s`.
     static let snapshotSummaryColumns = """
         s.id, s.device_snapshot_id, s.connect_session, s.anonymous_id, s.user_id, s.page, s.app_version, s.taken_at,
@@ -50,6 +55,13 @@ extension MetadataRow {
         Project(
             id: try integer(0), name: try string(1) ?? "", writeKey: try string(2) ?? "",
             createdAt: Timestamp(millisecondsSince1970: try integer(3)))
+    }
+
+    /// A write key from `key, project_id, created_at`.
+    func writeKey() throws -> WriteKey {
+        WriteKey(
+            key: try string(0) ?? "", projectId: try integer(1),
+            createdAt: Timestamp(millisecondsSince1970: try integer(2)))
     }
 
     /// A connect session from ``MetadataSQL/selectConnectSessions``' columns.

@@ -26,6 +26,17 @@ enum MetadataRules {
         ServerError(code: .project, message: "no project with id \(id)")
     }
 
+    /// The error that refuses revoking `key` when its project holds `remaining` keys (itself
+    /// included), `nil` when it may go: a project keeps at least one key, so that its apps can
+    /// be given its successor first.
+    static func lastWriteKeyRefusal(_ key: String, remaining: Int64) -> ServerError? {
+        guard remaining <= 1 else { return nil }
+        return ServerError(
+            code: .project,
+            message:
+                "\(key) is its project's only write key; create its successor first (footprint keys create)")
+    }
+
     /// A connect session's lifetime in milliseconds: `seconds` clamped to 1 s…366 days.
     static func connectSessionLifetimeMilliseconds(_ seconds: Int64) -> Int64 {
         max(1, min(seconds, 366 * 86_400)) * 1000

@@ -21,6 +21,21 @@ public protocol MetadataStore: AccessStore, ScreenStore {
     /// All projects, oldest first.
     func projects() throws(ServerError) -> [Project]
 
+    /// A project's write keys, oldest first.
+    func writeKeys(projectId: Int64) throws(ServerError) -> [WriteKey]
+
+    /// Makes a new write key of a project; its other keys keep working until revoked (to rotate
+    /// a key: create its successor, ship it, then revoke the old one).
+    /// - Throws: ``ServerError`` `project` when there is no such project.
+    func createWriteKey(projectId: Int64, at time: Timestamp) throws(ServerError) -> WriteKey
+
+    /// Revokes a write key: ingest refuses it from now on (on other collectors, once their
+    /// metadata cache confirms its copy). Returns whether the key existed.
+    /// - Throws: ``ServerError`` `project` when it is its project's last key
+    ///   (``MetadataRules/lastWriteKeyRefusal(_:remaining:)``).
+    @discardableResult
+    func revokeWriteKey(_ key: String) throws(ServerError) -> Bool
+
     /// Stores `document` (already validated) as a project's newest remote config; its version is
     /// one more than the latest.
     /// - Returns: the stored version.

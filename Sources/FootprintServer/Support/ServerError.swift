@@ -49,4 +49,7 @@ extension ErrorCode where Domain == ServerError {
     /// The database file is taken: another server serves it, or it belongs to another store (a
     /// SQLite server on a ClickHouse store's metadata file).
     public static var storeInUse: Self { Self("store_in_use") }
+    /// The store already holds other data than it is asked to take (`footprint migrate --meta`
+    /// into a database with another deployment's projects).
+    public static var conflict: Self { Self("conflict") }
 }

@@ -76,21 +76,6 @@ enum PostgresTesting {
     }
 }
 
-extension PostgresMetadataStore {
-    /// Replaces a project's write key with a new one in one transaction, in SQL (as an operator
-    /// rotates a key; the server has no command for it); returns the new key.
-    func rotateWriteKey(_ key: String, projectId: Int64) throws -> String {
-        let newKey = Project.makeWriteKey()
-        try transaction { connection in
-            try connection.run(
-                "INSERT INTO write_keys(key, project_id, created_at) VALUES ($1, $2, 0)",
-                [.text(newKey), .integer(projectId)])
-            try connection.run("DELETE FROM write_keys WHERE key = $1", [.text(key)])
-        }
-        return newKey
-    }
-}
-
 /// Why a test PostgreSQL server could not start.
 struct PostgresTestError: Error, CustomStringConvertible {
     var message: String
@@ -200,6 +185,14 @@ final class PostgresTestServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else is inherited: pg_ctl leaves the server running, and a descriptor it kept
+        // (the pipe of a command another test runs meanwhile) would never reach its end of file.
+        // (glibc 2.34's `posix_spawn_file_actions_addclosefrom_np`, which Swift's Glibc does not import.)
+        typealias CloseFrom =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+        }
         let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

@@ -30,6 +30,21 @@ final class MetadataCache: Sendable {
         return box.withLock { $0.state.phase(at: now) }
     }
 
+    /// The cache's state for `GET /metrics`, after confirming the copy as a lookup would (a read
+    /// of the revision when the interval has passed since the last one, none otherwise).
+    func reading() -> MetadataCacheReading {
+        _ = try? answer { _ in () }
+        let now = clock.now()
+        return box.withLock { cache in
+            MetadataCacheReading(
+                reachable: cache.state.phase(at: now) != .unreachable,
+                secondsSinceRefresh: cache.state.lastRefreshedAt.map {
+                    Double(now.millisecondsSince1970 - $0.millisecondsSince1970) / 1000
+                },
+                revision: cache.state.revision)
+        }
+    }
+
     /// The project of a write key, or `nil` when the key is unknown.
     /// - Throws: ``ServerError`` `unavailable` when the store cannot be reached and the copy
     ///   does not hold the key.
@@ -105,3 +120,13 @@ final class MetadataCache: Sendable {
         }
     }
 }
+
+/// A metadata store whose write keys (and, in PostgreSQL, latest configs) a ``MetadataCache``
+/// keeps: both stores.
+protocol MetadataCaching {
+    /// The cache.
+    var cache: MetadataCache { get }
+}
+
+extension SQLiteEventStore: MetadataCaching {}
+extension PostgresMetadataStore: MetadataCaching {}

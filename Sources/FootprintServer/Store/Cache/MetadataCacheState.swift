@@ -48,6 +48,9 @@ struct MetadataCacheState: Sendable {
     private(set) var revision: Int64?
     /// When the store last confirmed the copy.
     private var confirmedAt: Timestamp?
+    /// When the last refresh that reached the store started (a write of this process meanwhile
+    /// makes the copy stale, not the store unreachable), `nil` before the first.
+    private(set) var lastRefreshedAt: Timestamp?
     /// When the last refresh that failed to reach the store started, while it is unreachable.
     private var unreachableTriedAt: Timestamp?
     /// Bumped by every write of this process: a refresh that started before it proves nothing.
@@ -98,6 +101,7 @@ struct MetadataCacheState: Sendable {
     mutating func refreshed(_ ticket: Ticket, revision: Int64, startedAt started: Timestamp) {
         if running == ticket { running = nil }
         self.revision = revision
+        lastRefreshedAt = started
         unreachableTriedAt = nil
         confirmedAt = ticket.generation == generation ? started : nil
     }

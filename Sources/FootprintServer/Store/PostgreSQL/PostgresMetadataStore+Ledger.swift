@@ -207,5 +207,5 @@ extension PostgresMetadataStore: MetadataLedger {
     /// The `store_state` keys that record a ClickHouse store, the location following.
     private static let eventStorePrefix = "events_in "
     /// The `store_state` key counting logged deletions (the refused ids' revision).
-    private static let deletionsKey = "deleted_ids_revision"
+    static let deletionsKey = "deleted_ids_revision"
 }

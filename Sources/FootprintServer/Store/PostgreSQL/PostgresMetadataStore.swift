@@ -91,7 +91,7 @@ public final class PostgresMetadataStore: Sendable {
 
     /// What an advisory lock guards.
     enum LockKind: Int64 {
-        case projectNames = 1, configVersions, connectSessions, snapshots, dashboardSessions
+        case projectNames = 1, configVersions, connectSessions, snapshots, dashboardSessions, writeKeys
     }
 
     // MARK: Projects

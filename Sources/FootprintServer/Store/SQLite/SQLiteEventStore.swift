@@ -31,6 +31,9 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
         /// version, OS or page; `false` reads the person rows for every report, as before the
         /// sets (the benchmarks time both). Default `true`.
         public var countsPeopleFromSets = true
+        /// How long the cached write keys answer before the store checks whether they changed
+        /// (another process revoked one), in seconds (0: at every lookup). Default 1.
+        public var cacheSeconds = 1.0
         /// Creates the default configuration.
         public init() {}
     }
@@ -40,13 +43,20 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
     let configuration: Configuration
     /// `nil` when opened read-only.
     private let writer: GroupCommitWriter?
-    private let readers = LockedValue<[SQLiteDatabase]>([])
-    private let projectsByKey = LockedValue<[String: Project]>([:])
+    private let readers: SQLiteReaders
+    /// The write keys, confirmed by polling the file's metadata revision.
+    let cache: MetadataCache
 
     /// Opens (creating and migrating when needed) the database at `path`.
     public init(path: String, configuration: Configuration = Configuration()) throws(ServerError) {
         self.path = path
         self.configuration = configuration
+        let readers = SQLiteReaders(path: path, keptIdle: configuration.readerPoolSize)
+        self.readers = readers
+        cache = MetadataCache(
+            intervalMilliseconds: Int64((max(0, configuration.cacheSeconds) * 1000).rounded()),
+            clock: SystemClock()
+        ) { known throws(ServerError) in try Self.readKeys(readers, known: known) }
         if let problem = Self.pathProblem(path) {
             throw ServerError(code: .storage, message: "cannot open the database \(path): \(problem)")
         }
@@ -72,7 +82,7 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                             "its rollups are still being built from its events (after an upgrade); reports would be incomplete. Open it for writing once (footprint serve) and let it finish"
                     )
                 }
-                readers.withLock { $0.append(database) }
+                readers.add(database)
                 writer = nil
             } else {
                 var options = SQLiteDatabase.Options()
@@ -153,20 +163,11 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
         }
     }
 
+    /// From the cache (``Configuration/cacheSeconds``).
     public func project(writeKey: String) throws(ServerError) -> Project? {
         // No key holds a NUL (keys are made by the server); one that does is unknown.
         guard !writeKey.utf8.contains(0) else { return nil }
-        if let cached = projectsByKey.withLock({ $0[writeKey] }) { return cached }
-        let found = try read { database in
-            try database.prepare(
-                """
-                SELECT p.id, p.name, k.key, p.created_at FROM write_keys k JOIN projects p ON p.id = k.project_id
-                WHERE k.key = ?1
-                """
-            ).rows([.text(writeKey)], { try $0.project() }).first
-        }
-        if let found { projectsByKey.withLock { $0[writeKey] = found } }
-        return found
+        return try cache.project(writeKey: writeKey)
     }
 
     public func project(named name: String) throws(ServerError) -> Project? {
@@ -182,6 +183,7 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
         let trimmed = try MetadataRules.projectName(name)
         let now = SystemClock().now()
         let key = Project.makeWriteKey()
+        defer { cache.invalidate() }
         return try requireWriter().perform { database in
             try database.transaction {
                 let existing = try database.prepare("SELECT 1 FROM projects WHERE name = ?1").rows([
@@ -262,23 +264,12 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
 
     public func close() {
         writer?.close()
-        readers.withLock { $0.removeAll() }
+        readers.close()
     }
 
     /// Runs `body` with a read connection from the pool (opening one when none is idle).
     func read<T>(_ body: (SQLiteDatabase) throws -> T) throws(ServerError) -> T {
-        do {
-            let database = try readers.withLock { $0.popLast() } ?? openReader()
-            let result = try body(database)
-            readers.withLock { pool in
-                if pool.count < configuration.readerPoolSize { pool.append(database) }
-            }
-            return result
-        } catch let error as ServerError {
-            throw error
-        } catch {
-            throw ServerError(code: .storage, message: "cannot read \(path): \(error)")
-        }
+        try readers.read(body)
     }
 
     /// How many reads one report runs at once: the machine's cores.
@@ -302,12 +293,6 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
             }
             return try result.get()
         }
-    }
-
-    private func openReader() throws(SQLiteError) -> SQLiteDatabase {
-        var options = SQLiteDatabase.Options()
-        options.readOnly = true
-        return try SQLiteDatabase(path: path, options: options)
     }
 
     private static let selectProjects = """

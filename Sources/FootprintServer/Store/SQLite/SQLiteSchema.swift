@@ -345,6 +345,22 @@ enum SQLiteSchema {
         ) WITHOUT ROWID;
         INSERT INTO store_state(key, value) VALUES ('person_sets_pending', 1);
         """,
+        // The metadata revision a server's cache of the write keys polls (``MetadataCache``):
+        // triggers bump it with every change to projects and write keys, whoever makes it (a
+        // server, a command on the file, an operator's SQL), as in PostgreSQL.
+        """
+        CREATE TABLE metadata_revision(id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL);
+        INSERT INTO metadata_revision(id, revision) VALUES (1, 1);
+        """
+            + ["projects", "write_keys"].flatMap { table in
+                ["INSERT", "UPDATE", "DELETE"].map { change in
+                    """
+                    CREATE TRIGGER \(table)_\(change.lowercased())_bumps_metadata_revision AFTER \(change) ON \(table)
+                    BEGIN UPDATE metadata_revision SET revision = revision + 1 WHERE id = 1; END;
+
+                    """
+                }
+            }.joined(),
     ]
 
     /// The `store_state` key whose value is the last event id the rollup rebuild has counted;

@@ -1,0 +1,74 @@
+import FootprintWire
+import Foundation
+import Testing
+
+@testable import FootprintServer
+
+extension CommandLineTests {
+    /// `footprint migrate --to clickhouse://… --meta postgres://…` moves a single-node file in;
+    /// a collector started afterwards with only the URLs, on an empty folder, serves the
+    /// migrated project: its keys, its read token, a browser's dashboard session, its published
+    /// plan, its events.
+    /// (Named `…ClickHouse…` so that `make test` runs it with the cluster suites.)
+    @Test(
+        .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason),
+        .enabled(if: PostgresTesting.isAvailable, PostgresTesting.reason))
+    func migrateIntoClickHouseAndPostgreSQLThenServeWithOnlyTheURLs() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = directory + "/single.sqlite"
+        let fixture = try { () throws -> MetadataMigrationTests.Fixture in
+            let file = try SQLiteEventStore(path: database)
+            defer { file.close() }
+            let fixture = try MetadataMigrationTests.fill(file, recordsEventStore: false)
+            _ = try file.storeConfig(
+                projectId: fixture.shop.id, document: #"{"version": 4, "pageMode": "all"}"#,
+                at: MetadataMigrationTests.time)
+            return fixture
+        }()
+        let generated = try run(["generate", "--events", "20", "--db", database, "--project", "shop"])
+        #expect(generated.status == 0, "\(generated.error)")
+        let generatedEvents = try { () throws -> Int in
+            let file = try SQLiteEventStore(path: database)
+            defer { file.close() }
+            return try file.eventCount(projectId: fixture.shop.id)
+        }()
+        #expect(generatedEvents >= 20)
+        let clickHouse = try ClickHouseTesting.newLocation()
+        let postgres = try PostgresTesting.newDatabase()
+        defer { PostgresTesting.dropDatabase(postgres) }
+        let url = "postgres://\(postgres.user)@\(postgres.node)/\(postgres.database)"
+
+        let migrated = try run(["migrate", "--from", database, "--to", clickHouse.description, "--meta", url])
+        #expect(migrated.status == 0, "\(migrated.output) \(migrated.error)")
+
+        let collector = try TestServer { configuration in
+            configuration.postgres = postgres
+            configuration.clickHouse = clickHouse
+            configuration.defaultProjectName = nil
+        }
+        defer {
+            try? (collector.server.stores.events as? ClickHouseEventStore)?.dropDatabase()
+            collector.shutDown()
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: collector.directory).isEmpty)
+        for key in [fixture.shop.writeKey, fixture.secondKey] {
+            let batch = Payloads.batch([Payloads.track("after-\(key)")])
+            #expect(try collector.client.post("/v1/batch", json: batch, writeKey: key).status == 200)
+        }
+        let stored = try collector.server.stores.events.eventCount(projectId: fixture.shop.id)
+        #expect(
+            stored == generatedEvents + 2,
+            "\(stored) stored, \(generatedEvents) generated; \(migrated.output)")
+        let plan = try collector.client.send(
+            "GET", "/v1/config", headers: ["Authorization": LoopbackClient.basic(fixture.shop.writeKey)])
+        #expect(plan.status == 200 && plan.text.contains("\"version\""), "\(plan.text)")
+        #expect(plan.text.contains("all"), "\(plan.text)")
+        let report = try collector.client.send(
+            "GET", "/v1/reports/traffic?project=shop",
+            headers: ["Authorization": "Bearer \(fixture.readToken)"])
+        #expect(report.status == 200, "\(report.text)")
+        let signedIn = try collector.client.send(
+            "GET", "/", headers: ["Cookie": "fp_session=\(MetadataMigrationTests.dashboardSessionId)"])
+        #expect(signedIn.status == 200, "\(signedIn.status) \(signedIn.headers)")
+    }
+}
