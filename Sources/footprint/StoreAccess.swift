@@ -93,9 +93,12 @@ enum StoreAccess {
     /// Opens the metadata `--meta` names (PostgreSQL), else the existing SQLite file of `--db`
     /// (default ``defaultPath``), for the commands that manage only metadata.
     /// - Throws: ``UsageError`` when both are given, or `--meta` is not `postgres://…`.
-    static func openMetadata(_ parsed: CommandLineArguments) throws -> any MetadataStore {
+    /// - Parameter readOnly: open a SQLite file without a writer (safe beside a running server).
+    static func openMetadata(_ parsed: CommandLineArguments, readOnly: Bool = false) throws
+        -> any MetadataStore
+    {
         guard let location = try postgresLocation(parsed) else {
-            return try open(databasePath(parsed), existing: true)
+            return try open(databasePath(parsed), existing: true, readOnly: readOnly)
         }
         guard parsed.options["db"] == nil else {
             throw UsageError(description: "--meta and --db both name the metadata: give one")
@@ -113,14 +116,19 @@ enum StoreAccess {
         return location
     }
 
-    /// Opens the stores of `--db` and `--store` (an existing file, ``Stores/open(metadata:events:options:)``):
-    /// the events in ClickHouse with `--store`, else in the file, which must keep its own events
-    /// (a ClickHouse store's metadata file is refused, naming the store to give with `--store`).
+    /// Opens the stores of `--db` (or `--meta`) and `--store` (``Stores/open(metadata:events:options:)``):
+    /// the events in ClickHouse with `--store`, else in the file, which must then exist and keep
+    /// its own events (a ClickHouse store's metadata file is refused, naming the store to give
+    /// with `--store`); the metadata in PostgreSQL with `--meta` (which needs `--store`).
     static func openStores(_ parsed: CommandLineArguments, readOnly: Bool = false) throws -> Stores {
         let (path, clickHouse) = try stores(parsed)
-        try requireExisting(path)
         var options = Stores.Options()
         options.sqlite = configuration(readOnly: readOnly)
+        if let postgres = try metadataLocation(parsed, clickHouse: clickHouse), let clickHouse {
+            return try Stores.open(
+                metadata: .postgres(postgres), events: .clickHouse(clickHouse), options: options)
+        }
+        try requireExisting(path)
         return try Stores.open(
             metadata: .sqlite(path: path), events: clickHouse.map { .clickHouse($0) }, options: options)
     }

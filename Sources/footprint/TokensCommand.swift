@@ -8,10 +8,10 @@ enum TokensCommand: Command {
     static let name = "tokens"
     static let summary = "read tokens of one project; end dashboard sessions"
     static let usage = """
-        footprint tokens create --project NAME [--db PATH] [--json]
-        footprint tokens list [--db PATH] [--json]
-        footprint tokens revoke ID [--db PATH]
-        footprint tokens signout [--db PATH]
+        footprint tokens create --project NAME [--db PATH | --meta URL] [--json]
+        footprint tokens list [--db PATH | --meta URL] [--json]
+        footprint tokens revoke ID [--db PATH | --meta URL]
+        footprint tokens signout [--db PATH | --meta URL]
           create     make a read token of one project and print it (shown once: the database
                      keeps only its SHA-256); it reads that project's reports and nothing else
                      (project tokens only read: there is no other kind)
@@ -20,12 +20,13 @@ enum TokensCommand: Command {
           signout    end every dashboard session
           --project  the project the token reads
           --db       SQLite database file (PATH or sqlite:PATH; default footprint.sqlite)
+          --meta     the PostgreSQL metadata of a ClickHouse deployment (postgres://USER@HOST:PORT/DATABASE)
           --json     print JSON
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
-            arguments, options: ["db", "project"], flags: ["json"],
+            arguments, options: ["db", "meta", "project"], flags: ["json"],
             actions: [("create", []), ("list", []), ("revoke", ["ID"]), ("signout", [])])
         switch parsed.positional.first {
         case "create":
@@ -33,7 +34,7 @@ enum TokensCommand: Command {
                 throw UsageError(
                     description: "usage: footprint tokens create --project NAME")
             }
-            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
+            let store = try StoreAccess.openMetadata(parsed)
             defer { store.close() }
             let project = try StoreAccess.project(named: name, in: store)
             let (token, secret) = try store.createReadToken(projectId: project.id, at: SystemClock().now())
@@ -44,7 +45,7 @@ enum TokensCommand: Command {
                 print("  read token: \(secret)  (shown once; the database keeps only its hash)")
             }
         case "list":
-            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true, readOnly: true)
+            let store = try StoreAccess.openMetadata(parsed, readOnly: true)
             defer { store.close() }
             try Output.list(
                 try store.readTokens(), json: parsed.flags.contains("json"),
@@ -54,14 +55,14 @@ enum TokensCommand: Command {
             guard parsed.positional.count == 2, let id = Int64(parsed.positional[1]) else {
                 throw UsageError(description: "usage: footprint tokens revoke ID")
             }
-            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
+            let store = try StoreAccess.openMetadata(parsed)
             defer { store.close() }
             guard try store.revokeReadToken(id: id) else {
                 throw UsageError(description: "no read token \(id)")
             }
             print("Revoked read token \(id)")
         case "signout":
-            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
+            let store = try StoreAccess.openMetadata(parsed)
             defer { store.close() }
             let ended = try store.endEveryDashboardSession()
             print("Ended \(ended) dashboard session\(ended == 1 ? "" : "s")")

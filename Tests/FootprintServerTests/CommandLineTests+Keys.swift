@@ -116,4 +116,39 @@ extension CommandLineTests {
         #expect(try run(["migrate", "--from", database]).status == 64)
         #expect(try run(["migrate", "--from", database, "--to", url(other)]).error.contains("--meta"))
     }
+
+    /// `projects` and `tokens` work on the PostgreSQL metadata of a ClickHouse deployment, as
+    /// `keys` does; `projects list` counts events where they are, so it needs `--store` there.
+    @Test(.enabled(if: PostgresTesting.isAvailable, PostgresTesting.reason))
+    func projectsAndTokensAreManagedInThePostgreSQLMetadataToo() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let postgres = try PostgresTesting.newDatabase()
+        defer { PostgresTesting.dropDatabase(postgres) }
+        let collector = try PostgresMetadataStore(location: postgres)
+        defer { collector.close() }
+        let meta = ["--meta", "postgres://\(postgres.user)@\(postgres.node)/\(postgres.database)"]
+
+        let created = try run(["projects", "create", "shop", "--json"] + meta)
+        #expect(created.status == 0, "\(created.error)")
+        let shop = try #require(try collector.project(named: "shop"))
+        #expect(created.output.contains(shop.writeKey))
+        #expect(try run(["projects", "set", "shop", "--retention-days", "30"] + meta).status == 0)
+        #expect(try collector.retentionDays(projectId: shop.id) == 30)
+
+        let token = try run(["tokens", "create", "--project", "shop", "--json"] + meta)
+        #expect(token.status == 0, "\(token.error)")
+        let made = try JSONDecoder().decode(ProjectToken.self, from: Data(token.output.utf8))
+        // The project's first read token (made with it) and this one.
+        let listed = try run(["tokens", "list", "--json"] + meta)
+        let tokens = try JSONDecoder().decode([ProjectToken].self, from: Data(listed.output.utf8))
+        #expect(tokens.count == 2 && tokens.contains(made))
+        #expect(try run(["tokens", "revoke", String(made.id)] + meta).status == 0)
+        #expect(try collector.readTokens().map(\.id) == tokens.filter { $0 != made }.map(\.id))
+        #expect(try run(["tokens", "signout"] + meta).output.contains("Ended 0 dashboard sessions"))
+
+        // The counts of events are in ClickHouse: without --store, a usage error saying so.
+        let counts = try run(["projects", "list"] + meta)
+        #expect(counts.status == 64 && counts.error.contains("--store clickhouse://"), "\(counts.error)")
+        #expect(try run(["tokens", "list", "--db", "x.sqlite"] + meta).status == 64)
+    }
 }

@@ -62,6 +62,9 @@ public protocol MetadataStore: AccessStore, ScreenStore {
     /// Whether some project has its own retention.
     func anyProjectHasRetention() throws(ServerError) -> Bool
 
+    /// Sets a project's own retention: `days` of events kept, or `nil` for the server's.
+    func setRetentionDays(_ days: Int?, projectId: Int64) throws(ServerError)
+
     /// The first day a project still holds every event of (retention deleted the days before),
     /// or `nil` when retention never deleted anything.
     func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp?
