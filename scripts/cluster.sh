@@ -5,7 +5,7 @@
 # (deploy/haproxy/haproxy.cfg).
 #
 #   scripts/cluster.sh start  [--base PORT] [--state DIR] [--shards N] [--replicas N] [--collectors N]
-#                             [--haproxy] [--footprint PATH]
+#                             [--haproxy] [--postgres] [--footprint PATH]
 #   scripts/cluster.sh stop   [--state DIR]          stops everything `start` started (idempotent)
 #   scripts/cluster.sh status [--state DIR]          what runs, and the env file
 #   scripts/cluster.sh stop-shard N / start-shard N [--state DIR]   one shard (every replica of
@@ -22,17 +22,20 @@
 # With --replicas 1 (the default) the shards listen on 127.0.0.1 and nothing else starts. With
 # --replicas N (2 to 4) every server gets a loopback address of its own, as a machine of its own
 # would (127.0.1.(10*S+R) for replica R of shard S, ZooKeeper 127.0.1.1), and the store URL says
-# `replicas=N`, so the store makes Replicated* tables.
+# `replicas=N`, so the store makes Replicated* tables. With --postgres a PostgreSQL 15 of its own
+# (127.0.1.2, data in DIR/postgres) keeps the collectors' metadata (`--meta postgres://…`) instead
+# of the shared file DIR/metadata.sqlite.
 #
 # Ports from the base B (default $CLUSTER_PORT_BASE, else 23000): HAProxy B+80, collectors B+81…,
-# ZooKeeper B+90, and for ClickHouse server k (replica R of shard S is k = (S-1)*N+R; shard S
+# ZooKeeper B+90, PostgreSQL B+91, and for ClickHouse server k (replica R of shard S is k = (S-1)*N+R; shard S
 # without replicas) HTTP B+122+k, TCP B+1100+k, interserver B+1200+k. Everything — configs, data,
 # logs, pid files — lives in the state folder (default $CLUSTER_STATE, else .build/cluster), and
 # `start` writes DIR/cluster.env:
 #   FOOTPRINT_CLICKHOUSE_URL   clickhouse://HOST:HTTP/footprint?cluster=footprint[&replicas=N]&shards=…
 #   FOOTPRINT_COLLECTOR_URLS   the collectors, comma-separated (when started)
 #   FOOTPRINT_HAPROXY_URL      where apps send (when started)
-#   FOOTPRINT_ADMIN_TOKEN, FOOTPRINT_WRITE_KEY   of the collectors' shared metadata file
+#   FOOTPRINT_POSTGRES_URL     the collectors' metadata (with --postgres)
+#   FOOTPRINT_ADMIN_TOKEN, FOOTPRINT_WRITE_KEY   of the collectors' shared metadata
 # Load it with `set -a; . DIR/cluster.env; set +a`. Runs as the current user (root in CI too).
 set -euo pipefail
 
@@ -45,6 +48,7 @@ shards=2
 replicas=1
 collectors=0
 haproxy=0
+postgres=0
 footprint="${FOOTPRINT:-$root/.build/debug/footprint}"
 shard_number=""
 replica_number=""
@@ -75,6 +79,7 @@ while [ $# -gt 0 ]; do
         --replicas) replicas="$2"; shift 2 ;;
         --collectors) collectors="$2"; shift 2 ;;
         --haproxy) haproxy=1; shift ;;
+        --postgres) postgres=1; shift ;;
         --footprint) footprint="$2"; shift 2 ;;
         *) usage ;;
     esac
@@ -365,6 +370,68 @@ new_admin_token() {
     printf 'fpa_%s\n' "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 }
 
+postgres_host() { echo 127.0.1.2; }
+postgres_port() { echo $((base + 91)); }
+postgres_url() { echo "postgres://footprint@$(postgres_host):$(postgres_port)/footprint"; }
+postgres_bin="${FOOTPRINT_POSTGRES_BIN:-/usr/lib/postgresql/15/bin}"
+
+# Runs a PostgreSQL tool as the postgres user when this script runs as root (PostgreSQL refuses
+# to run as root), else as the current user.
+as_postgres() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+postgres_running() {
+    local pid
+    pid="$(head -n 1 "$state/postgres/data/postmaster.pid" 2>/dev/null)" || return 1
+    [[ "$pid" =~ ^[0-9]+$ ]] && [ -r "/proc/$pid/cmdline" ] || return 1
+    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$state/postgres/data"
+}
+
+# PostgreSQL 15 from Debian for the collectors' metadata (`--meta`): a cluster of its own in
+# DIR/postgres (initdb once, trust authentication for its superuser `footprint` on its loopback
+# address only), and the database `footprint`.
+start_postgres() {
+    local dir="$state/postgres"
+    [ "$postgres" = 1 ] || return 0
+    mkdir -p "$dir"
+    [ "$(id -u)" = 0 ] && chown postgres "$dir"
+    if [ ! -f "$dir/data/PG_VERSION" ]; then
+        as_postgres "$postgres_bin/initdb" -D "$dir/data" -U footprint --auth=trust -E UTF8 >"$dir/initdb.log" 2>&1 || {
+            cat "$dir/initdb.log" >&2
+            return 1
+        }
+    fi
+    if postgres_running; then
+        echo "postgresql already runs"
+        return 0
+    fi
+    (close_inherited && as_postgres "$postgres_bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -t 60 \
+        -o "-p $(postgres_port) -k $dir -c listen_addresses=$(postgres_host)" start >/dev/null) || {
+        tail -n 20 "$dir/log" >&2
+        return 1
+    }
+    if ! "$postgres_bin/psql" -h "$(postgres_host)" -p "$(postgres_port)" -U footprint -d postgres -tAc \
+        "SELECT 1 FROM pg_database WHERE datname = 'footprint'" | grep -q 1; then
+        "$postgres_bin/psql" -h "$(postgres_host)" -p "$(postgres_port)" -U footprint -d postgres -qc \
+            "CREATE DATABASE footprint" >/dev/null
+    fi
+    echo "postgresql: $(postgres_url)"
+}
+
+# Stops PostgreSQL: `fast` (clients disconnected, a clean shutdown), or with KILL `immediate`.
+stop_postgres() {
+    local mode=fast pid
+    [ "${1:-TERM}" = KILL ] && mode=immediate
+    postgres_running || return 0
+    pid="$(head -n 1 "$state/postgres/data/postmaster.pid")"
+    as_postgres "$postgres_bin/pg_ctl" -D "$state/postgres/data" -m "$mode" -w -t 60 stop >/dev/null 2>&1 || true
+    echo "stopped postgresql (pid $pid)"
+}
+
+# What a collector's command line holds and no other process's: its port.
+collector_mark() { echo "--port $(collector_port "$1") "; }
+
 collector_answers() { http_get "$(collector_port "$1")" /health; }
 
 start_collector() {
@@ -380,7 +447,9 @@ start_collector() {
         echo "cluster.sh: port $port already answers (another server)" >&2
         return 1
     fi
-    (close_inherited && exec "$footprint" serve --store "$(clickhouse_url)" --db "$state/metadata.sqlite" \
+    local metadata=(--db "$state/metadata.sqlite")
+    [ "$postgres" = 1 ] && metadata=(--meta "$(postgres_url)")
+    (close_inherited && exec "$footprint" serve --store "$(clickhouse_url)" "${metadata[@]}" \
         --port "$port" --trusted-proxy 127.0.0.1 --admin-token "$admin_token" \
         >"$dir/output.log" 2>&1) &
     echo $! >"$dir/pid"
@@ -424,6 +493,7 @@ write_env() {
     for i in $(seq 1 "$collectors"); do urls+="${urls:+,}http://127.0.0.1:$(collector_port "$i")"; done
     {
         echo "FOOTPRINT_CLICKHOUSE_URL='$(clickhouse_url)'"
+        [ "$postgres" = 1 ] && echo "FOOTPRINT_POSTGRES_URL='$(postgres_url)'"
         [ "$collectors" -gt 0 ] && echo "FOOTPRINT_COLLECTOR_URLS='$urls'"
         [ "$haproxy" = 1 ] && echo "FOOTPRINT_HAPROXY_URL='http://127.0.0.1:$(haproxy_port)'"
         if [ "$collectors" -gt 0 ]; then
@@ -437,12 +507,13 @@ stop_all() {
     local signal="${1:-TERM}" dir
     stop_process "$state/haproxy/pid" "$state/haproxy/haproxy.cfg" haproxy "$signal"
     for dir in "$state"/collector*; do
-        [ -d "$dir" ] && stop_process "$dir/pid" "$state/metadata.sqlite" "$(basename "$dir")" "$signal"
+        [ -d "$dir" ] && stop_process "$dir/pid" "$(collector_mark "${dir##*collector}")" "$(basename "$dir")" "$signal"
     done
     for dir in "$state"/shard*; do
         [ -d "$dir" ] && stop_process "$dir/pid" "$dir/config.xml" "$(basename "$dir")" "$signal"
     done
     stop_zookeeper "$signal"
+    stop_postgres "$signal"
     rm -f "$env_file"
     return 0
 }
@@ -451,15 +522,20 @@ case "$command" in
     start)
         [ "$haproxy" = 1 ] && [ "$collectors" = 0 ] && collectors=2
         for dir in "$state"/shard* "$state"/collector*; do
-            if [ -d "$dir" ] && { running "$dir/pid" "$dir/config.xml" || running "$dir/pid" "$state/metadata.sqlite"; }; then
+            case "$dir" in
+                */collector*) mark="$(collector_mark "${dir##*collector}")" ;;
+                *) mark="$dir/config.xml" ;;
+            esac
+            if [ -d "$dir" ] && running "$dir/pid" "$mark"; then
                 echo "cluster.sh: a cluster already runs from $state (scripts/cluster.sh stop --state $state)" >&2
                 exit 1
             fi
         done
-        printf 'base=%s\nshards=%s\nreplicas=%s\ncollectors=%s\nhaproxy=%s\n' "$base" "$shards" "$replicas" \
-            "$collectors" "$haproxy" >"$state/cluster.settings"
+        printf 'base=%s\nshards=%s\nreplicas=%s\ncollectors=%s\nhaproxy=%s\npostgres=%s\n' "$base" "$shards" \
+            "$replicas" "$collectors" "$haproxy" "$postgres" >"$state/cluster.settings"
         admin_token="${FOOTPRINT_ADMIN_TOKEN:-$(new_admin_token)}"
         trap 'echo "cluster.sh: start failed, stopping what started" >&2; stop_all' ERR
+        start_postgres
         start_zookeeper
         for k in $(seq 1 "$(servers)"); do start_server "$k"; done
         for i in $(seq 1 "$collectors"); do start_collector "$i"; done
@@ -512,6 +588,14 @@ case "$command" in
         ;;
     status)
         status=0
+        if [ "$postgres" = 1 ]; then
+            if postgres_running; then
+                echo "postgresql: up, $(postgres_url)"
+            else
+                echo "postgresql: down"
+                status=1
+            fi
+        fi
         if [ "$replicas" -gt 1 ]; then
             if running "$state/zookeeper/pid" "$state/zookeeper/zoo.cfg" && zookeeper_answers; then
                 echo "zookeeper: up, $(zookeeper_host):$(zookeeper_port)"
@@ -532,7 +616,7 @@ case "$command" in
         for dir in "$state"/collector*; do
             [ -d "$dir" ] || continue
             i="${dir##*collector}"
-            if running "$dir/pid" "$state/metadata.sqlite" && collector_answers "$i" >/dev/null; then
+            if running "$dir/pid" "$(collector_mark "$i")" && collector_answers "$i" >/dev/null; then
                 echo "collector $i: up, http://127.0.0.1:$(collector_port "$i")"
             else
                 echo "collector $i: down"
