@@ -142,7 +142,7 @@ http_get() {
     local port="$1" path="$2" host="${3:-127.0.0.1}" response
     exec 3<>"/dev/tcp/$host/$port" || return 1
     printf 'GET %s HTTP/1.0\r\nHost: %s\r\n\r\n' "$path" "$host" >&3
-    response="$(timeout 5 cat <&3)" || { exec 3<&-; return 1; }
+    response="$(timeout -s KILL 5 cat <&3)" || { exec 3<&-; return 1; }
     exec 3<&-
     case "$response" in "HTTP/1."?" 200"*) printf '%s' "${response#*$'\r\n\r\n'}" ;; *) return 1 ;; esac
 }
@@ -275,7 +275,7 @@ server_sql() {
     host="$(server_host "$k")"
     exec 3<>"/dev/tcp/$host/$(http_port "$k")" || return 1
     printf 'POST / HTTP/1.0\r\nHost: %s\r\nContent-Length: %s\r\n\r\n%s' "$host" "${#sql}" "$sql" >&3
-    response="$(timeout 30 cat <&3)" || { exec 3<&-; return 1; }
+    response="$(timeout -s KILL 30 cat <&3)" || { exec 3<&-; return 1; }
     exec 3<&-
     case "$response" in
         "HTTP/1."?" 200"*) printf '%s' "${response#*$'\r\n\r\n'}" ;;
@@ -318,7 +318,7 @@ zookeeper_answers() {
     local answer
     exec 4<>"/dev/tcp/$(zookeeper_host)/$(zookeeper_port)" || return 1
     printf ruok >&4
-    answer="$(timeout 5 cat <&4)" || { exec 4<&-; return 1; }
+    answer="$(timeout -s KILL 5 cat <&4)" || { exec 4<&-; return 1; }
     exec 4<&-
     [ "$answer" = imok ]
 }
@@ -522,11 +522,12 @@ case "$command" in
     start)
         [ "$haproxy" = 1 ] && [ "$collectors" = 0 ] && collectors=2
         for dir in "$state"/shard* "$state"/collector*; do
+            [ -d "$dir" ] || continue
             case "$dir" in
                 */collector*) mark="$(collector_mark "${dir##*collector}")" ;;
                 *) mark="$dir/config.xml" ;;
             esac
-            if [ -d "$dir" ] && running "$dir/pid" "$mark"; then
+            if running "$dir/pid" "$mark"; then
                 echo "cluster.sh: a cluster already runs from $state (scripts/cluster.sh stop --state $state)" >&2
                 exit 1
             fi
