@@ -146,9 +146,13 @@ struct ClickHouseReplicaTests {
         func expectEverythingOnce(sourceLocation: SourceLocation = #_sourceLocation) throws {
             let captured = Set(ClickHouseFaultTests.captured(activity.all)).union(deliveredIds)
             #expect(captured.count >= 160, sourceLocation: sourceLocation)
+            let stored = try ClickHouseFaultTests.storedMessageIds(cluster)
             #expect(
-                try ClickHouseFaultTests.storedMessageIds(cluster) == captured, sourceLocation: sourceLocation
-            )
+                stored == captured,
+                """
+                missing \(captured.subtracting(stored).sorted().prefix(20)), \
+                unknown \(stored.subtracting(captured).sorted().prefix(20))
+                """, sourceLocation: sourceLocation)
             #expect(
                 try ClickHouseFaultTests.reportedEvents(cluster) == .int(Int64(captured.count)),
                 sourceLocation: sourceLocation)
