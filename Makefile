@@ -4,8 +4,9 @@ BUILD_PACKAGES := libsqlite3-dev zlib1g-dev libmicrohttpd-dev libssl-dev libqren
 # PostgreSQL 15: the PostgreSQL metadata store's tests start servers of their own from its binaries
 # (initdb and pg_ctl, as the postgres user when run as root), in the first test run.
 TEST_PACKAGES := chromium chromium-driver python3 python3-venv zbar-tools postgresql
-# The local scale-out cluster (scripts/cluster.sh): two ClickHouse shards, collectors, HAProxy.
-CLUSTER_PACKAGES := clickhouse-server clickhouse-client haproxy
+# The local scale-out cluster (scripts/cluster.sh): two ClickHouse shards (with replicas, and
+# ZooKeeper for them), collectors, HAProxy, and PostgreSQL for the collectors' metadata.
+CLUSTER_PACKAGES := clickhouse-server clickhouse-client haproxy zookeeperd postgresql
 # chDB, the current ClickHouse release in-process (the engine wheel alone, without its optional
 # DataFrame dependencies), in a virtual environment under .build: the ClickHouse tests run the
 # store's schema and report queries on it.
@@ -17,9 +18,13 @@ TEST_CLUSTER_PORT_BASE ?= 21000
 TEST_CLUSTER_STATE ?= .build/test-cluster
 CLUSTER_PORT_BASE ?= 23000
 CLUSTER_STATE ?= .build/cluster
+# make cluster's replicas of each shard (1: no ZooKeeper, plain MergeTree tables).
+CLUSTER_REPLICAS ?= 2
 # The suites that drive the cluster block their threads on child processes and HTTP for long
 # stretches; make test runs them after the others, so they never starve the SDK's async tests
-# of the few cooperative threads a 2-core machine has.
+# of the few cooperative threads a 2-core machine has. Among them ClickHouseReplicaTests start
+# a replicated cluster of their own per test (scripts/cluster.sh --replicas 2, with ZooKeeper),
+# stopped afterwards; the others run on the shards make test starts.
 CLUSTER_SUITES := ClickHouse|StoreMigration
 # The SDK's end-to-end run against the cluster (the demo on ClickHouse), on its own: it needs the
 # cooperative threads the blocking suites hold, and its ClickHouse load slows the other suites'.
@@ -80,15 +85,18 @@ test: test-deps
 	SWIFT=$(SWIFT) scripts/swift-test.sh cluster-demo --filter '$(CLUSTER_SDK_SUITES)'
 	$(MAKE) browser-test
 
-## The local scale-out cluster: two ClickHouse shards, two collectors and HAProxy in front of them.
+## The local scale-out cluster: PostgreSQL for the metadata, ZooKeeper, two ClickHouse shards of
+## CLUSTER_REPLICAS replicas each (every server on a loopback address of its own), two collectors
+## and HAProxy in front of them.
 cluster: cluster-deps
 	$(SWIFT) build -c release --product footprint
-	scripts/cluster.sh start --base $(CLUSTER_PORT_BASE) --state $(CLUSTER_STATE) --collectors 2 --haproxy \
-		--footprint .build/release/footprint
+	scripts/cluster.sh start --base $(CLUSTER_PORT_BASE) --state $(CLUSTER_STATE) --replicas $(CLUSTER_REPLICAS) \
+		--postgres --collectors 2 --haproxy --footprint .build/release/footprint
 	@. $(CLUSTER_STATE)/cluster.env && echo && \
 		echo "apps send to:  $$FOOTPRINT_HAPROXY_URL (write key $$FOOTPRINT_WRITE_KEY)" && \
 		echo "dashboard:     $$FOOTPRINT_HAPROXY_URL/ (admin token $$FOOTPRINT_ADMIN_TOKEN)" && \
 		echo "ClickHouse:    $$FOOTPRINT_CLICKHOUSE_URL" && \
+		echo "PostgreSQL:    $$FOOTPRINT_POSTGRES_URL" && \
 		echo "environment:   $(CLUSTER_STATE)/cluster.env" && \
 		echo "stop it with:  make cluster-stop"
 

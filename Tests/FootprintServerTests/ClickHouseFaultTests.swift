@@ -34,6 +34,29 @@ struct ClickHouseFaultTests {
         }
     }
 
+    /// Four phones' trackers (the real SDK) delivering through the cluster's HAProxy in batches
+    /// of ten, resending soon after a failure (within `maximumRetryDelay` seconds), each
+    /// reporting what it does to `activity`.
+    static func phones(
+        _ cluster: CollectorCluster, transport: RecordingTransport, activity: AwaitableLog<TrackerActivity>,
+        maximumRetryDelay: Double = 0.01
+    ) -> [Tracker] {
+        (0..<4).map { phone in
+            var configuration = Tracker.Configuration(
+                writeKey: cluster.writeKey, serverURL: "http://127.0.0.1:\(cluster.haproxy.port)")
+            configuration.storageDirectory = cluster.directory + "/phones/\(phone)"
+            configuration.remoteConfigRefreshSeconds = nil
+            configuration.transport = transport
+            configuration.minimumRetryDelaySeconds = 0.001
+            configuration.maximumRetryDelaySeconds = maximumRetryDelay
+            configuration.flushAt = 10
+            configuration.maximumBatchCount = 10
+            configuration.observer = { activity.append($0) }
+            configuration.log = { _ in }
+            return Tracker(configuration: configuration)
+        }
+    }
+
     static func captured(_ activities: [TrackerActivity]) -> [String] {
         activities.compactMap { if case .captured(let message) = $0 { message.messageId } else { nil } }
     }
@@ -49,20 +72,7 @@ struct ClickHouseFaultTests {
         defer { cluster.shutDown() }
         let activity = AwaitableLog<TrackerActivity>()
         let transport = RecordingTransport()
-        let trackers = (0..<4).map { phone in
-            var configuration = Tracker.Configuration(
-                writeKey: cluster.writeKey, serverURL: "http://127.0.0.1:\(cluster.haproxy.port)")
-            configuration.storageDirectory = cluster.directory + "/phones/\(phone)"
-            configuration.remoteConfigRefreshSeconds = nil
-            configuration.transport = transport
-            configuration.minimumRetryDelaySeconds = 0.001
-            configuration.maximumRetryDelaySeconds = 0.01
-            configuration.flushAt = 10
-            configuration.maximumBatchCount = 10
-            configuration.observer = { activity.append($0) }
-            configuration.log = { _ in }
-            return Tracker(configuration: configuration)
-        }
+        let trackers = Self.phones(cluster, transport: transport, activity: activity)
         for tracker in trackers {
             for index in 0..<20 { tracker.track("Before", properties: ["index": .int(Int64(index))]) }
         }

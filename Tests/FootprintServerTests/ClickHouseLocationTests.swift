@@ -67,6 +67,42 @@ import Testing
         }
     }
 
+    /// `replicas=N`: the shards list every replica of each shard, one shard after the other.
+    @Test func replicasGroupTheListedServersByShard() throws {
+        let url =
+            "clickhouse://127.0.1.11:8123/fp?cluster=footprint&replicas=2&shards=127.0.1.11:8123,127.0.1.12:8123,127.0.1.21:8123,127.0.1.22:8123"
+        let location = try ClickHouseLocation(url: url)
+        #expect(location.replicas == 2)
+        #expect(location.isReplicated)
+        #expect(
+            location.replicaSets.map { $0.map(\.host) } == [
+                ["127.0.1.11", "127.0.1.12"], ["127.0.1.21", "127.0.1.22"],
+            ])
+        #expect(location.description == url)
+        #expect(try ClickHouseLocation(url: location.description) == location)
+        let single = try ClickHouseLocation(url: "clickhouse://h:1/fp?replicas=1&shards=h:1,h:2")
+        #expect(!single.isReplicated)
+        #expect(single.replicaSets == [[single.shards[0]], [single.shards[1]]])
+        #expect(!single.description.contains("replicas"))
+    }
+
+    @Test(arguments: [
+        "clickhouse://h:1/db?replicas=0&shards=h:1", "clickhouse://h:1/db?replicas=9&shards=h:1",
+        "clickhouse://h:1/db?replicas=two&shards=h:1,h:2", "clickhouse://h:1/db?replicas=-2&shards=h:1,h:2",
+        "clickhouse://h:1/db?replicas=2", "clickhouse://h:1/db?replicas=2&shards=h:1,h:2,h:3",
+        "clickhouse://h:1/db?replicas=2&replicas=2&shards=h:1,h:2",
+        "clickhouse://h:1/db?replicas=99999999999999999999&shards=h:1",
+    ])
+    func wrongReplicasAreRefusedWithAReason(url: String) {
+        do {
+            let location = try ClickHouseLocation(url: url)
+            Issue.record("accepted \(url) as \(location)")
+        } catch {
+            #expect(error.code == .invalidStore)
+            #expect(error.message.contains("replicas"), "\(error.message)")
+        }
+    }
+
     @Test func isURLTellsAStoreURLFromAFile() {
         #expect(ClickHouseLocation.isURL("clickhouse://h:1/db"))
         #expect(!ClickHouseLocation.isURL("footprint.sqlite"))

@@ -79,6 +79,21 @@ struct ClickHouseSQLTests {
         try ChDBCheck.expectEveryStatementRuns(statements)
     }
 
+    /// The replicated schema's statements parse on a current release. chDB has no ZooKeeper to
+    /// create `Replicated*` tables with, so `formatQuery` parses each without running it (and
+    /// fails on one that does not parse).
+    @Test(.enabled(if: ChDBCheck.python != nil || ClickHouseTesting.required, ChDBCheck.missing))
+    func theReplicatedSchemaParsesOnACurrentRelease() throws {
+        let sql = ClickHouseSQL(database: "footprint_check", cluster: "footprint", replicated: true)
+        let statements = sql.schema.enumerated().map { index, statement in
+            ChDBCheck.Statement(
+                label: "replicated schema \(index): \(statement.prefix(60))",
+                sql: "SELECT formatQuery(\(ClickHouseFormat.literal(statement))) != ''", expect: "1")
+        }
+        try ChDBCheck.expectEveryStatementRuns(statements)
+        #expect(sql.schema.contains { $0.contains("ENGINE = ReplicatedAggregatingMergeTree(") })
+    }
+
     /// Values at the edges of every column type the INSERTs use, encoded once, read back alike
     /// from the cluster's ClickHouse (18.16) and from a current release (chDB).
     static let edgeColumns = """

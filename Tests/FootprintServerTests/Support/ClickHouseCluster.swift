@@ -32,16 +32,24 @@ enum ClickHouseTestEnvironment {
 
     /// The HTTP ports of the shards a URL names (`shards=`, else its own node).
     static func shardPorts(_ url: String) -> [UInt16] {
-        func port(_ address: Substring) -> UInt16? {
-            address.split(separator: ":").last.flatMap { UInt16($0) }
+        shardAddresses(url).map(\.port)
+    }
+
+    /// The IPv4 addresses and HTTP ports of the servers a URL names (`shards=`, every replica
+    /// of each shard with `replicas=`; else its own node).
+    static func shardAddresses(_ url: String) -> [(host: String, port: UInt16)] {
+        func address(_ text: Substring) -> (host: String, port: UInt16)? {
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let port = UInt16(parts[1]) else { return nil }
+            return (String(parts[0]), port)
         }
         if let range = url.range(of: "shards=") {
             let list = url[range.upperBound...].prefix { $0 != "&" }
-            return list.split(separator: ",").compactMap(port)
+            return list.split(separator: ",").compactMap(address)
         }
         guard let schemeEnd = url.range(of: "://") else { return [] }
         let authority = url[schemeEnd.upperBound...].prefix { $0 != "/" }
-        return port(authority.split(separator: "@").last ?? authority).map { [$0] } ?? []
+        return address(authority.split(separator: "@").last ?? authority).map { [$0] } ?? []
     }
 
     /// A new database name for one test.
@@ -51,11 +59,14 @@ enum ClickHouseTestEnvironment {
 
     /// Runs `sql` on the shard at `port` over ClickHouse's HTTP interface; returns the answer.
     @discardableResult
-    static func query(_ sql: String, port: UInt16, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func query(
+        _ sql: String, host: String = "127.0.0.1", port: UInt16,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws
         -> String
     {
         // HTTP/1.0: ClickHouse answers without chunked encoding and closes the connection.
-        let client = LoopbackClient(port: port)
+        let client = LoopbackClient(port: port, host: host)
         let connection = try client.connect()
         defer { close(connection) }
         let body = Array(sql.utf8)
@@ -82,8 +93,8 @@ enum ClickHouseTestEnvironment {
 
     /// Drops `database` on every shard of `url` (ignoring shards that are down).
     static func dropDatabase(_ database: String, url: String) {
-        for port in shardPorts(url) {
-            _ = try? query("DROP DATABASE IF EXISTS \(database)", port: port)
+        for server in shardAddresses(url) {
+            _ = try? query("DROP DATABASE IF EXISTS \(database)", host: server.host, port: server.port)
         }
     }
 }
@@ -224,10 +235,11 @@ final class CollectorCluster {
     /// Sends through HAProxy.
     var client: LoopbackClient { haproxy.client }
 
-    /// Runs `sql` on the first shard.
+    /// Runs `sql` on the first shard (its first replica).
     @discardableResult
     func query(_ sql: String) throws -> String {
-        try ClickHouseTestEnvironment.query(sql, port: ClickHouseTestEnvironment.shardPorts(url)[0])
+        let server = ClickHouseTestEnvironment.shardAddresses(url)[0]
+        return try ClickHouseTestEnvironment.query(sql, host: server.host, port: server.port)
     }
 
     func shutDown() {
@@ -239,12 +251,13 @@ final class CollectorCluster {
 }
 
 /// Two ClickHouse shards of the test's own (scripts/cluster.sh on a random port base), for tests
-/// that stop a shard; ``stop()`` stops them and deletes their data.
+/// that stop a shard, with `replicas` servers each (and a ZooKeeper, with more than one);
+/// ``stop()`` stops them and deletes their data.
 final class PrivateShards {
     let state: String
     let url: String
 
-    init(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(replicas: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) throws {
         state = NSTemporaryDirectory() + "footprint-shards-\(UInt32.random(in: 0..<UInt32.max))"
         // Ports base+123…, base+1101…, base+1201…: a base in 27000…31200 keeps clear of the
         // clusters make test, make cluster and make bench start, and below the kernel's ephemeral
@@ -252,7 +265,9 @@ final class PrivateShards {
         var lastOutput = ""
         for _ in 0..<5 {
             let base = 27_000 + Int.random(in: 0..<22) * 200
-            let run = try Self.script(["start", "--base", String(base), "--state", state])
+            let run = try Self.script([
+                "start", "--base", String(base), "--state", state, "--replicas", String(replicas),
+            ])
             lastOutput = run.output
             if run.status == 0 {
                 let env = try String(contentsOfFile: state + "/cluster.env", encoding: .utf8)
@@ -295,6 +310,13 @@ final class PrivateShards {
     /// Starts shard `number` again and waits until it answers.
     func startShard(_ number: Int) throws {
         let run = try Self.script(["start-shard", String(number), "--state", state])
+        guard run.status == 0 else { throw LoopbackClient.Failure(description: run.output) }
+    }
+
+    /// Runs a fault drill of scripts/cluster.sh on these shards (`stop-replica 1 2`,
+    /// `stop-zookeeper`, ...); throws its output when it fails.
+    func drill(_ arguments: String...) throws {
+        let run = try Self.script(arguments + ["--state", state])
         guard run.status == 0 else { throw LoopbackClient.Failure(description: run.output) }
     }
 

@@ -21,21 +21,24 @@ struct LoopbackClient {
     }
 
     let port: UInt16
+    /// The loopback address connected to. Default 127.0.0.1.
+    var host = "127.0.0.1"
     /// The loopback address connections come from (any of 127.0.0.0/8 on Linux), so a test
     /// can play several clients; `nil`: the system's choice (127.0.0.1).
     var sourceAddress: String?
 
-    init(port: UInt16, sourceAddress: String? = nil) {
+    init(port: UInt16, sourceAddress: String? = nil, host: String = "127.0.0.1") {
         self.port = port
         self.sourceAddress = sourceAddress
+        self.host = host
     }
 
     /// The same server, reached from `address`.
     func from(_ address: String) -> LoopbackClient {
-        LoopbackClient(port: port, sourceAddress: address)
+        LoopbackClient(port: port, sourceAddress: address, host: host)
     }
 
-    /// Opens a connection to 127.0.0.1:port.
+    /// Opens a connection to host:port.
     func connect() throws -> Int32 {
         let socketHandle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketHandle >= 0 else { throw Failure(description: "socket() failed") }
@@ -56,7 +59,7 @@ struct LoopbackClient {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(socketHandle, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let status = withUnsafePointer(to: &address) {

@@ -6,8 +6,14 @@ import Foundation
 /// requests and reused per node (``HTTPConnectionPool``). Every request is a POST: a statement
 /// without data in the body; an INSERT's statement in the `query` parameter and its rows in
 /// the body; or a read's statement in the `query` parameter and the rows of a table it reads
-/// (``ClickHouseExternalTable``) as a form in the body. Settings travel as URL parameters. An answer is read into memory up to
-/// ``Configuration/maximumResponseBytes``; a longer one is cut off and fails.
+/// (``ClickHouseExternalTable``) as a form in the body. Settings travel as URL parameters. An
+/// answer is read into memory up to ``Configuration/maximumResponseBytes``; a longer one is cut
+/// off and fails.
+///
+/// With replicas (``ClickHouseLocation/isReplicated``) a request for no node in particular goes to
+/// the location's node, or, once that cannot be reached, to the next server the location lists
+/// (every one holds the `Distributed` tables): a read is sent there at once, a write fails as
+/// `unavailable` (its clients resend it, and the resend goes there).
 ///
 /// Failures carry ClickHouse's own message. A node that cannot be reached, does not answer in
 /// time or reports a transient fault (too many queries, a shard unreachable, a timeout) gives
@@ -36,9 +42,22 @@ final class ClickHouseClient: Sendable {
         "max_query_size": "67108864", "max_ast_elements": "1000000", "max_expanded_ast_elements": "10000000",
     ]
 
+    /// Settings of every request with replicas: the `Distributed` tables write to and read from
+    /// each shard's first replica that answers, in the order the cluster lists them, whichever
+    /// server runs the query. So the writer's check of its copies reads the replica its INSERT
+    /// just wrote to, not a twin that has yet to fetch the rows (see docs/ARCHITECTURE.md,
+    /// *Replicated shards*).
+    static let replicaSettings = ["load_balancing": "in_order", "prefer_localhost_replica": "0"]
+
     let location: ClickHouseLocation
     let configuration: Configuration
     private let pool: HTTPConnectionPool
+    /// Where requests for no node in particular go, in order: the location's node, then with
+    /// replicas every other server.
+    private let entries: [ClickHouseLocation.Node]
+    /// The index in ``entries`` of the one they go to now: the next after one that could not be
+    /// reached.
+    private let entry = LockedValue(0)
     /// `Authorization: Basic …` and its line break, or nothing.
     private let authorization: String
 
@@ -48,6 +67,8 @@ final class ClickHouseClient: Sendable {
         self.pool = HTTPConnectionPool(
             maximumIdlePerNode: configuration.maximumIdleConnections,
             maximumIdleSeconds: configuration.maximumIdleSeconds)
+        self.entries =
+            [location.node] + (location.isReplicated ? location.shards.filter { $0 != location.node } : [])
         if let user = location.user {
             let credentials = Data("\(user):\(location.password ?? "")".utf8).base64EncodedString()
             self.authorization = "Authorization: Basic \(credentials)\r\n"
@@ -63,7 +84,8 @@ final class ClickHouseClient: Sendable {
     /// Connections opened and requests sent so far.
     var connectionStatistics: HTTPConnectionPool.Statistics { pool.statistics }
 
-    /// Runs `sql` (with `data` as an INSERT's rows) on `node` (default: the location's node).
+    /// Runs `sql` (with `data` as an INSERT's rows) on `node` (default: the location's node, or
+    /// with replicas the server requests go to now).
     /// - Parameters:
     ///   - timeout: seconds it may take (default ``Configuration/requestTimeout``).
     ///   - isRead: whether `sql` only reads (default `false`): a read is sent once more on a new
@@ -77,8 +99,8 @@ final class ClickHouseClient: Sendable {
         isRead: Bool = false
     ) throws(ServerError) -> [UInt8] {
         let timeout = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
-        let target = node ?? location.node
         var parameters = settings.merging(Self.defaultSettings) { given, _ in given }
+        if location.isReplicated { parameters.merge(Self.replicaSettings) { given, _ in given } }
         if settings["max_execution_time"] == nil {
             parameters["max_execution_time"] = String(max(1, Int(timeout)))
         }
@@ -97,10 +119,42 @@ final class ClickHouseClient: Sendable {
                 Self.percentEncoded($0.key) + "=" + Self.percentEncoded($0.value)
             }.joined(separator: "&")
         if data != nil || external != nil { path += "&query=" + Self.percentEncoded(sql) }
-        let head = Array(
-            ("POST \(path) HTTP/1.1\r\nHost: \(target)\r\nContent-Length: \(body.count)\r\n"
-                + "Content-Type: \(contentType)\r\n\(authorization)\r\n").utf8)
-        let response = try send(head: head, body: body, to: target, timeout: timeout, retries: isRead)
+        var attempts = 0
+        while true {
+            let chosen = node == nil ? entry.withLock { $0 } : nil
+            let target = node ?? entries[chosen ?? 0]
+            let head = Array(
+                ("POST \(path) HTTP/1.1\r\nHost: \(target)\r\nContent-Length: \(body.count)\r\n"
+                    + "Content-Type: \(contentType)\r\n\(authorization)\r\n").utf8)
+            let response: HTTPResponseParser.Response
+            do {
+                response = try send(head: head, body: body, to: target, timeout: timeout, retries: isRead)
+            } catch {
+                attempts += 1
+                guard let chosen, Self.isUnreachable(error) else { throw self.error(error, node: target) }
+                // The next server from now on (unless another request moved on already); a read
+                // goes there at once.
+                entry.withLock { if $0 == chosen { $0 = (chosen + 1) % entries.count } }
+                guard isRead, attempts < entries.count else { throw self.error(error, node: target) }
+                continue
+            }
+            return try answer(response, node: target)
+        }
+    }
+
+    /// Whether `failure` says the node is gone (no connection, or one closed or reset without
+    /// an answer), rather than slow or answering something unexpected.
+    static func isUnreachable(_ failure: HTTPConnection.Failure) -> Bool {
+        switch failure {
+        case .cannotConnect, .closedBeforeAnswer, .broken: true
+        case .timedOut, .response: false
+        }
+    }
+
+    /// The body of a 200 answer without an exception; else its error.
+    private func answer(_ response: HTTPResponseParser.Response, node target: ClickHouseLocation.Node)
+        throws(ServerError) -> [UInt8]
+    {
         guard response.status == 200, response.header("X-ClickHouse-Exception-Code") == nil else {
             throw Self.error(
                 status: response.status, body: response.body, node: target,
@@ -115,7 +169,7 @@ final class ClickHouseClient: Sendable {
     private func send(
         head: [UInt8], body: [UInt8], to node: ClickHouseLocation.Node, timeout: Double, retries: Bool
     )
-        throws(ServerError) -> HTTPResponseParser.Response
+        throws(HTTPConnection.Failure) -> HTTPResponseParser.Response
     {
         let deadline = HTTPConnection.now + timeout
         var limits = HTTPResponseParser.Limits()
@@ -133,8 +187,6 @@ final class ClickHouseClient: Sendable {
                     retried = true
                     continue
                 }
-            } catch {
-                throw self.error(error, node: node)
             }
         }
     }

@@ -153,7 +153,8 @@ public final class ClickHouseEventStore: EventStore {
         clientConfiguration.requestTimeout = configuration.requestTimeout
         clientConfiguration.maximumResponseBytes = configuration.maximumResponseBytes
         self.client = ClickHouseClient(location: location, configuration: clientConfiguration)
-        self.sql = ClickHouseSQL(database: location.database, cluster: location.cluster)
+        self.sql = ClickHouseSQL(
+            database: location.database, cluster: location.cluster, replicated: location.isReplicated)
         self.sequenceTag =
             (configuration.sequenceTag ?? .random(in: 0..<Self.sequenceTags)) % Self.sequenceTags
         self.lastSequence = LockedValue(sequenceTag)
@@ -213,7 +214,10 @@ public final class ClickHouseEventStore: EventStore {
     }
 
     /// Creates the database and the local tables on every shard, then the `Distributed` tables
-    /// on every shard (18.16 has no `ON CLUSTER` without ZooKeeper). Safe to run again.
+    /// on every shard (18.16 has no `ON CLUSTER` without ZooKeeper). Safe to run again. With
+    /// replicas, on every replica that can be reached, as long as each shard has one (a replica
+    /// down meanwhile gets them when a store opens again after it returns; one whose disk was
+    /// lost gets its tables' definitions from a twin: scripts/cluster.sh `start-replica`).
     ///
     /// An aggregate table's materialized view is created last, once the table is complete. On a
     /// shard that already holds events and has no view for the table (a database made by an
@@ -224,9 +228,21 @@ public final class ClickHouseEventStore: EventStore {
         var filling = ClickHouseClient.Configuration()
         filling.requestTimeout = configuration.fillTimeout
         let filler = ClickHouseClient(location: location, configuration: filling)
+        var reached: [ClickHouseLocation.Node] = []
         for shard in location.shards {
-            let tables = try client.rows(sql.tablesOnNode, on: shard)
-            let holdsEvents = tables.contains { $0.name == "events_local" && $0.rows != 0 }
+            let tables: [(name: String, rows: UInt64)]
+            do {
+                tables = try client.rows(sql.tablesOnNode, on: shard)
+            } catch {
+                // A replica that is down gets its tables later; a shard must have one.
+                guard location.isReplicated, error.code == .unavailable else { throw error }
+                continue
+            }
+            reached.append(shard)
+            // A replicated table is filled through one replica, never refilled on each: none was
+            // made before its view.
+            let holdsEvents =
+                !location.isReplicated && tables.contains { $0.name == "events_local" && $0.rows != 0 }
             for statement in sql.localTables { _ = try client.execute(statement, on: shard) }
             for aggregate in sql.aggregates {
                 let viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
@@ -241,9 +257,38 @@ public final class ClickHouseEventStore: EventStore {
                 _ = try client.execute(sql.createView(aggregate), on: shard)
             }
         }
-        for shard in location.shards {
+        for replicas in location.replicaSets where !replicas.contains(where: reached.contains) {
+            throw ServerError(
+                code: .unavailable, message: "no replica of the shard \(replicas[0]) can be reached")
+        }
+        for shard in reached {
             for statement in sql.distributedTables { _ = try client.execute(statement, on: shard) }
         }
+    }
+
+    /// One server of each shard, for statements each shard runs once (a `Replicated*` table
+    /// copies their effect to the other replicas): each shard itself, or with replicas the
+    /// first of its replicas that answers.
+    func oneReplicaOfEachShard() throws(ServerError) -> [ClickHouseLocation.Node] {
+        guard location.isReplicated else { return location.shards }
+        var chosen: [ClickHouseLocation.Node] = []
+        for replicas in location.replicaSets {
+            var answering: ClickHouseLocation.Node?
+            var lastError: ServerError?
+            for replica in replicas where answering == nil {
+                do {
+                    _ = try client.execute("SELECT 1", on: replica, isRead: true)
+                    answering = replica
+                } catch {
+                    lastError = error
+                }
+            }
+            guard let answering else {
+                throw lastError ?? ServerError(code: .unavailable, message: "no replica of a shard answers")
+            }
+            chosen.append(answering)
+        }
+        return chosen
     }
 
     /// Drops the database on every shard (tests clean up with it).
@@ -471,7 +516,7 @@ public final class ClickHouseEventStore: EventStore {
             elapsedMilliseconds: 0, logged: false)
         // The daily counts lose the person's events before the events go (the counts of a shard
         // come from its own events).
-        for shard in location.shards {
+        for shard in try oneReplicaOfEachShard() {
             _ = try client.execute(
                 sql.negativeCounts(
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
@@ -500,20 +545,24 @@ public final class ClickHouseEventStore: EventStore {
             elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
     }
 
-    /// Runs `statements` (`ALTER TABLE … DELETE` of local tables) on every shard, then waits for
-    /// them (``waitForMutations(since:)``).
+    /// Runs `statements` (`ALTER TABLE … DELETE` of local tables) on every shard (one replica of
+    /// each, ``oneReplicaOfEachShard()``), then waits for them there
+    /// (``waitForMutations(on:since:)``).
     private func mutateEveryShard(_ statements: [String], since started: Date) throws(ServerError) {
-        for shard in location.shards {
+        let shards = try oneReplicaOfEachShard()
+        for shard in shards {
             for statement in statements { _ = try client.execute(statement, on: shard) }
         }
-        try waitForMutations(since: started)
+        try waitForMutations(on: shards, since: started)
     }
 
-    /// Waits until every shard has finished this database's mutations (`ALTER TABLE … DELETE`),
+    /// Waits until `shards` have finished this database's mutations (`ALTER TABLE … DELETE`),
     /// at most ``Configuration/requestTimeout`` after `started`.
-    private func waitForMutations(since started: Date) throws(ServerError) {
+    private func waitForMutations(on shards: [ClickHouseLocation.Node], since started: Date)
+        throws(ServerError)
+    {
         let deadline = started.addingTimeInterval(configuration.requestTimeout)
-        for shard in location.shards {
+        for shard in shards {
             while true {
                 if try client.rows(sql.pendingMutations, on: shard).first ?? 0 == 0 { break }
                 guard Date() < deadline else {

@@ -65,23 +65,24 @@ extension ClickHouseSQL {
             "CREATE DATABASE IF NOT EXISTS \(db)",
             """
             CREATE TABLE IF NOT EXISTS \(db).events_local (\(Self.eventColumns))
-            ENGINE = MergeTree ORDER BY (project_id, device, message_id)
+            ENGINE = \(engine("MergeTree", table: "events_local")) ORDER BY (project_id, device, message_id)
             """,
             """
             CREATE TABLE IF NOT EXISTS \(db).identities_local (
                 project_id Int64, anonymous_id String, user_id String, first_seen Int64)
-            ENGINE = ReplacingMergeTree ORDER BY (project_id, anonymous_id, user_id)
+            ENGINE = \(engine("ReplacingMergeTree", table: "identities_local")) ORDER BY (project_id, anonymous_id, user_id)
             """,
             """
             CREATE TABLE IF NOT EXISTS \(db).lost_events_local (
                 project_id Int64, batch_key String, count Int64, received_at Int64, keep UInt64)
-            ENGINE = ReplacingMergeTree(keep) ORDER BY (project_id, batch_key)
+            ENGINE = \(engine("ReplacingMergeTree", "keep", table: "lost_events_local")) ORDER BY (project_id, batch_key)
             """,
             """
             CREATE TABLE IF NOT EXISTS \(db).duplicate_copies_local (
                 project_id Int64, device String, message_id String, sequence UInt64,
                 user_id Nullable(String), time Int64)
-            ENGINE = ReplacingMergeTree ORDER BY (project_id, device, message_id, sequence)
+            ENGINE = \(engine("ReplacingMergeTree", table: "duplicate_copies_local"))
+            ORDER BY (project_id, device, message_id, sequence)
             """,
         ]
     }
@@ -123,8 +124,10 @@ extension ClickHouseSQL {
         var name: String
         /// Its columns.
         var columns: String
-        /// Its engine and key.
-        var engine: String
+        /// Its engine's family (``ClickHouseSQL/engine(_:_:table:)`` makes the engine).
+        var family: String
+        /// Its sorting key.
+        var orderBy: String
         /// The view's `SELECT` from `events_local`: the rows an INSERT of events adds.
         var select: String
         /// The `Distributed` table's sharding key (it is read, never written, through it).
@@ -157,7 +160,7 @@ extension ClickHouseSQL {
                     project_id Int64, day Int64, kind UInt8, key String, page String, app_version String,
                         os String, count AggregateFunction(sum, Int64)
                     """,
-                engine: "AggregatingMergeTree ORDER BY (project_id, day, kind, key, page, app_version, os)",
+                family: "AggregatingMergeTree", orderBy: "project_id, day, kind, key, page, app_version, os",
                 select: Self.dailyCounts(of: events),
                 shardingKey: "cityHash64(project_id, day)", byPerson: false),
             Aggregate(
@@ -167,10 +170,9 @@ extension ClickHouseSQL {
                         page String, app_version String, os String, day_block Int64, day_bit UInt64,
                         last_text AggregateFunction(maxIf, Tuple(UInt64, String), UInt8)
                     """,
-                engine: """
-                    AggregatingMergeTree
-                    ORDER BY (project_id, kind, key, day, device, user_id, page, app_version, os, day_block, day_bit)
-                    """,
+                family: "AggregatingMergeTree",
+                orderBy:
+                    "project_id, kind, key, day, device, user_id, page, app_version, os, day_block, day_bit",
                 select: """
                     SELECT project_id, kind, key, day, device, ifNull(user_id, '') AS user_id, \(Self.strings),
                         day_block, day_bit, \(Self.lastTextState) AS last_text
@@ -183,7 +185,7 @@ extension ClickHouseSQL {
                     project_id Int64, kind UInt8, key String, day Int64, device String, user_id String,
                         page String, app_version String, os String, time Int64
                     """,
-                engine: "MergeTree ORDER BY (project_id, kind, key, day, device, user_id, page, time)",
+                family: "MergeTree", orderBy: "project_id, kind, key, day, device, user_id, page, time",
                 select: """
                     SELECT project_id, kind, key, day, device, ifNull(user_id, '') AS user_id, \(Self.strings), time
                     \(Self.contributions(of: events, role: 4))
@@ -194,7 +196,7 @@ extension ClickHouseSQL {
                     project_id Int64, session_key String, day Int64, device String, user_id String,
                         \(Self.sessionStateColumns(marks: true))
                     """,
-                engine: "AggregatingMergeTree ORDER BY (project_id, session_key, day, device, user_id)",
+                family: "AggregatingMergeTree", orderBy: "project_id, session_key, day, device, user_id",
                 select: """
                     SELECT project_id, session_key, day, device, ifNull(user_id, '') AS user_id,
                         \(Self.sessionStateExpressions(marks: true))
@@ -207,7 +209,8 @@ extension ClickHouseSQL {
                     project_id Int64, page String, session_key String, day Int64, device String, user_id String,
                         \(Self.sessionStateColumns(marks: false))
                     """,
-                engine: "AggregatingMergeTree ORDER BY (project_id, page, session_key, day, device, user_id)",
+                family: "AggregatingMergeTree",
+                orderBy: "project_id, page, session_key, day, device, user_id",
                 select: """
                     SELECT project_id, ifNull(page, '') AS page, session_key, day, device,
                         ifNull(user_id, '') AS user_id, \(Self.sessionStateExpressions(marks: false))
@@ -221,8 +224,22 @@ extension ClickHouseSQL {
     func createTable(_ aggregate: Aggregate) -> String {
         """
         CREATE TABLE IF NOT EXISTS \(database).\(aggregate.name)_local (\(aggregate.columns))
-        ENGINE = \(aggregate.engine)
+        ENGINE = \(engine(aggregate.family, table: aggregate.name + "_local")) ORDER BY (\(aggregate.orderBy))
         """
+    }
+
+    /// The engine of the local table `table` (one shard's): `family` (`MergeTree`,
+    /// `ReplacingMergeTree`, `AggregatingMergeTree`) with `parameters`, or, when the shards have
+    /// replicas (``replicated``), its `Replicated` twin, which keeps the shard's part list in
+    /// ZooKeeper at `/clickhouse/tables/{shard}/DATABASE/TABLE` and names each server by its
+    /// `{replica}` macro (both macros in each server's config). Every table of the schema takes
+    /// its engine from here.
+    func engine(_ family: String, _ parameters: String..., table: String) -> String {
+        guard replicated else {
+            return parameters.isEmpty ? family : "\(family)(\(parameters.joined(separator: ", ")))"
+        }
+        let path = ClickHouseFormat.literal("/clickhouse/tables/{shard}/\(database)/\(table)")
+        return "Replicated\(family)(" + ([path, "'{replica}'"] + parameters).joined(separator: ", ") + ")"
     }
 
     /// Creates the materialized view that feeds an aggregate table of one shard.

@@ -22,6 +22,9 @@ struct ClickHouseSQL: Sendable {
     let database: String
     /// The cluster of the `Distributed` tables.
     let cluster: String
+    /// Whether each shard has replicas, its tables `Replicated*` ones (``engine(_:_:table:)``).
+    /// Default `false`.
+    var replicated = false
     /// The cap on a dwell measured as the gap to the next page view (as the SQLite rollups).
     var dwellCap: Int64 = ReportEngine.Configuration().sessionTimeoutMilliseconds
     /// The tables reads and inserts name: the `Distributed` ones, or (``local``) each shard's own.
