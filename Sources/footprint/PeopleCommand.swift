@@ -8,9 +8,9 @@ enum PeopleCommand: Command {
     static let name = "people"
     static let summary = "export or delete one person's data; the deletion log"
     static let usage = """
-        footprint people delete ID [--project NAME] [--refuse-days N] [--db PATH] [--store URL] [--json]
-        footprint people export ID [--project NAME] [--db PATH] [--store URL] [--json]
-        footprint people deletions [--project NAME] [--db PATH] [--json]
+        footprint people delete ID [--project NAME] [--refuse-days N] [--db PATH | --meta URL] [--store URL] [--json]
+        footprint people export ID [--project NAME] [--db PATH | --meta URL] [--store URL] [--json]
+        footprint people deletions [--project NAME] [--db PATH | --meta URL] [--json]
           delete ID     delete the person ID names (a user id, or an anonymous id and the user it is
                         linked to): every event of the person's ids and their identity links, and
                         every report's rollups; events carrying those ids are then refused
@@ -19,14 +19,16 @@ enum PeopleCommand: Command {
           --project     the project (default: the first one)
           --refuse-days how long later events of the deleted ids are refused (default 30, 0 to 3650)
           --db          SQLite database file (PATH or sqlite:PATH; default footprint.sqlite)
+          --meta        the PostgreSQL metadata of a ClickHouse deployment (postgres://USER@HOST:PORT/DATABASE;
+                        delete and export need --store with it)
           --store       with delete and export: the ClickHouse store the events are in (clickhouse://…,
-                        as footprint serve --store; the projects and the deletion log stay in --db)
+                        as footprint serve --store; the projects and the deletion log stay in --db or --meta)
           --json        print JSON
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
-            arguments, options: ["db", "store", "project", "refuse-days"], flags: ["json"],
+            arguments, options: ["db", "meta", "store", "project", "refuse-days"], flags: ["json"],
             actions: [("delete", ["ID"]), ("export", ["ID"]), ("deletions", [])])
         let json = parsed.flags.contains("json")
         switch (parsed.positional.first, parsed.positional.count) {
@@ -54,7 +56,7 @@ enum PeopleCommand: Command {
                     try stores.events.exportPerson(id: parsed.positional[1], projectId: project.id).jsonValue)
             )
         case ("deletions", 1):
-            let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true, readOnly: true)
+            let store = try StoreAccess.openMetadata(parsed, readOnly: true)
             defer { store.close() }
             let project = try StoreAccess.project(named: parsed.options["project"], in: store)
             let deletions = try store.personDeletions(projectId: project.id)

@@ -70,5 +70,13 @@ extension CommandLineTests {
         let signedIn = try collector.client.send(
             "GET", "/", headers: ["Cookie": "fp_session=\(MetadataMigrationTests.dashboardSessionId)"])
         #expect(signedIn.status == 200, "\(signedIn.status) \(signedIn.headers)")
+
+        // The operator's commands take the same URLs: the project list counts the events in
+        // ClickHouse, the metadata read from PostgreSQL.
+        let listed = try run(["projects", "list", "--meta", url, "--store", clickHouse.description])
+        #expect(listed.status == 0, "\(listed.error)")
+        let shopLine = listed.output.split(separator: "\n").first { $0.hasPrefix("shop ") }
+        #expect(
+            shopLine?.split(separator: " ").contains(Substring(String(stored))) == true, "\(listed.output)")
     }
 }

@@ -65,6 +65,9 @@ public protocol MetadataStore: AccessStore, ScreenStore {
     /// Sets a project's own retention: `days` of events kept, or `nil` for the server's.
     func setRetentionDays(_ days: Int?, projectId: Int64) throws(ServerError)
 
+    /// The deletions logged for a project, newest first: who asked, when, and how much went.
+    func personDeletions(projectId: Int64) throws(ServerError) -> [JSONValue]
+
     /// The first day a project still holds every event of (retention deleted the days before),
     /// or `nil` when retention never deleted anything.
     func retentionHorizon(projectId: Int64) throws(ServerError) -> Timestamp?
