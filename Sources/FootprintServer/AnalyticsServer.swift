@@ -215,6 +215,9 @@ public final class AnalyticsServer: Sendable {
         if let cache = (stores.metadata as? any MetadataCaching)?.cache {
             metrics.setMetadataCache { cache.reading() }
         }
+        if let clickhouse = stores.events as? ClickHouseEventStore, clickhouse.location.isReplicated {
+            metrics.setUnsettledMessages { clickhouse.unsettledMessages }
+        }
         self.clock = configuration.http.clock
         self.retention = RetentionSchedule(
             stores: stores, clock: configuration.http.clock,

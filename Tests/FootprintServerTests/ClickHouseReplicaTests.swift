@@ -165,17 +165,12 @@ struct ClickHouseReplicaTests {
     /// twin (and the collectors through the next server); once it returns, both replicas hold
     /// the same rows, every event is stored once and the reports are SQLite's.
     ///
-    /// Known defect, so it runs only with `FOOTPRINT_REPLICA_KILL_TEST=1`: in about one run in
-    /// five, every captured event is stored but the reports count another number. A copy the
-    /// copy check could not see is the likely cause: a part the killed replica committed just
-    /// before it died reaches its twin only after the restart, while the resend of the same
-    /// batch, checked on the twin meanwhile, was stored as a first copy (docs/ARCHITECTURE.md).
-    @Test(
-        .timeLimit(.minutes(15)),
-        .enabled(
-            if: ProcessInfo.processInfo.environment["FOOTPRINT_REPLICA_KILL_TEST"] == "1",
-            "a known defect (an event resent while a replica is down may count twice); FOOTPRINT_REPLICA_KILL_TEST=1 runs it"
-        ))
+    /// A part the killed replica took just before it died reaches its twin only after the
+    /// restart, while the resend of the same batch, checked on the twin meanwhile, was stored as a
+    /// first copy; the collector whose INSERT failed keeps those messages and records the second
+    /// copy once both replicas hold both (``UnsettledMessages``), so the test waits until no
+    /// collector keeps any before it compares.
+    @Test(.timeLimit(.minutes(15)))
     func aReplicaKilledMidStreamLosesNothingAndIngestGoesOnThroughItsTwin() async throws {
         let fixture = try Fixture()
         defer { fixture.shutDown() }
@@ -194,6 +189,7 @@ struct ClickHouseReplicaTests {
         try fixture.shards.drill("start-replica", "1", "1")
         fixture.track("After")
         #expect(await fixture.deliveredEverything())
+        #expect(ServerKillTests.wait(seconds: 180) { fixture.cluster.unsettledMessages() == 0 })
         #expect(fixture.replicasAgree())
         try fixture.expectEverythingOnce()
         try fixture.expectReportsEqualSQLites()

@@ -291,12 +291,7 @@ struct ClickHouseShardFaultTests {
             }
             _ = try store.write(batches[0])
             try shards.stopShard(2)
-            var failure: ServerError?
-            do {
-                _ = try store.write(batches[1])
-            } catch let error as ServerError {
-                failure = error
-            }
+            let failure = ClickHouseTesting.writeFailure(store, batches[1])
             #expect(failure?.code == .unavailable, "\(String(describing: failure))")
             #expect(throws: ServerError.self) { try store.eventCount(projectId: project.id) }
             try shards.startShard(2)

@@ -34,6 +34,8 @@ struct MetricsTests {
         snapshot.requestsInFlight = 1
         snapshot.metadataCache = MetadataCacheReading(
             reachable: false, secondsSinceRefresh: 2.5, revision: 41)
+        snapshot.unsettledMessages = 12
+        snapshot.unsettledMessagesGivenUp = 0
         let text = snapshot.exposition()
         #expect(text.hasSuffix("\n"))
         #expect(
@@ -66,6 +68,9 @@ struct MetricsTests {
                 "# TYPE footprint_metadata_store_reachable gauge\nfootprint_metadata_store_reachable 0\n"))
         #expect(text.contains("footprint_metadata_cache_age_seconds 2.5\n"))
         #expect(text.contains("footprint_metadata_cache_revision 41\n"))
+        #expect(text.contains("# TYPE footprint_unsettled_messages gauge\nfootprint_unsettled_messages 12\n"))
+        #expect(text.contains("footprint_unsettled_messages_given_up_total 0\n"))
+        #expect(!MetricsSnapshot().exposition().contains("footprint_unsettled"))
 
         // Every family is announced (HELP, then TYPE) before its samples; every sample line is
         // `name{labels} value` with a number; a histogram's buckets only grow.

@@ -80,6 +80,19 @@ extension MetricsSnapshot {
                 lines.append("footprint_metadata_cache_revision \(revision)")
             }
         }
+        if let unsettledMessages {
+            family(
+                "footprint_unsettled_messages", "gauge",
+                "Messages whose INSERT failed after it was sent, kept to check their copies again once every replica holds the same ones."
+            )
+            lines.append("footprint_unsettled_messages \(unsettledMessages)")
+        }
+        if let unsettledMessagesGivenUp {
+            family(
+                "footprint_unsettled_messages_given_up_total", "counter",
+                "Unsettled messages given up past the store's capacity: a copy of one may count twice.")
+            lines.append("footprint_unsettled_messages_given_up_total \(unsettledMessagesGivenUp)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -40,6 +40,11 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var requestsInFlight = 0
     /// The metadata cache's state, when the server reports it.
     public var metadataCache: MetadataCacheReading?
+    /// Messages a ClickHouse store with replicas keeps to check again once settled, when it
+    /// reports them (``ClickHouseEventStore/unsettledMessages``).
+    public var unsettledMessages: Int?
+    /// Unsettled messages given up so far past the store's capacity, when reported.
+    public var unsettledMessagesGivenUp: Int?
 
     /// Creates an empty snapshot.
     public init() {}

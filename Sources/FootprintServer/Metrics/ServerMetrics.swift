@@ -9,6 +9,7 @@ public final class ServerMetrics: Sendable {
         var connections: (@Sendable () -> (open: Int, evicted: Int))?
         var requestsInFlight: (@Sendable () -> Int)?
         var metadataCache: (@Sendable () -> MetadataCacheReading)?
+        var unsettledMessages: (@Sendable () -> (kept: Int, givenUp: Int))?
     }
 
     private let state = LockedValue(State())
@@ -32,6 +33,13 @@ public final class ServerMetrics: Sendable {
     /// `footprint_metadata_…` gauges are left out.
     public func setMetadataCache(_ provider: (@Sendable () -> MetadataCacheReading)?) {
         state.withLock { $0.metadataCache = provider }
+    }
+
+    /// Where the numbers of unsettled messages come from (a ClickHouse store with replicas,
+    /// ``ClickHouseEventStore/unsettledMessages``); without one, the `footprint_unsettled_…`
+    /// families are left out.
+    public func setUnsettledMessages(_ provider: (@Sendable () -> (kept: Int, givenUp: Int))?) {
+        state.withLock { $0.unsettledMessages = provider }
     }
 
     /// Counts one response with `status`.
@@ -98,8 +106,8 @@ public final class ServerMetrics: Sendable {
 
     /// The counters now, with the readings of the providers.
     public func snapshot() -> MetricsSnapshot {
-        let (snapshot, connections, inFlight, metadataCache) = state.withLock {
-            ($0.snapshot, $0.connections, $0.requestsInFlight, $0.metadataCache)
+        let (snapshot, connections, inFlight, metadataCache, unsettled) = state.withLock {
+            ($0.snapshot, $0.connections, $0.requestsInFlight, $0.metadataCache, $0.unsettledMessages)
         }
         var result = snapshot
         let reading = connections?()
@@ -107,6 +115,9 @@ public final class ServerMetrics: Sendable {
         result.connectionsEvicted = reading?.evicted
         result.requestsInFlight = inFlight?() ?? 0
         result.metadataCache = metadataCache?()
+        let messages = unsettled?()
+        result.unsettledMessages = messages?.kept
+        result.unsettledMessagesGivenUp = messages?.givenUp
         return result
     }
 }

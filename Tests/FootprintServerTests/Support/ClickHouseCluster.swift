@@ -237,6 +237,25 @@ final class CollectorCluster {
 
     /// Runs `sql` on the first shard (its first replica).
     @discardableResult
+    /// The unsettled messages the running collectors keep (`footprint_unsettled_messages` of their
+    /// `/metrics`, summed); `nil` when one cannot be read.
+    func unsettledMessages() -> Int? {
+        var total = 0
+        for collector in collectors where collector.process.isRunning {
+            guard
+                let response = try? LoopbackClient(port: collector.port).send(
+                    "GET", "/metrics", headers: ["Authorization": "Bearer \(readToken)"]),
+                response.status == 200,
+                let line = response.text.split(separator: "\n").first(where: {
+                    $0.hasPrefix("footprint_unsettled_messages ")
+                }),
+                let count = Int(line.dropFirst("footprint_unsettled_messages ".count))
+            else { return nil }
+            total += count
+        }
+        return total
+    }
+
     func query(_ sql: String) throws -> String {
         let server = ClickHouseTestEnvironment.shardAddresses(url)[0]
         return try ClickHouseTestEnvironment.query(sql, host: server.host, port: server.port)

@@ -58,6 +58,16 @@ enum ClickHouseTesting {
         }
     }
 
+    /// The error writing `batch` into `store` fails with, or `nil` when it is stored.
+    static func writeFailure(_ store: ClickHouseEventStore, _ batch: IngestBatch) -> ServerError? {
+        do {
+            _ = try store.write(batch)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Stops (or with `running`, starts again) the background merges of the store's event table
     /// on every shard, so that copies of an event stay in it (no merge collapses them for the
     /// reads). Mutations are merges too: a deletion waits until they run again.

@@ -138,16 +138,23 @@ extension ClickHouseEventStore {
             }
             lostRows.appendRaw(record.lostRows.bytes)
         }
-        try insert(sql.insertEvents, rows: eventRows)
-        try insert(sql.insertIdentities, rows: linkRows)
-        try insert(sql.insertLostEvents, rows: lostRows)
-        if configuration.spoolStopsBeforeMark {
-            throw ServerError(code: .closed, message: "stopped before the shipped mark (a test)")
-        }
-        if configuration.checksCopies {
-            for (project, projectCopies) in copies {
-                _ = try recordRedundantCopies(projectId: project, of: projectCopies)
+        do throws(ServerError) {
+            try insert(sql.insertEvents, rows: eventRows)
+            try insert(sql.insertIdentities, rows: linkRows)
+            try insert(sql.insertLostEvents, rows: lostRows)
+            if configuration.spoolStopsBeforeMark {
+                throw ServerError(code: .closed, message: "stopped before the shipped mark (a test)")
             }
+            if configuration.checksCopies {
+                for (project, projectCopies) in copies {
+                    _ = try recordRedundantCopies(projectId: project, of: projectCopies)
+                }
+            }
+        } catch {
+            // The shipping again reads which events are stored, on the replica its INSERT goes
+            // to: one that is down may hold some (see ``UnsettledMessages``).
+            keepUnsettled(records.flatMap(\.events))
+            throw error
         }
         try spool.markShipped(segment.id)
     }

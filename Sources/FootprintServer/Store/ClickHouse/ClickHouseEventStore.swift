@@ -72,6 +72,14 @@ public final class ClickHouseEventStore: EventStore {
         /// redundant ones. Tests turn it off to play a collector stopped between its INSERT and
         /// its check (one that never answered), and check that a resend then records them.
         var checksCopies = true
+        /// When set, that many of the next groups fail as `unavailable` after their INSERTs
+        /// succeeded, as when a replica dies before its answer reaches the collector. Tests set it.
+        var insertAnswersLost: LockedValue<Int>?
+        /// Seconds between two checks of the unsettled messages (``UnsettledMessages``), with
+        /// replicas. Default 2.
+        var settleInterval: Double = 2
+        /// The most unsettled messages kept (``UnsettledMessages/capacity``). Default 200,000.
+        var unsettledCapacity = 200_000
         /// The low bits of this store's sequences (below ``ClickHouseEventStore/sequenceTags``);
         /// random when `nil`. Tests set it.
         var sequenceTag: UInt64?
@@ -102,6 +110,15 @@ public final class ClickHouseEventStore: EventStore {
     private let shipperStopped = LockedValue(false)
     /// Signalled when the shipper thread has stopped.
     private let shipperDone = DispatchSemaphore(value: 0)
+    /// Messages whose INSERT failed after it was sent, to check again once settled (with
+    /// replicas; ``settleUnsettledMessages()``).
+    let unsettled: LockedValue<UnsettledMessages>
+    /// Whether the settling thread is to stop.
+    private let settlerStopped = LockedValue(false)
+    /// Wakes the settling thread early (when messages are kept, and to stop it).
+    let settlerWake = DispatchSemaphore(value: 0)
+    /// Signalled when the settling thread has stopped.
+    private let settlerDone = DispatchSemaphore(value: 0)
     /// The last ``RecentEvent/sequence`` given out (see ``sequence(after:now:tag:)``).
     private let lastSequence: LockedValue<UInt64>
     /// The low bits of every sequence this store gives out.
@@ -163,6 +180,7 @@ public final class ClickHouseEventStore: EventStore {
             interval: configuration.commitInterval)
         self.ledger = ledger
         self.ownsMetadata = owning
+        self.unsettled = LockedValue(UnsettledMessages(capacity: configuration.unsettledCapacity))
         do {
             spool = try configuration.spoolDirectory.map { directory throws(ServerError) in
                 var spooling = ClickHouseSpool.Configuration(directory: directory)
@@ -205,11 +223,27 @@ public final class ClickHouseEventStore: EventStore {
         } else {
             shipperDone.signal()
         }
+        if location.isReplicated {
+            let thread = Thread { [weak self, settlerStopped, settlerWake, settlerDone] in
+                while !settlerStopped.withLock({ $0 }) {
+                    _ = settlerWake.wait(timeout: .now() + max(0.05, configuration.settleInterval))
+                    guard let self else { break }
+                    if self.unsettled.withLock({ $0.count }) > 0 { try? self.settleUnsettledMessages() }
+                }
+                settlerDone.signal()
+            }
+            thread.name = "footprint.clickhouse.settler"
+            thread.start()
+        } else {
+            settlerDone.signal()
+        }
     }
 
     deinit {
         groups.close()
         shipperStopped.withLock { $0 = true }
+        settlerStopped.withLock { $0 = true }
+        settlerWake.signal()
         spool?.close()
     }
 
@@ -352,12 +386,18 @@ public final class ClickHouseEventStore: EventStore {
     /// as a duplicate. Any failure fails the whole group, and its clients resend it; the resend's
     /// check then records whatever copies got in.
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
-        do {
+        // The events of an INSERT that was sent: if the group fails, a replica may hold them.
+        var sent: [SpoolRecord.Event] = []
+        do throws(ServerError) {
             // The ids of deleted people (kept in the metadata file, read again when it changed).
             let group = record(of: batches, deleted: try ledger.deletedIds())
+            sent = group.record.events
             try insert(sql.insertEvents, rows: group.record.eventRows)
             try insert(sql.insertIdentities, rows: group.record.linkRows)
             try insert(sql.insertLostEvents, rows: group.record.lostRows)
+            if let lost = configuration.insertAnswersLost, lost.withLock(Self.takeOne) {
+                throw ServerError(code: .unavailable, message: "the answer to the INSERT was lost (a test)")
+            }
             var inserted: [[StoredCopy]] = []
             var events = group.record.events[...]
             for batch in group.batches {
@@ -379,9 +419,17 @@ public final class ClickHouseEventStore: EventStore {
                         refused: result.1)
                 })
         } catch {
+            keepUnsettled(sent)
             return .failure(
                 ServerError(code: error.code, message: "the batch could not be stored: \(error.message)"))
         }
+    }
+
+    /// Takes one from a positive `count`; whether there was one.
+    private static func takeOne(_ count: inout Int) -> Bool {
+        guard count > 0 else { return false }
+        count -= 1
+        return true
     }
 
     /// One stored copy of an event: its device (the anonymous id, `''` for none), message id and
@@ -433,10 +481,22 @@ public final class ClickHouseEventStore: EventStore {
         guard !copied.isEmpty else { return [] }
         let rows = try client.rows(
             sql.storedCopies(projectId: projectId, of: copied), timeout: configuration.writeTimeout)
+        let first = try recordRedundantCopies(projectId: projectId, among: rows)
+        let copiedOnes = Set(copied)
+        return Set(copies.filter { copiedOnes.contains($0.message) }).subtracting(first)
+    }
+
+    /// Records in `duplicate_copies` every copy among `rows` (every stored copy of some
+    /// messages, as ``ClickHouseSQL/storedCopies(projectId:of:)`` reads them) after the first
+    /// stored (the smallest sequence) of its message.
+    /// - Returns: each message's first stored copy.
+    func recordRedundantCopies(projectId: Int64, among rows: [UnsettledMessages.Row]) throws(ServerError)
+        -> Set<StoredCopy>
+    {
         // Each message's copies: the fields, written back as they came.
-        var messages: [[Substring]: [(sequence: UInt64, row: [Substring])]] = [:]
+        var messages: [[Substring]: [UnsettledMessages.Row]] = [:]
         for row in rows {
-            messages[[row.fields[0], row.fields[1]], default: []].append((row.sequence, row.fields))
+            messages[[row.fields[0], row.fields[1]], default: []].append(row)
         }
         var records = ClickHouseRowBinary()
         var first: Set<StoredCopy> = []
@@ -448,18 +508,17 @@ public final class ClickHouseEventStore: EventStore {
             for copy in copiesOfOne {
                 if copy.sequence > smallest {
                     ClickHouseRows.appendCopy(
-                        copy.row, sequence: copy.sequence, project: projectId, to: &records)
+                        copy.fields, sequence: copy.sequence, project: projectId, to: &records)
                 } else {
+                    let message = UnsettledMessages.message(of: copy)
                     first.insert(
                         StoredCopy(
-                            device: ClickHouseFormat.text(copy.row[0]) ?? "",
-                            messageId: ClickHouseFormat.text(copy.row[1]) ?? "", sequence: copy.sequence))
+                            device: message.device, messageId: message.messageId, sequence: copy.sequence))
                 }
             }
         }
         try insert(sql.insertDuplicateCopies, rows: records)
-        let copiedOnes = Set(copied)
-        return Set(copies.filter { copiedOnes.contains($0.message) }).subtracting(first)
+        return first
     }
 
     // MARK: Counts and lists
@@ -642,6 +701,11 @@ public final class ClickHouseEventStore: EventStore {
             try? shipHeldSegments()
             spool.close()
             shipperDone.wait()
+        }
+        if !settlerStopped.withLock({ $0 }) {
+            settlerStopped.withLock { $0 = true }
+            settlerWake.signal()
+            settlerDone.wait()
         }
         if ownsMetadata { ledger.close() }
     }
