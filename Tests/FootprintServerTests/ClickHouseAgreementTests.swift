@@ -241,8 +241,14 @@ struct ClickHouseAgreementTests {
     /// Every batch sent twice in a row, then the whole data set again through a second store
     /// (another collector) while the first sends it a third time, at the same time.
     @Test func batchesSentAgainAndConcurrentlyThroughTwoCollectorsAreStoredOnce() throws {
+        try Self.expectResendsStoredOnce()
+    }
+
+    /// ``batchesSentAgainAndConcurrentlyThroughTwoCollectorsAreStoredOnce()`` on the shards at
+    /// `url` (default `FOOTPRINT_CLICKHOUSE_URL`).
+    static func expectResendsStoredOnce(url: String? = nil) throws {
         let data = PeopleTests.DataSet(seed: 3)
-        try Self.expectSameReports(data) { store, project in
+        try Self.expectSameReports(data, url: url) { store, project in
             let time = data.end
             for batch in data.batches {
                 let ingest = IngestBatch(
