@@ -59,6 +59,8 @@ extension CommandLineTests {
         }
         let text = try run(["config", "publish", plan, "--project", "shop"] + meta)
         #expect(text.output.contains("Published config version 2 for project shop"), "\(text.error)")
+        // Nothing on standard error: no NOTICE of the schema's tables that already exist.
+        #expect(published.error.isEmpty && text.error.isEmpty, "\(published.error) \(text.error)")
 
         let bad = directory + "/bad.json"
         try Data(#"{"version": 1, "pages": []}"#.utf8).write(to: URL(fileURLWithPath: bad))
