@@ -86,9 +86,9 @@ extension CommandLineTests {
         #expect(overview.project == "shop" && overview.totalEvents == stored, "\(reported.output)")
         // A plan published into PostgreSQL reaches the running collector within its cache interval.
         let planFile = directory + "/plan.json"
-        try Data(#"{"version": 5, "pageMode": "none"}"#.utf8).write(to: URL(fileURLWithPath: planFile))
+        try Data(#"{"version": 1, "pageMode": "configured"}"#.utf8).write(to: URL(fileURLWithPath: planFile))
         let published = try run(["config", "publish", planFile, "--meta", url, "--project", "shop", "--json"])
-        #expect(published.status == 0, "\(published.error)")
+        try #require(published.status == 0, "\(published.error)")
         let version = try JSONDecoder().decode(RemoteConfigVersion.self, from: Data(published.output.utf8))
         try StalenessProbe(bound: 1.01).measure(since: Date()) {
             let served = try collector.client.send(
