@@ -299,15 +299,30 @@ extension Report {
             metadata: .sqlite(path: databasePath), events: clickHouse.map { .clickHouse($0) },
             options: options)
         defer { stores.close() }
-        let service = ReportService(stores: stores)
         let found: Project
         do {
-            found = try service.project(named: project)
+            found = try ReportService(stores: stores).project(named: project)
         } catch  where error.code == .project && project == nil {
             throw ServerError(code: .project, message: "the database \(databasePath) has no project")
         }
+        return try load(from: stores, project: found, query: query, now: now)
+    }
+
+    /// Builds the overview report of a project from stores already open (the metadata in a file
+    /// or PostgreSQL, the events in the file or ClickHouse), through ``ReportService``.
+    /// - Parameters:
+    ///   - stores: where the project and its events are.
+    ///   - project: the project.
+    ///   - query: report parameters as in a query string (`from`, `to`, `app_version`, `os`,
+    ///     `page`); the range defaults to the days of the project's oldest to newest event.
+    ///   - now: today, for a project without events. Default: the system clock.
+    public static func load(
+        from stores: Stores, project: Project, query: [String: String] = [:],
+        now: Timestamp = SystemClock().now()
+    ) throws(ServerError) -> Report {
+        let service = ReportService(stores: stores)
         return try service.overview(
-            project: found,
-            parameters: try service.parametersCoveringEveryEvent(project: found, query: query, now: now))
+            project: project,
+            parameters: try service.parametersCoveringEveryEvent(project: project, query: query, now: now))
     }
 }

@@ -3,16 +3,21 @@ import FootprintServer
 import FootprintWire
 import Foundation
 
-/// `footprint config publish FILE`: validates a remote config and stores it as a new version.
+/// `footprint config publish FILE`: validates a remote config and stores it as a new version, in
+/// the SQLite file or in the PostgreSQL metadata of a ClickHouse deployment.
 enum ConfigCommand: Command {
     static let name = "config"
     static let summary = "publish a remote tracking plan"
     static let usage = """
-        footprint config publish FILE [--project NAME] [--db PATH] [--json]
+        footprint config publish FILE [--project NAME] [--db PATH | --meta URL] [--json]
           publish FILE  validates FILE (a tracking plan, JSON) and stores it as the next version;
-                        an example plan: \(examplePlan)
+                        a server on the file serves it at once, collectors on --meta within their
+                        metadata cache interval (1 s unless --meta-cache-interval); an example
+                        plan: \(examplePlan)
           --project     the project (default: the first one)
           --db          SQLite database file (PATH or sqlite:PATH; default footprint.sqlite)
+          --meta        the PostgreSQL metadata of a ClickHouse deployment
+                        (postgres://USER@HOST:PORT/DATABASE)
           --json        print the published version as JSON
         """
 
@@ -21,7 +26,7 @@ enum ConfigCommand: Command {
 
     static func run(_ arguments: ArraySlice<String>) throws {
         let parsed = try CommandLineArguments(
-            arguments, options: ["db", "project"], flags: ["json"], actions: [("publish", ["FILE"])])
+            arguments, options: ["db", "meta", "project"], flags: ["json"], actions: [("publish", ["FILE"])])
         guard parsed.action == "publish" else {
             throw UsageError(description: usage)
         }
@@ -35,7 +40,7 @@ enum ConfigCommand: Command {
             throw UsageError(
                 description: "cannot read \(file)\(isFolder.boolValue ? ": it is a folder" : "")")
         }
-        let store = try StoreAccess.open(StoreAccess.databasePath(parsed), existing: true)
+        let store = try StoreAccess.openMetadata(parsed)
         defer { store.close() }
         let project = try StoreAccess.project(named: parsed.options["project"], in: store)
         let version = try store.publishConfig(

@@ -133,12 +133,10 @@ enum StoreAccess {
             metadata: .sqlite(path: path), events: clickHouse.map { .clickHouse($0) }, options: options)
     }
 
-    /// Refuses a database file that does not exist (when its folder does: a missing folder is
-    /// named by the store's own refusal).
+    /// Refuses a database file that does not exist, its folder missing or not (there is nothing
+    /// to read either way); a folder at `path` is named by the store's own refusal.
     private static func requireExisting(_ path: String) throws(UsageError) {
-        guard SQLiteEventStore.pathProblem(path) == nil, !FileManager.default.fileExists(atPath: path) else {
-            return
-        }
+        guard !FileManager.default.fileExists(atPath: path) else { return }
         throw UsageError(description: "no database at \(path); start one with footprint serve --db \(path)")
     }
 

@@ -17,13 +17,13 @@ extension CommandLineTests {
         ("projects", ["create", "list", "--db", "--json"]),
         ("keys", ["list", "create", "revoke", "--project", "--db", "--meta", "--json"]),
         ("tokens", ["create", "list", "revoke", "signout", "--project", "--db", "--json"]),
-        ("config", ["publish", "--project", "--db", "--json"]),
-        ("report", ["--db", "--store", "--project", "--from", "--to", "--json"]),
+        ("config", ["publish", "--project", "--db", "--meta", "--json"]),
+        ("report", ["--db", "--meta", "--store", "--project", "--from", "--to", "--json"]),
         (
             "people",
             ["delete", "export", "deletions", "--project", "--refuse-days", "--db", "--store", "--json"]
         ),
-        ("backup", ["--to", "--db", "--json"]),
+        ("backup", ["--to", "--db", "--meta", "--store", "--json"]),
         ("generate", ["--events", "--db", "--project", "--people", "--days", "--seed"]),
         ("demo", ["--users", "--days", "--seed", "--serve"]),
         ("migrate", ["--from", "--to", "--meta", "--chunk", "--quiet"]),

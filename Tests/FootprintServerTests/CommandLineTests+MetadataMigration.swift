@@ -78,5 +78,22 @@ extension CommandLineTests {
         let shopLine = listed.output.split(separator: "\n").first { $0.hasPrefix("shop ") }
         #expect(
             shopLine?.split(separator: " ").contains(Substring(String(stored))) == true, "\(listed.output)")
+        // The report: the project from PostgreSQL, its events from ClickHouse.
+        let reported = try run(
+            ["report", "--meta", url, "--store", clickHouse.description, "--project", "shop", "--json"])
+        #expect(reported.status == 0, "\(reported.error)")
+        let overview = try JSONDecoder().decode(Report.self, from: Data(reported.output.utf8))
+        #expect(overview.project == "shop" && overview.totalEvents == stored, "\(reported.output)")
+        // A plan published into PostgreSQL reaches the running collector within its cache interval.
+        let planFile = directory + "/plan.json"
+        try Data(#"{"version": 1, "pageMode": "configured"}"#.utf8).write(to: URL(fileURLWithPath: planFile))
+        let published = try run(["config", "publish", planFile, "--meta", url, "--project", "shop", "--json"])
+        try #require(published.status == 0, "\(published.error)")
+        let version = try JSONDecoder().decode(RemoteConfigVersion.self, from: Data(published.output.utf8))
+        try StalenessProbe(bound: 1.01).measure(since: Date()) {
+            let served = try collector.client.send(
+                "GET", "/v1/config", headers: ["Authorization": LoopbackClient.basic(fixture.shop.writeKey)])
+            return served.status == 200 && served.headers["etag"] == version.etag
+        }
     }
 }

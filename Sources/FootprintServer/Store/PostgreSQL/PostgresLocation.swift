@@ -57,7 +57,8 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
             ("connect_timeout", String(max(2, connectTimeoutSeconds))), ("application_name", "footprint"),
             ("client_encoding", "UTF8"), ("keepalives", "1"), ("keepalives_idle", "30"),
             ("keepalives_interval", "5"), ("keepalives_count", "3"),
-            ("options", "-c statement_timeout=30000"),
+            // No NOTICE ("relation … already exists, skipping" on every open) on standard error.
+            ("options", "-c statement_timeout=30000 -c client_min_messages=warning"),
             ("tcp_user_timeout", String(max(2, connectTimeoutSeconds) * 1000)),
         ]
         if let password { parameters.append(("password", password)) }
