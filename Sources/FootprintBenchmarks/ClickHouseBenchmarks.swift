@@ -107,19 +107,36 @@ private struct ClusterBench {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
-        // The collectors' settings: each insert interval, then the spool.
+        // The collectors' settings: each insert interval, then the spool with each segment size
+        // (`FOOTPRINT_SPOOL_SEGMENTS`: `ROWS:MS` pairs, default the collectors' own 10,000 rows or
+        // 1,000 ms).
+        let segments = (environment["FOOTPRINT_SPOOL_SEGMENTS"] ?? "10000:1000").split(separator: ",")
+            .compactMap {
+                pair -> (rows: Int, milliseconds: Int)? in
+                let parts = pair.split(separator: ":").compactMap {
+                    Int($0.trimmingCharacters(in: .whitespaces))
+                }
+                guard parts.count == 2, (1_000...1_000_000).contains(parts[0]),
+                    (100...60_000).contains(parts[1])
+                else { return nil }
+                return (parts[0], parts[1])
+            }
         let settings =
             intervals.map { CollectorSetting(interval: $0, spools: false) }
             + (environment["FOOTPRINT_BENCH_SPOOL"] == "0"
-                ? [] : [CollectorSetting(interval: 0, spools: true)])
+                ? []
+                : segments.map {
+                    CollectorSetting(
+                        interval: 0, spools: true, segmentRows: $0.rows, segmentMilliseconds: $0.milliseconds)
+                })
 
         // Alternating rounds on the shared machine; the best round of each setting counts.
         var bestCluster: [CollectorSetting: ClusterIngest] = [:]
         var bestSQLite: ClusterIngest?
         for round in 0..<2 {
-            for setting in settings {
+            for (index, setting) in settings.enumerated() {
                 let collectors = try CollectorSet(
-                    bench: self, setting: setting, spools: directory + "/spools-\(round)-\(setting.interval)")
+                    bench: self, setting: setting, spools: directory + "/spools-\(round)-\(index)")
                 defer { collectors.stop() }
                 var processes = cluster.processes.filter { !$0.key.hasPrefix("collector") }
                 for (name, pid) in collectors.pids { processes[name] = pid }
@@ -678,7 +695,13 @@ private final class CollectorSet {
                         "--store", bench.cluster.clickHouseURL, "--trusted-proxy", "127.0.0.1",
                         "--admin-token", bench.cluster.adminToken, "--insert-interval",
                         String(setting.interval),
-                    ] + (setting.spools ? ["--spool", spools + "/collector\(index + 1)"] : [])))
+                    ]
+                        + (setting.spools
+                            ? [
+                                "--spool", spools + "/collector\(index + 1)", "--spool-segment-rows",
+                                String(setting.segmentRows), "--spool-segment-ms",
+                                String(setting.segmentMilliseconds),
+                            ] : [])))
             if setting.spools { self.spools.append(spools + "/collector\(index + 1)") }
         }
         // HAProxy checks every second and takes a collector back after one good check.
@@ -711,8 +734,15 @@ private struct CollectorSetting: Hashable {
     var interval: Int
     /// Whether each collector runs with `--spool`.
     var spools: Bool
+    /// With a spool, `--spool-segment-rows` and `--spool-segment-ms`.
+    var segmentRows = 10_000
+    var segmentMilliseconds = 1_000
 
-    var name: String { spools ? "spool, shipped in bulk" : "insert interval \(interval) ms" }
+    var name: String {
+        spools
+            ? "spool, shipped in bulk, segments of \(Measure.grouped(segmentRows)) rows or \(Measure.grouped(segmentMilliseconds)) ms"
+            : "insert interval \(interval) ms"
+    }
 }
 
 /// Writes a progress line of a long suite to standard error (unbuffered, so it shows in a log

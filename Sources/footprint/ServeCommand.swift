@@ -11,7 +11,7 @@ enum ServeCommand: Command {
                         [--connections-per-address N] [--trusted-proxy ADDR]... [--threads N]
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
-                        [--retention-days N] [--insert-interval MS] [--spool DIR [--spool-bytes N]]
+                        [--retention-days N] [--insert-interval MS] [--spool DIR [--spool-bytes N] [--spool-segment-rows N] [--spool-segment-ms MS]]
                         [--meta-cache-interval MS]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
@@ -60,6 +60,11 @@ enum ServeCommand: Command {
                               again. Default: none (answered once every shard holds the rows)
           --spool-bytes       with --spool: the most bytes it holds before batches are answered 503
                               (default 1073741824)
+          --spool-segment-rows  with --spool: the rows at which a segment is sealed and shipped (1000 to
+                              1000000; default 10000); larger segments make fewer, larger parts (less
+                              merging on the shards) and reports see the events later
+          --spool-segment-ms  with --spool: the milliseconds after which a segment is sealed however few
+                              rows it holds (100 to 60000; default 1000)
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -79,6 +84,7 @@ enum ServeCommand: Command {
                 "threads",
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
                 "metrics-from", "retention-days", "insert-interval", "spool", "spool-bytes",
+                "spool-segment-rows", "spool-segment-ms",
                 "meta-cache-interval",
             ],
             flags: [])
@@ -204,24 +210,30 @@ enum ServeCommand: Command {
     }
 
     /// The ClickHouse store's settings from the options that tune it (`--insert-interval`,
-    /// `--spool`, `--spool-bytes`), each of which needs `--store` (`clickHouse`).
+    /// `--spool` and its `--spool-…` options), each of which needs `--store` (`clickHouse`).
     static func clickHouseStore(_ parsed: CommandLineArguments, clickHouse: Bool) throws(UsageError)
         -> ClickHouseEventStore.Configuration
     {
         var store = ClickHouseEventStore.Configuration()
-        for name in ["insert-interval", "spool", "spool-bytes"] where parsed.options[name] != nil {
+        let spoolOptions = ["spool-bytes", "spool-segment-rows", "spool-segment-ms"]
+        for name in ["insert-interval", "spool"] + spoolOptions where parsed.options[name] != nil {
             guard clickHouse else { throw UsageError(description: "--\(name) needs --store") }
         }
         store.commitInterval =
             Double(try parsed.integer("insert-interval", default: 0, in: 0...10_000)) / 1000
         store.spoolDirectory = parsed.options["spool"]
-        if parsed.options["spool-bytes"] != nil {
-            guard store.spoolDirectory != nil else {
-                throw UsageError(description: "--spool-bytes needs --spool")
-            }
-            store.spoolBytes = try parsed.integer(
-                "spool-bytes", default: store.spoolBytes, in: 65_536...(1 << 50))
+        for name in spoolOptions where parsed.options[name] != nil && store.spoolDirectory == nil {
+            throw UsageError(description: "--\(name) needs --spool")
         }
+        store.spoolBytes = try parsed.integer(
+            "spool-bytes", default: store.spoolBytes, in: 65_536...(1 << 50))
+        store.spoolSealRows = try parsed.integer(
+            "spool-segment-rows", default: store.spoolSealRows, in: 1_000...1_000_000)
+        store.spoolSealInterval =
+            Double(
+                try parsed.integer(
+                    "spool-segment-ms", default: Int(store.spoolSealInterval * 1000), in: 100...60_000))
+            / 1000
         return store
     }
 

@@ -11,7 +11,8 @@ extension CommandLineTests {
             [
                 "--host", "--port", "--db", "--connection-limit", "--rate-limit", "--admin-token",
                 "--read-token",
-                "--metrics-from", "--insert-interval", "--spool", "--spool-bytes",
+                "--metrics-from", "--insert-interval", "--spool", "--spool-bytes", "--spool-segment-rows",
+                "--spool-segment-ms",
             ]
         ),
         ("projects", ["create", "list", "--db", "--json"]),

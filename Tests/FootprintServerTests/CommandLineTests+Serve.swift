@@ -42,6 +42,22 @@ extension CommandLineTests {
         ["--spool", "spool"],
         ["--spool-bytes", "1000000", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         ["--spool-bytes", "1000", "--spool", "spool", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        // Its segments: a spool's, 1,000 to 1,000,000 rows, 100 ms to 60 s.
+        ["--spool-segment-rows", "50000", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        [
+            "--spool-segment-rows", "999", "--spool", "spool", "--store",
+            "clickhouse://127.0.0.1:8123/footprint",
+        ],
+        [
+            "--spool-segment-rows", "1000001", "--spool", "spool", "--store",
+            "clickhouse://127.0.0.1:8123/footprint",
+        ],
+        ["--spool-segment-ms", "2000"],
+        ["--spool-segment-ms", "99", "--spool", "spool", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        [
+            "--spool-segment-ms", "60001", "--spool", "spool", "--store",
+            "clickhouse://127.0.0.1:8123/footprint",
+        ],
         // PostgreSQL keeps the metadata only with ClickHouse events, instead of the --db file.
         ["--meta", "postgres://fp@127.0.0.1:5432/meta"],
         ["--meta", "postgres://fp@127.0.0.1:5432/meta", "--store", "clickhouse://127.0.0.1:8123/footprint"],

@@ -61,10 +61,13 @@ public final class ClickHouseEventStore: EventStore {
         /// The most bytes the spool holds: past it, groups fail as `unavailable` (503 with
         /// `Retry-After`) until the shipper catches up. Default 1 GiB.
         public var spoolBytes = 1 << 30
-        /// The rows at which the spool's open segment is sealed for shipping. Default 10,000.
-        var spoolSealRows = 10_000
-        /// The seconds after which the spool's open segment is sealed. Default 1.
-        var spoolSealInterval = 1.0
+        /// The rows at which the spool's open segment is sealed for shipping: each sealed segment
+        /// is one INSERT per table, so larger ones make fewer, larger parts (less merging on the
+        /// shards) while reports see their events later. Default 10,000.
+        public var spoolSealRows = 10_000
+        /// The seconds after which the spool's open segment is sealed however few rows it holds.
+        /// Default 1.
+        public var spoolSealInterval = 1.0
         /// Whether shipping stops after a segment's INSERTs, before its copy check and mark.
         /// Tests set it to play a collector killed between the two, then open the spool again.
         var spoolStopsBeforeMark = false
