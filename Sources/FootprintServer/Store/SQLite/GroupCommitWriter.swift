@@ -281,6 +281,21 @@ final class GroupCommitWriter: @unchecked Sendable {
         try statements.people.add(delta.personDays, numbers: &numbers)
     }
 
+    /// The values of ``SQLiteSchema/insertEvent`` for `event`, its payload as stored.
+    static func insertValues(_ event: EventRecord, project: SQLiteValue, payload: SQLiteValue)
+        -> [SQLiteValue]
+    {
+        [
+            project, .text(event.messageId), .text(event.type.rawValue), .text(event.name),
+            .integer(event.time.millisecondsSince1970), .integer(event.clientTimestamp.millisecondsSince1970),
+            event.sentAt.map { .integer($0.millisecondsSince1970) } ?? .null,
+            .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId), .text(event.userId),
+            .text(event.sessionId), .text(event.page), .text(event.elementPath), .text(event.appVersion),
+            .text(event.os), payload, .text(event.similarPath), .text(event.elementText), .text(event.itemId),
+            event.durationMilliseconds.map(SQLiteValue.integer) ?? .null, .text(event.planEventName),
+        ]
+    }
+
     /// Stores a batch's events (counted in `rollups`) and links (their anonymous ids added to
     /// `linked` when new).
     private func insert(
@@ -294,18 +309,8 @@ final class GroupCommitWriter: @unchecked Sendable {
         let refusedSet = Set(refused)
         let project = SQLiteValue.integer(batch.projectId)
         for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
-            try statements.insertEvent.run([
-                project, .text(event.messageId), .text(event.type.rawValue), .text(event.name),
-                .integer(event.time.millisecondsSince1970),
-                .integer(event.clientTimestamp.millisecondsSince1970),
-                event.sentAt.map { .integer($0.millisecondsSince1970) } ?? .null,
-                .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId),
-                .text(event.userId),
-                .text(event.sessionId), .text(event.page), .text(event.elementPath), .text(event.appVersion),
-                .text(event.os), .text(event.payload), .text(event.similarPath), .text(event.elementText),
-                .text(event.itemId), event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
-                .text(event.planEventName),
-            ])
+            try statements.insertEvent.run(
+                Self.insertValues(event, project: project, payload: StoredPayload.value(event.payload)))
             if statements.insertEvent.database.changes > 0 {
                 stored += 1
                 rollups.add(event, project: batch.projectId)

@@ -361,6 +361,11 @@ enum SQLiteSchema {
                     """
                 }
             }.joined(),
+        // Event payloads compressed (``StoredPayload``): from here on a row's `payload` is
+        // either TEXT (the JSON, as every row stored before) or a BLOB of the compressed JSON,
+        // which a build of an earlier version would misread; the version bump keeps those out.
+        // Nothing in the schema changes.
+        "-- events.payload: TEXT, or a BLOB of StoredPayload format 1",
     ]
 
     /// The `store_state` key whose value is the last event id the rollup rebuild has counted;
