@@ -77,6 +77,32 @@ struct StoredPayloadTests {
         }
     }
 
+    /// Bytes stored in format 1 read back the same forever: the dictionary is part of the format.
+    @Test func formatOneBytesStillReadBack() throws {
+        #expect(StoredPayload.dictionary.count == 1330)
+        let hex = [
+            "0143cf78666e86ce468ea6e6ba064ee6aeba26ce862eba968ea686ba462ea66ec6ae164e96ce86f8",
+            "339e891122190567e417a0245f233d4350fac39fc42d208a905374b1ae2172bac52888905371aeae",
+            "21e1e49b545a6985330d3b036b09cc54871cab2015200761c4822130a48c430c0cad0ccdac4c4cf4",
+            "2c2c3063a11600",
+        ].joined()
+        var stored: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            stored.append(try #require(UInt8(hex[index..<next], radix: 16)))
+            index = next
+        }
+        let message = [
+            ##"{"anonymousId":"6F1C2A57-0B7E-4C1D-9A51-2D5F3E8B9C10","context":{"app":{"build":"42","##,
+            ##""name":"Shop","version":"2.1"},"os":{"name":"iOS","version":"18.1"},"sessionId":"s-1""##,
+            ##"},"event":"$element_click","messageId":"m-1","properties":{"$element_path":"#buy:#UIB"##,
+            ##"utton#UIStackView[0]#CartViewController","$page_name":"Cart"},"timestamp":"2026-11-23"##,
+            ##"T01:16:44.880Z","type":"track"}"##,
+        ].joined()
+        #expect(try StoredPayload.json(stored: stored) == message)
+    }
+
     @Test func aTypicalMessageCompressesToLessThanHalf() throws {
         var traffic = SyntheticTraffic(configuration: RollupTests.synthetic(seed: 3))
         let payloads = traffic.session().events.map(\.payload)

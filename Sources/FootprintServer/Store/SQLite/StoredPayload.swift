@@ -29,8 +29,9 @@ enum StoredPayload {
         "namespace":"com.","version":"1.0"},"device":{"manufacturer":"Apple","model":"iPhone","type":"ios"},\
         "library":{"name":"footprint-swift","version":"0.1.0"},"locale":"en-US","os":{"name":"iOS",\
         "version":"17.0"},"iPadOS","macOS","sessionId":"","timezone":"Europe/America/"},"event":"","messageId":"",\
-        "name":"","properties":{"$element_path":"UIWindow/UIView/UITableView/UITableViewCell[0]/",\
-        "$element_position":"0:","$element_similar_path":"[*]","$element_text":"",\
+        "name":"","properties":{"$element_path":"#UIButton#UIStackView[0]#UITableViewCell[0]#UITableView\
+        #UICollectionViewCell[0]#UICollectionView#UIView[0]#ViewController","$element_position":"0:",\
+        "$element_similar_path":"#UITableViewCell[*]#UICollectionViewCell[*]#","$element_text":"",\
         "$element_type":"UIButton","UITableViewCell","$page_name":"","$screen_class":"ViewController",\
         "duration_ms":},"sentAt":"2026-01-01T00:00:00.000Z","timestamp":"2026-01-01T00:00:00.000Z",\
         "type":"track","screen","userId":"
