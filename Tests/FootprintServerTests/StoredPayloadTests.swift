@@ -190,7 +190,7 @@ struct StoredPayloadTests {
                 try database.execute("INSERT INTO projects(id, name, created_at) VALUES (1, 'old', 0)")
                 let insert = try database.prepare(SQLiteSchema.insertEvent)
                 for event in old {
-                    // As stored before version 10: the payload as text.
+                    // As stored before version 9: the payload as text.
                     try insert.run(
                         GroupCommitWriter.insertValues(
                             event, project: .integer(1), payload: .text(event.payload)))

@@ -1,7 +1,7 @@
 import FootprintSQLite
 
 extension GroupCommitWriter {
-    /// Compresses the payloads stored as text before schema version 10 (``StoredPayload``),
+    /// Compresses the payloads stored as text before schema version 9 (``StoredPayload``),
     /// oldest first, `chunk` events per transaction, while ``SQLiteSchema/payloadsKey`` is
     /// present; progress is stored with each transaction, so an interrupted pass resumes where
     /// it stopped. The file keeps its size (`VACUUM` returns the space), but its pages fill again

@@ -1,9 +1,9 @@
 import FootprintSQLite
 import FootprintWire
 
-/// How `events.payload` holds an event's message (schema version 10 on): a BLOB of one format
+/// How `events.payload` holds an event's message (schema version 9 on): a BLOB of one format
 /// byte (1) and the message's JSON raw-deflated against ``dictionary``, or, when that is not
-/// smaller (or for rows stored before version 10), the JSON as TEXT. Readers take either.
+/// smaller (or for rows stored before version 9), the JSON as TEXT. Readers take either.
 ///
 /// A message is a few hundred bytes, too short for deflate to find much in it alone; most of
 /// it (the keys, the context's shape, the SDK's property names) is the same in every message,
