@@ -4,8 +4,8 @@ extension GroupCommitWriter {
     /// Compresses the payloads stored as text before schema version 9 (``StoredPayload``),
     /// oldest first, `chunk` events per transaction, while ``SQLiteSchema/payloadsKey`` is
     /// present; progress is stored with each transaction, so an interrupted pass resumes where
-    /// it stopped. The file keeps its size (`VACUUM` returns the space), but its pages fill again
-    /// with new rows.
+    /// it stopped. The rows shrink inside their pages, which new events (appended in id order)
+    /// do not fill: the file keeps its size until a `VACUUM`.
     /// - Returns: the payloads compressed.
     @discardableResult
     func compressStoredPayloads(chunk: Int = 5_000) throws(ServerError) -> Int {
