@@ -101,6 +101,9 @@ public final class SQLiteStatement {
     /// Whether column `index` of the current row is NULL.
     public func isNull(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
 
+    /// Whether column `index` of the current row holds a BLOB (not text, a number or NULL).
+    public func isBlob(at index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_BLOB }
+
     /// Column `index` of the current row as an integer (0 for NULL).
     public func int64(at index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 

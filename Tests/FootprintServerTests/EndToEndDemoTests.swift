@@ -1,9 +1,10 @@
 import FootprintDemo
 import FootprintSQLite
-import FootprintServer
 import FootprintWire
 import Foundation
 import Testing
+
+@testable import FootprintServer
 
 /// `footprint demo` with a small population: the server's report equals the demo's own tally.
 struct EndToEndDemoTests {
@@ -35,9 +36,10 @@ struct EndToEndDemoTests {
         var options = SQLiteDatabase.Options()
         options.readOnly = true
         let database = try SQLiteDatabase(path: outcome.directory + "/footprint.sqlite", options: options)
-        let revenues = try database.prepare(
-            "SELECT json_extract(payload, '$.properties.revenue') FROM events WHERE name = 'order_completed'"
-        ).rows { $0.double(at: 0) }
+        let revenues = try database.prepare("SELECT payload FROM events WHERE name = 'order_completed'").rows
+        {
+            try StoredPayload.message($0, at: 0)["properties"]?["revenue"]?.doubleValue ?? 0
+        }
         #expect(revenues.count == tally.purchases)
         #expect(revenues.allSatisfy { $0 > 0 })
         let versions = try database.prepare("SELECT DISTINCT app_version FROM events ORDER BY 1").rows {

@@ -1,9 +1,10 @@
 import Footprint
 import FootprintSQLite
-import FootprintServer
 import FootprintWire
 import Foundation
 import Testing
+
+@testable import FootprintServer
 
 /// The lifecycle events of one phone, from install to update, through the real tracker (a real
 /// queue folder, relaunched on it) to the real server over loopback.
@@ -38,9 +39,9 @@ struct EndToEndLifecycleTests {
         let database = try SQLiteDatabase(
             path: harness.fixture.directory + "/events.sqlite", options: options)
         return try database.prepare(
-            "SELECT name, json_extract(payload, '$.properties') FROM events WHERE type = 'track' ORDER BY id"
+            "SELECT name, payload FROM events WHERE type = 'track' ORDER BY id"
         ).rows { row in
-            (row.text(at: 0) ?? "", try JSONParser().parse(row.text(at: 1) ?? "{}"))
+            (row.text(at: 0) ?? "", try StoredPayload.message(row, at: 1)["properties"] ?? .object([:]))
         }
     }
 

@@ -315,18 +315,12 @@ import Testing
                     SQLiteSchema.insertEvent.replacingOccurrences(of: ", plan_event)", with: ")")
                         .replacingOccurrences(of: ", ?21)", with: ")"))
                 for event in events {
-                    try insert.run([
-                        .integer(1), .text(event.messageId), .text(event.type.rawValue), .text(event.name),
-                        .integer(event.time.millisecondsSince1970),
-                        .integer(event.clientTimestamp.millisecondsSince1970),
-                        .null, .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId),
-                        .text(event.userId), .text(event.sessionId), .text(event.page),
-                        .text(event.elementPath),
-                        .text(event.appVersion), .text(event.os), .text(event.payload),
-                        .text(event.similarPath),
-                        .text(event.elementText), .text(event.itemId),
-                        event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
-                    ])
+                    try insert.run(
+                        Array(
+                            GroupCommitWriter.insertValues(
+                                event, project: .integer(1), payload: .text(event.payload)
+                            )
+                            .dropLast()))
                 }
                 #expect(try database.userVersion == 2)
             }

@@ -10,6 +10,12 @@ public struct GzipError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kinds of gzip failure.
     public typealias Code = ErrorCode<GzipError>
 
+    /// Creates an error.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
     public var description: String { "\(code): \(message)" }
 }
 
@@ -30,21 +36,7 @@ public enum Gzip {
         var stream = z_stream()
         guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return [] }
         defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(data.count))) + 32)
-        var input = data
-        let produced: Int = input.withUnsafeMutableBufferPointer { inBuffer in
-            output.withUnsafeMutableBufferPointer { outBuffer in
-                stream.next_in = inBuffer.baseAddress
-                stream.avail_in = UInt32(inBuffer.count)
-                stream.next_out = outBuffer.baseAddress
-                stream.avail_out = UInt32(outBuffer.count)
-                let status = deflate(&stream, Z_FINISH)
-                return status == Z_STREAM_END ? outBuffer.count - Int(stream.avail_out) : -1
-            }
-        }
-        guard produced >= 0 else { return [] }
-        output.removeSubrange(produced...)
-        return output
+        return ZlibStream.finish(&stream, data) ?? []
     }
 
     /// Inflates a gzip (or zlib) stream, refusing to produce more than `limit` bytes or to
@@ -61,9 +53,40 @@ public enum Gzip {
             throw GzipError(code: .corrupt, message: "inflate could not start")
         }
         defer { inflateEnd(&stream) }
+        return try ZlibStream.inflate(&stream, data, limit: limit, maximumRatio: maximumRatio)
+    }
+}
+
+/// The deflate and inflate loops the formats share, over a stream the caller started.
+enum ZlibStream {
+    /// Deflates all of `data` in one call (`Z_FINISH`); `nil` when zlib fails.
+    static func finish(_ stream: inout z_stream, _ data: [UInt8]) -> [UInt8]? {
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(data.count))) + 32)
+        var input = data
+        let produced: Int = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                stream.next_in = inBuffer.baseAddress
+                stream.avail_in = UInt32(inBuffer.count)
+                stream.next_out = outBuffer.baseAddress
+                stream.avail_out = UInt32(outBuffer.count)
+                let status = deflate(&stream, Z_FINISH)
+                return status == Z_STREAM_END ? outBuffer.count - Int(stream.avail_out) : -1
+            }
+        }
+        guard produced >= 0 else { return nil }
+        output.removeSubrange(produced...)
+        return output
+    }
+
+    /// Inflates the whole of `data`, refusing more than `limit` bytes, more than `maximumRatio`
+    /// times the input, a truncated stream and bytes after its end.
+    static func inflate(_ stream: inout z_stream, _ data: [UInt8], limit: Int, maximumRatio: Int)
+        throws(GzipError)
+        -> [UInt8]
+    {
         let ratioLimit = max(data.count, 64) * maximumRatio
         var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var chunk = [UInt8](repeating: 0, count: min(64 * 1024, max(limit, 0) + 1))
         var input = data
         var failure: GzipError?
         input.withUnsafeMutableBufferPointer { inBuffer in
@@ -73,7 +96,7 @@ public enum Gzip {
                 let (status, produced) = chunk.withUnsafeMutableBufferPointer { outBuffer in
                     stream.next_out = outBuffer.baseAddress
                     stream.avail_out = UInt32(outBuffer.count)
-                    let status = inflate(&stream, Z_NO_FLUSH)
+                    let status = CZlib.inflate(&stream, Z_NO_FLUSH)
                     return (status, outBuffer.count - Int(stream.avail_out))
                 }
                 output.append(contentsOf: chunk[0..<produced])
@@ -89,13 +112,13 @@ public enum Gzip {
                 }
                 if status == Z_STREAM_END {
                     if stream.avail_in != 0 {
-                        failure = GzipError(code: .corrupt, message: "data after the end of the gzip stream")
+                        failure = GzipError(code: .corrupt, message: "data after the end of the stream")
                     }
                     return
                 }
                 if status != Z_OK || (produced == 0 && stream.avail_in == 0) {
                     failure = GzipError(
-                        code: .corrupt, message: "not a complete gzip stream (zlib status \(status))")
+                        code: .corrupt, message: "not a complete stream (zlib status \(status))")
                     return
                 }
             }

@@ -1,9 +1,10 @@
 import Footprint
 import FootprintSQLite
-import FootprintServer
 import FootprintWire
 import Foundation
 import Testing
+
+@testable import FootprintServer
 
 /// A list that one side appends to and the other awaits a condition on: a tracker's activity,
 /// a transport's exchanges. Waiting ends as soon as the condition holds (or at a timeout, so a
@@ -156,9 +157,14 @@ final class EndToEndHarness {
         var options = SQLiteDatabase.Options()
         options.readOnly = true
         let database = try SQLiteDatabase(path: fixture.directory + "/events.sqlite", options: options)
-        return try database.prepare(
-            "SELECT json_extract(payload, '$.properties.\"\(key)\"') FROM events WHERE name = ?1 ORDER BY id"
-        ).rows([.text(event)]) { $0.text(at: 0) }
+        return try database.prepare("SELECT payload FROM events WHERE name = ?1 ORDER BY id").rows([
+            .text(event)
+        ]) { row in
+            // As `json_extract` answers: a string's text, other values' JSON, SQL NULL for null.
+            try StoredPayload.message(row, at: 0)["properties"]?[key].flatMap { value in
+                value == .null ? nil : value.stringValue ?? JSONWriter.string(value)
+            }
+        }
     }
 
     func shutDown(sourceLocation: SourceLocation = #_sourceLocation) {

@@ -22,7 +22,19 @@ final class GroupCommitWriter: @unchecked Sendable {
         let people: PersonSetWriter
     }
 
-    private let groups: GroupCommitQueue<IngestBatch, WriteOutcome>
+    /// A batch queued for the writer, with its events' payloads as stored (``StoredPayload``):
+    /// the thread that queues it compresses them, so that the one writer does not.
+    struct QueuedBatch: Sendable {
+        let batch: IngestBatch
+        let payloads: [SQLiteValue]
+
+        init(_ batch: IngestBatch) {
+            self.batch = batch
+            self.payloads = batch.events.map { StoredPayload.value($0.payload) }
+        }
+    }
+
+    private let groups: GroupCommitQueue<QueuedBatch, WriteOutcome>
     // Used only on the queue of `groups`.
     private var database: SQLiteDatabase?
     private(set) var statements: Statements?
@@ -67,7 +79,7 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Queues `batch` and blocks until it is committed (or the commit failed).
     func write(_ batch: IngestBatch) throws(ServerError) -> WriteOutcome {
-        try groups.write(batch)
+        try groups.write(QueuedBatch(batch))
     }
 
     /// Queues `batch`; `completion` runs on the writer's queue once it is committed (or the
@@ -75,7 +87,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     func write(
         _ batch: IngestBatch, completion: @escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void
     ) {
-        groups.write(batch, completion: completion)
+        groups.write(QueuedBatch(batch), completion: completion)
     }
 
     /// Runs `body`, which prepares a batch and hands it to ``write(_:completion:)``; meanwhile a
@@ -191,7 +203,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
+    private func commit(_ batches: [QueuedBatch]) -> Result<[WriteOutcome], ServerError> {
         guard let database, let statements else {
             return .failure(ServerError(code: .closed, message: "the store is closed"))
         }
@@ -281,31 +293,37 @@ final class GroupCommitWriter: @unchecked Sendable {
         try statements.people.add(delta.personDays, numbers: &numbers)
     }
 
+    /// The values of ``SQLiteSchema/insertEvent`` for `event`, its payload as stored.
+    static func insertValues(_ event: EventRecord, project: SQLiteValue, payload: SQLiteValue)
+        -> [SQLiteValue]
+    {
+        [
+            project, .text(event.messageId), .text(event.type.rawValue), .text(event.name),
+            .integer(event.time.millisecondsSince1970), .integer(event.clientTimestamp.millisecondsSince1970),
+            event.sentAt.map { .integer($0.millisecondsSince1970) } ?? .null,
+            .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId), .text(event.userId),
+            .text(event.sessionId), .text(event.page), .text(event.elementPath), .text(event.appVersion),
+            .text(event.os), payload, .text(event.similarPath), .text(event.elementText), .text(event.itemId),
+            event.durationMilliseconds.map(SQLiteValue.integer) ?? .null, .text(event.planEventName),
+        ]
+    }
+
     /// Stores a batch's events (counted in `rollups`) and links (their anonymous ids added to
     /// `linked` when new).
     private func insert(
-        _ batch: IngestBatch, using statements: Statements, rollups: inout RollupDelta,
+        _ queued: QueuedBatch, using statements: Statements, rollups: inout RollupDelta,
         linked: inout [Int64: Set<String>]
     )
         throws(SQLiteError) -> WriteOutcome
     {
+        let batch = queued.batch
         var stored = 0
         let refused = deletedIds.refusedEvents(of: batch)
         let refusedSet = Set(refused)
         let project = SQLiteValue.integer(batch.projectId)
         for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
-            try statements.insertEvent.run([
-                project, .text(event.messageId), .text(event.type.rawValue), .text(event.name),
-                .integer(event.time.millisecondsSince1970),
-                .integer(event.clientTimestamp.millisecondsSince1970),
-                event.sentAt.map { .integer($0.millisecondsSince1970) } ?? .null,
-                .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId),
-                .text(event.userId),
-                .text(event.sessionId), .text(event.page), .text(event.elementPath), .text(event.appVersion),
-                .text(event.os), .text(event.payload), .text(event.similarPath), .text(event.elementText),
-                .text(event.itemId), event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
-                .text(event.planEventName),
-            ])
+            try statements.insertEvent.run(
+                Self.insertValues(event, project: project, payload: queued.payloads[index]))
             if statements.insertEvent.database.changes > 0 {
                 stored += 1
                 rollups.add(event, project: batch.projectId)

@@ -166,7 +166,7 @@ extension SQLiteEventStore {
         let sql = """
             SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
                 element_text, item_id, duration_ms, app_version, os,
-                \(properties == .included ? "json_extract(payload, '$.properties')" : "NULL")
+                \(properties == .included ? "payload" : "NULL")
             FROM events WHERE \(conditions.joined(separator: " AND "))
             LIMIT \(configuration.maximumReportEvents + 1)
             """
@@ -180,8 +180,10 @@ extension SQLiteEventStore {
                     itemId: row.text(at: 10),
                     durationMilliseconds: row.isNull(at: 11) ? nil : row.int64(at: 11),
                     appVersion: row.text(at: 12), os: row.text(at: 13))
-                if properties == .included, let text = row.text(at: 14),
-                    let object = try? JSONParser().parse(Array(text.utf8)).objectValue
+                // A payload that cannot be read adds no properties, as JSON that does not parse.
+                if properties == .included, !row.isNull(at: 14),
+                    let text = try? StoredPayload.json(row, at: 14),
+                    let object = try? JSONParser().parse(Array(text.utf8))["properties"]?.objectValue
                 {
                     event.properties = object
                 }
@@ -220,7 +222,7 @@ extension SQLiteEventStore {
                     sequence: row.int64(at: 0), type: MessageType(rawValue: row.text(at: 1) ?? "") ?? .track,
                     name: row.text(at: 2), time: Timestamp(millisecondsSince1970: row.int64(at: 3)),
                     receivedAt: Timestamp(millisecondsSince1970: row.int64(at: 4)), person: row.text(at: 5),
-                    page: row.text(at: 6), payload: row.text(at: 7) ?? "{}")
+                    page: row.text(at: 6), payload: (try? StoredPayload.json(row, at: 7)) ?? "{}")
             }
         }
     }

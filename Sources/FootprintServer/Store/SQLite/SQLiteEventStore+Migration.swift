@@ -57,7 +57,8 @@ extension SQLiteEventStore {
                     sentAt: row.isNull(at: 7) ? nil : time(7), receivedAt: time(8),
                     anonymousId: row.text(at: 9), userId: row.text(at: 10), sessionId: row.text(at: 11),
                     page: row.text(at: 12), elementPath: row.text(at: 13), appVersion: row.text(at: 14),
-                    os: row.text(at: 15), payload: row.text(at: 16) ?? "", similarPath: row.text(at: 17),
+                    os: row.text(at: 15), payload: try StoredPayload.json(row, at: 16),
+                    similarPath: row.text(at: 17),
                     elementText: row.text(at: 18), itemId: row.text(at: 19),
                     durationMilliseconds: row.isNull(at: 20) ? nil : row.int64(at: 20),
                     planEventName: row.text(at: 21))

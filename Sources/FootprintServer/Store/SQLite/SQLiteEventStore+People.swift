@@ -61,7 +61,7 @@ extension SQLiteEventStore {
                 WHERE project_id = ?1 AND \(condition) ORDER BY id
                 """
             ).rows([.integer(projectId)] + values) { row -> JSONValue in
-                let payload = row.text(at: 3) ?? ""
+                let payload = try StoredPayload.json(row, at: 3)
                 return [
                     "messageId": .string(row.text(at: 0) ?? ""),
                     "time": .string(Timestamp(millisecondsSince1970: row.int64(at: 1)).iso8601),

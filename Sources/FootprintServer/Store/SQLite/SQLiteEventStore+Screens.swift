@@ -383,7 +383,7 @@ extension SQLiteEventStore {
                     .integer(projectId), .integer(range.lowerBound), .integer(range.upperBound),
                     .text(PlanHealthReport.eventName), .text(version.version),
                 ]) { row in
-                    let message = try? JSONParser().parse(Array((row.text(at: 1) ?? "{}").utf8))
+                    let message = try? JSONParser().parse(Array(StoredPayload.json(row, at: 1).utf8))
                     return PlanHealthReport(
                         appVersion: version.version, time: Timestamp(millisecondsSince1970: row.int64(at: 0)),
                         properties: message?["properties"]?.objectValue ?? [:])

@@ -96,6 +96,7 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                 try database.migrate(SQLiteSchema.migrations)
                 let writer = try GroupCommitWriter(database: database, linger: configuration.commitLinger)
                 try writer.rebuildRollups()
+                try writer.compressStoredPayloads()
                 try writer.buildPersonSetsIfDue()
                 self.writer = writer
             }

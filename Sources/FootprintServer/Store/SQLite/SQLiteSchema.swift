@@ -361,7 +361,19 @@ enum SQLiteSchema {
                     """
                 }
             }.joined(),
+        // Event payloads compressed (``StoredPayload``): from here on a row's `payload` is
+        // either TEXT (the JSON, as every row stored before) or a BLOB of the compressed JSON,
+        // which a build of an earlier version would misread; the version bump keeps those out.
+        // The rows stored before are compressed on the first writable open (`payloadsKey`).
+        """
+        INSERT INTO store_state(key, value) VALUES ('\(payloadsKey)', 0);
+        """,
     ]
+
+    /// The `store_state` key whose value is the last event id whose text payload has been
+    /// compressed (``GroupCommitWriter/compressStoredPayloads(chunk:)``); present only while
+    /// that is unfinished.
+    static let payloadsKey = "payloads_compressed_through"
 
     /// The `store_state` key whose value is the last event id the rollup rebuild has counted;
     /// present only while a rebuild is unfinished.
