@@ -134,7 +134,7 @@ final class ClickHouseSpool: @unchecked Sendable {
             if let segment = state.nextToShip { return segment }
             let wake = state.sealDeadline.map { Date(timeIntervalSinceNow: max(0, $0 - Self.now())) }
             guard Date() < deadline else { return nil }
-            condition.wait(until: min(deadline, wake ?? deadline))
+            _ = condition.wait(until: min(deadline, wake ?? deadline))
         }
         return nil
     }
