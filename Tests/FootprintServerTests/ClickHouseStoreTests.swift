@@ -131,6 +131,38 @@ struct ClickHouseStoreTests {
         }
     }
 
+    /// A database made before the copy check's `message_hash` column: opening it adds the column
+    /// to `events_local` and `events` on every shard, the rows stored before compute it when read,
+    /// and a resend of those rows is still found by the check.
+    @Test func aDatabaseMadeBeforeTheMessageHashGetsItAndFindsTheOlderCopies() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            let time = Timestamp(millisecondsSince1970: 1_796_083_200_000)
+            let events = (0..<40).map { Self.event("old-\($0)", anonymousId: "device-\($0 % 7)", at: time) }
+            let batch = IngestBatch(projectId: project.id, events: events, receivedAt: time)
+            let db = store.location.database
+            #expect(try store.write(batch) == WriteOutcome(stored: events.count, duplicates: 0))
+            // The column taken away again, from the stored parts too: as a database made before it.
+            for shard in store.location.shards {
+                for table in ["events", "events_local"] {
+                    _ = try store.client.execute(
+                        "ALTER TABLE \(db).\(table) DROP COLUMN message_hash", on: shard)
+                    #expect(try store.client.execute(store.sql.hasMessageHash(table), on: shard).isEmpty)
+                }
+            }
+            try store.createSchema()
+            for shard in store.location.shards {
+                for table in ["events", "events_local"] {
+                    #expect(try !store.client.execute(store.sql.hasMessageHash(table), on: shard).isEmpty)
+                }
+            }
+            let hashed = try store.client.rows(
+                "SELECT count() FROM \(db).events WHERE message_hash = cityHash64(device, message_id)")
+            #expect(hashed.first?.first == "40")
+            #expect(try store.write(batch) == WriteOutcome(stored: 0, duplicates: events.count))
+            #expect(try store.eventCount(projectId: project.id) == events.count)
+        }
+    }
+
     /// Regression for the session aggregates (`sessions`, `session_pages`): sessions whose
     /// events arrive over several INSERTs, out of order, across midnight, before and after a
     /// login, with leaves of other pages, before the first view and twice after one, one of them

@@ -281,6 +281,7 @@ public final class ClickHouseEventStore: EventStore {
             let holdsEvents =
                 !location.isReplicated && tables.contains { $0.name == "events_local" && $0.rows != 0 }
             for statement in sql.localTables { _ = try client.execute(statement, on: shard) }
+            try addMessageHash(on: shard, reached: reached)
             for aggregate in sql.aggregates {
                 let viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
                 if holdsEvents && !viewed {
@@ -300,7 +301,36 @@ public final class ClickHouseEventStore: EventStore {
         }
         for shard in reached {
             for statement in sql.distributedTables { _ = try client.execute(statement, on: shard) }
+            if try client.execute(sql.hasMessageHash("events"), on: shard, isRead: true).isEmpty {
+                _ = try client.execute(sql.addMessageHash(to: "events"), on: shard)
+            }
         }
+    }
+
+    /// Gives `events_local` on `shard` the column ``ClickHouseSQL/messageHash`` when it was made
+    /// before it. With replicas, the first replica of a shard that the store reaches runs the
+    /// `ALTER` and its twins take it through ZooKeeper: a later one (another of its shard's replicas
+    /// among `reached`) waits for it, at most a minute.
+    private func addMessageHash(on shard: ClickHouseLocation.Node, reached: [ClickHouseLocation.Node])
+        throws(ServerError)
+    {
+        let has = { () throws(ServerError) -> Bool in
+            try !self.client.execute(self.sql.hasMessageHash("events_local"), on: shard, isRead: true).isEmpty
+        }
+        guard try !has() else { return }
+        let twins = (location.replicaSets.first { $0.contains(shard) } ?? []).filter { $0 != shard }
+        guard twins.contains(where: reached.contains) else {
+            _ = try client.execute(sql.addMessageHash(to: "events_local"), on: shard)
+            return
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if try has() { return }
+            usleep(100_000)
+        }
+        throw ServerError(
+            code: .unavailable,
+            message: "\(shard) has not taken the message_hash column from its twin in a minute")
     }
 
     /// One server of each shard, for statements each shard runs once (a `Replicated*` table

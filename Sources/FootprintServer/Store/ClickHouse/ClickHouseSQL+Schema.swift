@@ -50,6 +50,34 @@ extension ClickHouseSQL {
             mark_duration Int64
         """
 
+    /// The names of ``eventColumns``, in order: the column list of every INSERT of events, which
+    /// leaves ``messageHash`` to its default.
+    static let eventColumnNames = eventColumns.split(separator: ",").compactMap {
+        $0.split(whereSeparator: \.isWhitespace).first.map(String.init)
+    }.joined(separator: ", ")
+
+    /// A column of `events_local` and `events` after ``eventColumns``, which the shards compute on
+    /// INSERT: equal on every copy of a message, 8 bytes, so that the copy check filters on it
+    /// first (`PREWHERE`) and reads the two text columns only for the rows that pass
+    /// (docs/BENCHMARKS.md). Tables made before it get it by `ALTER TABLE … ADD COLUMN`
+    /// (``addMessageHash(to:)``); their older parts compute it when read.
+    static let messageHash = (
+        name: "message_hash", definition: "UInt64 DEFAULT cityHash64(device, message_id)"
+    )
+
+    /// Adds ``messageHash`` to `table` (`events_local` or `events`) of a database made before it.
+    func addMessageHash(to table: String) -> String {
+        "ALTER TABLE \(database).\(table) ADD COLUMN \(Self.messageHash.name) \(Self.messageHash.definition)"
+    }
+
+    /// Whether `table` of this database on one server has ``messageHash``: one row when it has.
+    func hasMessageHash(_ table: String) -> String {
+        """
+        SELECT 1 FROM system.columns WHERE database = \(ClickHouseFormat.literal(database))
+            AND table = \(ClickHouseFormat.literal(table)) AND name = '\(Self.messageHash.name)'
+        """
+    }
+
     /// The statements that create the database and the tables on one shard, in order: the local
     /// tables, the aggregate tables and their views, then the `Distributed` tables over every
     /// shard's local tables.
@@ -64,7 +92,8 @@ extension ClickHouseSQL {
         return [
             "CREATE DATABASE IF NOT EXISTS \(db)",
             """
-            CREATE TABLE IF NOT EXISTS \(db).events_local (\(Self.eventColumns))
+            CREATE TABLE IF NOT EXISTS \(db).events_local (
+                \(Self.eventColumns), \(Self.messageHash.name) \(Self.messageHash.definition))
             ENGINE = \(engine("MergeTree", table: "events_local")) ORDER BY (project_id, device, message_id)
             """,
             """

@@ -3,7 +3,9 @@ import FootprintWire
 /// The writes: the INSERTs of a group of batches and the writer's check of its copies.
 extension ClickHouseSQL {
     /// Inserts `RowBinary` rows (``ClickHouseRows``) of ``eventColumns`` through the `Distributed` table.
-    var insertEvents: String { "INSERT INTO \(database).\(tables.events) FORMAT RowBinary" }
+    var insertEvents: String {
+        "INSERT INTO \(database).\(tables.events) (\(Self.eventColumnNames)) FORMAT RowBinary"
+    }
 
     /// Inserts identity links (`project_id, anonymous_id, user_id, first_seen`).
     var insertIdentities: String { "INSERT INTO \(database).\(tables.identities) FORMAT RowBinary" }
@@ -25,6 +27,7 @@ extension ClickHouseSQL {
         var query = ClickHouseQuery<Message>(
             """
             SELECT device, message_id FROM \(database).\(tables.events)
+            \(Self.checkedHashes)
             WHERE project_id = \(projectId) AND (device, message_id) IN \(Self.checkedMessages.name)
             GROUP BY device, message_id HAVING count() > 1
             """, fields: 2
@@ -44,6 +47,7 @@ extension ClickHouseSQL {
         var query = ClickHouseQuery<(fields: [Substring], sequence: UInt64)>(
             """
             SELECT device, message_id, sequence, user_id, time FROM \(database).\(tables.events)
+            \(Self.checkedHashes)
             WHERE project_id = \(projectId) AND (device, message_id) IN \(Self.checkedMessages.name)
             """, fields: 5
         ) { row throws(ServerError) in
@@ -52,6 +56,12 @@ extension ClickHouseSQL {
         query.external = Self.checkedMessages(messages)
         return query
     }
+
+    /// The copy check's first filter: the rows whose ``messageHash`` is one of the checked
+    /// messages', read as one 8-byte column before the two text columns (on 18.16 the check reads
+    /// every row of the project either way: the `IN` set does not narrow the key's ranges).
+    static let checkedHashes =
+        "PREWHERE \(messageHash.name) IN (SELECT cityHash64(device, message_id) FROM \(checkedMessages.name))"
 
     /// A message: its device (the anonymous id, `''` for none) and id.
     struct Message: Hashable, Sendable {
