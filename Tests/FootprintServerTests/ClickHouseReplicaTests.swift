@@ -210,7 +210,7 @@ struct ClickHouseReplicaTests {
 
     /// The agreement suite's cases on replicated shards: every report and filter equals SQLite's
     /// for two data sets, and every batch sent twice, then again through two collectors at once,
-    /// is stored once.
+    /// is stored once; and a database made before `message_hash` gets it on every replica.
     @Test(.timeLimit(.minutes(15)))
     func onReplicatedShardsEveryReportAndEveryResendEqualSQLites() throws {
         let shards = try PrivateShards(replicas: 2)
@@ -236,6 +236,8 @@ struct ClickHouseReplicaTests {
                 filter: ReportFilter(from: time, to: time.adding(milliseconds: 86_400_000)))
             #expect(counts.filter { $0.kind == .trackEvents && $0.key == "Opened" }.map(\.count) == [2])
         }
+        // A replicated database made before the copy check's column gets it on every replica.
+        try ClickHouseStoreTests.expectMessageHashAdded(url: shards.url)
     }
 
     /// Replica 2 of shard 2 is stopped, its data folder deleted (a lost disk) and events keep
