@@ -34,9 +34,7 @@ extension ClickHouseEventStore {
             let query = local.storedCopies(projectId: project, of: messages)
             let answers = location.replicaSets.map { replicas in
                 replicas.map { replica in
-                    try? client.rows(query, on: replica, timeout: configuration.writeTimeout).map {
-                        (fields: $0.fields, sequence: $0.sequence)
-                    }
+                    try? client.rows(query, on: replica, timeout: configuration.writeTimeout)
                 }
             }
             let settlement = UnsettledMessages.settlement(of: Set(messages), answers: answers)

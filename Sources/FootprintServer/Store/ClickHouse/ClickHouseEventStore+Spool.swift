@@ -168,12 +168,7 @@ extension ClickHouseEventStore {
                 let rows = try client.rows(
                     sql.storedCopies(projectId: project, of: Set(slice.map(\.message))),
                     timeout: configuration.writeTimeout)
-                for row in rows {
-                    stored.insert(
-                        StoredCopy(
-                            device: ClickHouseFormat.text(row.fields[0]) ?? "",
-                            messageId: ClickHouseFormat.text(row.fields[1]) ?? "", sequence: row.sequence))
-                }
+                stored.formUnion(rows.map(StoredCopy.init))
             }
         }
         return stored

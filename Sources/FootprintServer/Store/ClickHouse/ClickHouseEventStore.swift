@@ -472,6 +472,18 @@ public final class ClickHouseEventStore: EventStore {
         var messageId: String
         var sequence: UInt64
 
+        /// The copy a row of ``ClickHouseSQL/storedCopies(projectId:of:)`` names.
+        init(_ row: UnsettledMessages.Row) {
+            let message = UnsettledMessages.message(of: row)
+            self.init(device: message.device, messageId: message.messageId, sequence: row.sequence)
+        }
+
+        init(device: String, messageId: String, sequence: UInt64) {
+            self.device = device
+            self.messageId = messageId
+            self.sequence = sequence
+        }
+
         /// The message it is a copy of.
         var message: ClickHouseSQL.Message { ClickHouseSQL.Message(device: device, messageId: messageId) }
     }
@@ -543,10 +555,7 @@ public final class ClickHouseEventStore: EventStore {
                     ClickHouseRows.appendCopy(
                         copy.fields, sequence: copy.sequence, project: projectId, to: &records)
                 } else {
-                    let message = UnsettledMessages.message(of: copy)
-                    first.insert(
-                        StoredCopy(
-                            device: message.device, messageId: message.messageId, sequence: copy.sequence))
+                    first.insert(StoredCopy(copy))
                 }
             }
         }
