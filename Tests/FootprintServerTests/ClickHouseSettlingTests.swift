@@ -4,12 +4,15 @@ import Testing
 
 @testable import FootprintServer
 
-/// The replica kill's defect played without a race, on a replicated cluster of the test's own:
+/// The replica kill's defects played without a race. First, on a replicated cluster of the test's own:
 /// a replica takes a group's copies and dies before the collector learns it (its answer lost),
 /// and its twin has not fetched them (fetches stopped). The resend, checked on the twin, cannot
 /// see them and is stored as first copies; once the replica returns and its twin fetches them,
 /// the collector that kept the messages (``UnsettledMessages``) records the second copies, and
-/// every report equals SQLite's.
+/// every report equals SQLite's. Then an INSERT cut between its parts (``UnsettledInserts``), on
+/// the test cluster: a view of the test's own fails on one message, after the events' part (and,
+/// by its name, before or after `daily_counts`' view); the client resends, and once the
+/// collector has checked the cut INSERT every report equals SQLite's.
 @Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseSettlingTests {
     @Test(.timeLimit(.minutes(10)))
@@ -55,6 +58,46 @@ struct ClickHouseSettlingTests {
             _ = try store.client.execute("SYSTEM START FETCHES", on: twin)
             try shards.drill("start-replica", "1", "1")
             #expect(ServerKillTests.wait(seconds: 180) { store.unsettledMessages.kept == 0 })
+            #expect(store.unsettledMessages.givenUp == 0)
+            for batch in batches.dropFirst(2) { _ = try store.write(batch) }
+        }
+    }
+
+    /// `view` runs before every view of the store (`a_…`), or between `daily_counts_mv` and
+    /// `person_days_mv` (`e_…`): 18.16 runs an INSERT's views one after the other in the order of
+    /// their names, after committing the events' part, and stops at the first that fails. With
+    /// `resent`, the client resends the batch (its copies are the redundant ones); without, the
+    /// cut INSERT's copies are the only ones (a client that never came back).
+    @Test(.timeLimit(.minutes(5)), arguments: ["a_cut_mv", "e_cut_mv"], [true, false])
+    func anInsertCutBetweenItsPartsCountsOnceInEveryReport(view: String, resent: Bool) throws {
+        let data = PeopleTests.DataSet(seed: 2)
+        try ClickHouseAgreementTests.expectSameReports(data, configure: { $0.settleInterval = 0.2 }) {
+            store, project in
+            let batches = data.batches.map {
+                IngestBatch(
+                    projectId: project.id, events: $0.events, identityLinks: $0.links, receivedAt: data.end)
+            }
+            let nodes = store.location.replicaSets.flatMap { $0 }
+            let database = store.location.database
+            _ = try store.write(batches[0])
+            let victim = try #require(batches[1].events.last?.messageId)
+            for node in nodes {
+                _ = try store.client.execute(
+                    """
+                    CREATE MATERIALIZED VIEW \(database).\(view) ENGINE = Memory AS
+                    SELECT throwIf(message_id = \(ClickHouseFormat.literal(victim))) AS cut FROM \(database).events_local
+                    """, on: node)
+            }
+            let failure = ClickHouseTesting.writeFailure(store, batches[1])
+            #expect(failure != nil)
+            #expect(store.unsettledMessages.kept > 0)
+            for node in nodes { _ = try store.client.execute("DROP TABLE \(database).\(view)", on: node) }
+            if resent {
+                // The cut INSERT's events are stored: the resend's copies are the redundant ones.
+                let outcome = try store.write(batches[1])
+                #expect(outcome.stored < batches[1].events.count, "\(outcome)")
+            }
+            #expect(ServerKillTests.wait(seconds: 60) { store.unsettledMessages.kept == 0 })
             #expect(store.unsettledMessages.givenUp == 0)
             for batch in batches.dropFirst(2) { _ = try store.write(batch) }
         }

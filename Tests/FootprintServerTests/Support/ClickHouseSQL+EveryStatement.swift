@@ -159,6 +159,14 @@ extension ClickHouseSQL {
         let copies = storedCopies(projectId: projectId, of: messages)
         return statements.map { ($0.label, $0.sql, nil) } + [
             ("copied messages", copied.sql, copied.external), ("stored copies", copies.sql, copies.external),
+            ("insert marks", insertMarks(projectId: projectId, among: [16, 32]).sql, nil),
+            ("running queries", runningQueries(among: ["footprint-insert-16-1"]).sql, nil),
+            (
+                "repair daily counts", repairDailyCounts(projectId: projectId),
+                Self.repairedCopies([
+                    ClickHouseEventStore.StoredCopy(device: "a1", messageId: "m1", sequence: 2)
+                ])
+            ),
         ]
     }
 }

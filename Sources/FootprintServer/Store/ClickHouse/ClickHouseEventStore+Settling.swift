@@ -1,46 +1,111 @@
 import Foundation
 
-/// Messages whose INSERT failed after it was sent, checked again once settled
-/// (``UnsettledMessages``): with replicas, a copy a replica took just before it died reaches its
-/// twin only when it returns, after the resend's copy check ran on the twin without it.
+/// INSERTs that failed after they were sent, checked again once settled (``UnsettledInserts``):
+/// a copy a replica took just before it died reaches its twin only when it returns, after the
+/// resend's copy check ran on the twin without it; and a shard may hold the events of an INSERT
+/// cut before some of its aggregate rows.
 extension ClickHouseEventStore {
-    /// Messages kept for a check once settled, and those given up past the capacity.
+    /// The copies of unsettled INSERTs kept for a check once settled, and those given up past
+    /// the capacity.
     public var unsettledMessages: (kept: Int, givenUp: Int) {
         unsettled.withLock { ($0.count, $0.givenUp) }
     }
 
-    /// Keeps the messages of `events` for a check once settled, when the shards have replicas
-    /// (without, the resend goes to the very server that may hold a copy, and its check sees it).
-    func keepUnsettled(_ events: [SpoolRecord.Event]) {
-        guard location.isReplicated, configuration.checksCopies, !events.isEmpty else { return }
+    /// Keeps the events of `records`, whose INSERT with `query` as its `query_id` failed after
+    /// it was sent, for a check once settled.
+    func keepUnsettled(_ records: [SpoolRecord], query: String) {
+        guard configuration.checksCopies else { return }
         let now = Date().timeIntervalSince1970
         unsettled.withLock { kept in
-            for (project, ofProject) in Dictionary(grouping: events, by: \.project) {
-                kept.add(ofProject.map(\.copy.message), projectId: project, now: now)
+            for record in records {
+                guard let mark = record.mark else { continue }
+                for (project, ofProject) in Dictionary(grouping: record.events, by: \.project) {
+                    kept.add(ofProject.map(\.copy), projectId: project, mark: mark, query: query, now: now)
+                }
             }
         }
         settlerWake.signal()
     }
 
-    /// Reads the copies of the unsettled messages (at most ``copiesPerCheck`` per project) on
-    /// every replica of every shard; for the settled ones, records every copy after the first
-    /// stored as redundant, as the copy check does, and forgets them. The settling thread runs
-    /// it every ``Configuration/settleInterval`` while messages are kept.
-    func settleUnsettledMessages() throws(ServerError) {
+    /// A new `query_id` for an INSERT of events whose first group has `mark`: unique among this
+    /// store's INSERTs (a spool segment shipped again gets another).
+    func insertQueryId(mark: UInt64?) -> String {
+        "footprint-insert-\(mark ?? 0)-\(UInt64.random(in: 0...UInt64.max))"
+    }
+
+    /// Reads what every replica of every shard holds of the due unsettled INSERTs (whole
+    /// INSERTs, about ``copiesPerCheck`` copies per project): every copy of their messages and
+    /// which of their marks its `daily_counts` holds. For the settled ones
+    /// (``UnsettledInserts/settlement(of:answers:)``): records every copy after the first stored
+    /// as redundant, as the copy check does; adds the daily counts of the stored events of an
+    /// INSERT a shard holds without its mark (on one replica of that shard); records the devices
+    /// of their stored events as suspect; then forgets them. A failure leaves them for the next
+    /// check, which finds what this one did (a repair's part holds the mark). The settling
+    /// thread runs it every ``Configuration/settleInterval`` while INSERTs are kept.
+    func settleUnsettledInserts() throws(ServerError) {
         let due = unsettled.withLock { $0.due(limit: Self.copiesPerCheck) }
         var local = sql
         local.tables = .local
-        for (project, messages) in due {
-            let query = local.storedCopies(projectId: project, of: messages)
+        for (project, inserts) in due {
+            let copies = local.storedCopies(
+                projectId: project, of: inserts.reduce(into: Set()) { $0.formUnion($1.messages) })
+            let marks = local.insertMarks(projectId: project, among: inserts.map(\.mark))
+            let running = local.runningQueries(among: Set(inserts.map(\.query)))
             let answers = location.replicaSets.map { replicas in
-                replicas.map { replica in
-                    try? client.rows(query, on: replica, timeout: configuration.writeTimeout)
+                replicas.map { replica -> UnsettledInserts.Answer? in
+                    // The queries first: one that ends after the copies are read is not settled.
+                    guard
+                        let queries = try? client.rows(
+                            running, on: replica, timeout: configuration.writeTimeout),
+                        let held = try? client.rows(copies, on: replica, timeout: configuration.writeTimeout),
+                        let found = try? client.rows(marks, on: replica, timeout: configuration.writeTimeout)
+                    else { return nil }
+                    return UnsettledInserts.Answer(copies: held, marks: Set(found), running: Set(queries))
                 }
             }
-            let settlement = UnsettledMessages.settlement(of: Set(messages), answers: answers)
+            let settlement = UnsettledInserts.settlement(of: inserts, answers: answers)
             guard !settlement.settled.isEmpty else { continue }
             _ = try recordRedundantCopies(projectId: project, among: settlement.copies)
+            for repair in settlement.repairs {
+                try repairDailyCounts(
+                    projectId: project, copies: repair.copies, shard: location.replicaSets[repair.shard])
+            }
+            // One record per device, with the time of its latest stored event (retention keeps the
+            // record while that event is kept).
+            var latest: [Substring: UnsettledInserts.Row] = [:]
+            for copy in settlement.stored {
+                let time = ClickHouseFormat.int64(copy.fields[4]) ?? 0
+                if let kept = latest[copy.fields[0]], ClickHouseFormat.int64(kept.fields[4]) ?? 0 >= time {
+                    continue
+                }
+                latest[copy.fields[0]] = copy
+            }
+            var suspects = ClickHouseRowBinary()
+            for copy in latest.values {
+                ClickHouseRows.appendSuspect(copy.fields, project: project, to: &suspects)
+            }
+            try insert(sql.insertDuplicateCopies, rows: suspects)
             unsettled.withLock { $0.settle(settlement.settled, projectId: project) }
         }
+    }
+
+    /// Adds the daily counts of `copies` of a project, stored on the shard of `replicas` and cut
+    /// from them, on the first of `replicas` that takes the INSERT.
+    private func repairDailyCounts(
+        projectId: Int64, copies: [StoredCopy], shard replicas: [ClickHouseLocation.Node]
+    ) throws(ServerError) {
+        var failure = ServerError(code: .unavailable, message: "no replica of the shard took the repair")
+        for replica in replicas {
+            do throws(ServerError) {
+                _ = try client.execute(
+                    sql.repairDailyCounts(projectId: projectId),
+                    external: ClickHouseSQL.repairedCopies(copies),
+                    on: replica, timeout: configuration.writeTimeout)
+                return
+            } catch {
+                failure = error
+            }
+        }
+        throw failure
     }
 }

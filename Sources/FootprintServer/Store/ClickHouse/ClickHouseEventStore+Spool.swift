@@ -13,6 +13,9 @@ extension ClickHouseEventStore {
         var seen: [Int64: Set<String>] = [:]
         var record = SpoolRecord(eventBytes: batches.reduce(0) { $0 + $1.events.count } * 512)
         var held: [(held: Int, refused: [Int])] = []
+        // The group's mark (its first event's sequence), carried by each device's first event.
+        var mark: UInt64?
+        var marked: [Int64: Set<String>] = [:]
         for batch in batches {
             let receivedAt = batch.receivedAt.millisecondsSince1970
             let refused = deleted.refusedEvents(of: batch)
@@ -21,11 +24,19 @@ extension ClickHouseEventStore {
             for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
                 guard seen[batch.projectId, default: []].insert(event.messageId).inserted else { continue }
                 let sequence = nextSequence()
+                let groupMark = mark ?? sequence
+                mark = groupMark
+                let carries = marked[batch.projectId, default: []].insert(event.anonymousId ?? "").inserted
                 record.appendEvent(
                     project: batch.projectId, receivedAt: receivedAt, userId: event.userId,
                     copy: StoredCopy(
                         device: event.anonymousId ?? "", messageId: event.messageId, sequence: sequence)
-                ) { ClickHouseRows.append(event, project: batch.projectId, sequence: sequence, to: &$0) }
+                ) {
+                    ClickHouseRows.append(
+                        event, project: batch.projectId, sequence: sequence,
+                        insertMark: carries ? groupMark : nil,
+                        to: &$0)
+                }
                 count += 1
             }
             for link in deleted.acceptedLinks(of: batch) {
@@ -138,8 +149,9 @@ extension ClickHouseEventStore {
             }
             lostRows.appendRaw(record.lostRows.bytes)
         }
+        let query = insertQueryId(mark: records.first?.mark)
         do throws(ServerError) {
-            try insert(sql.insertEvents, rows: eventRows)
+            try insert(sql.insertEvents, rows: eventRows, queryId: query)
             try insert(sql.insertIdentities, rows: linkRows)
             try insert(sql.insertLostEvents, rows: lostRows)
             if configuration.spoolStopsBeforeMark {
@@ -152,8 +164,9 @@ extension ClickHouseEventStore {
             }
         } catch {
             // The shipping again reads which events are stored, on the replica its INSERT goes
-            // to: one that is down may hold some (see ``UnsettledMessages``).
-            keepUnsettled(records.flatMap(\.events))
+            // to: one that is down may hold some, and a shard may hold them cut from their
+            // aggregates (see ``UnsettledInserts``).
+            keepUnsettled(records, query: query)
             throw error
         }
         try spool.markShipped(segment.id)

@@ -78,10 +78,10 @@ public final class ClickHouseEventStore: EventStore {
         /// When set, that many of the next groups fail as `unavailable` after their INSERTs
         /// succeeded, as when a replica dies before its answer reaches the collector. Tests set it.
         var insertAnswersLost: LockedValue<Int>?
-        /// Seconds between two checks of the unsettled messages (``UnsettledMessages``), with
-        /// replicas. Default 2.
+        /// Seconds between two checks of the unsettled INSERTs (``UnsettledInserts``). Default 2.
         var settleInterval: Double = 2
-        /// The most unsettled messages kept (``UnsettledMessages/capacity``). Default 200,000.
+        /// The most copies of unsettled INSERTs kept (``UnsettledInserts/capacity``). Default
+        /// 200,000.
         var unsettledCapacity = 200_000
         /// The low bits of this store's sequences (below ``ClickHouseEventStore/sequenceTags``);
         /// random when `nil`. Tests set it.
@@ -113,9 +113,9 @@ public final class ClickHouseEventStore: EventStore {
     private let shipperStopped = LockedValue(false)
     /// Signalled when the shipper thread has stopped.
     private let shipperDone = DispatchSemaphore(value: 0)
-    /// Messages whose INSERT failed after it was sent, to check again once settled (with
-    /// replicas; ``settleUnsettledMessages()``).
-    let unsettled: LockedValue<UnsettledMessages>
+    /// INSERTs that failed after they were sent, to check again once settled
+    /// (``settleUnsettledInserts()``).
+    let unsettled: LockedValue<UnsettledInserts>
     /// Whether the settling thread is to stop.
     private let settlerStopped = LockedValue(false)
     /// Wakes the settling thread early (when messages are kept, and to stop it).
@@ -183,7 +183,7 @@ public final class ClickHouseEventStore: EventStore {
             interval: configuration.commitInterval)
         self.ledger = ledger
         self.ownsMetadata = owning
-        self.unsettled = LockedValue(UnsettledMessages(capacity: configuration.unsettledCapacity))
+        self.unsettled = LockedValue(UnsettledInserts(capacity: configuration.unsettledCapacity))
         do {
             spool = try configuration.spoolDirectory.map { directory throws(ServerError) in
                 var spooling = ClickHouseSpool.Configuration(directory: directory)
@@ -226,20 +226,16 @@ public final class ClickHouseEventStore: EventStore {
         } else {
             shipperDone.signal()
         }
-        if location.isReplicated {
-            let thread = Thread { [weak self, settlerStopped, settlerWake, settlerDone] in
-                while !settlerStopped.withLock({ $0 }) {
-                    _ = settlerWake.wait(timeout: .now() + max(0.05, configuration.settleInterval))
-                    guard let self else { break }
-                    if self.unsettled.withLock({ $0.count }) > 0 { try? self.settleUnsettledMessages() }
-                }
-                settlerDone.signal()
+        let settler = Thread { [weak self, settlerStopped, settlerWake, settlerDone] in
+            while !settlerStopped.withLock({ $0 }) {
+                _ = settlerWake.wait(timeout: .now() + max(0.05, configuration.settleInterval))
+                guard let self else { break }
+                if self.unsettled.withLock({ $0.count }) > 0 { try? self.settleUnsettledInserts() }
             }
-            thread.name = "footprint.clickhouse.settler"
-            thread.start()
-        } else {
             settlerDone.signal()
         }
+        settler.name = "footprint.clickhouse.settler"
+        settler.start()
     }
 
     deinit {
@@ -419,13 +415,15 @@ public final class ClickHouseEventStore: EventStore {
     /// as a duplicate. Any failure fails the whole group, and its clients resend it; the resend's
     /// check then records whatever copies got in.
     private func commit(_ batches: [IngestBatch]) -> Result<[WriteOutcome], ServerError> {
-        // The events of an INSERT that was sent: if the group fails, a replica may hold them.
-        var sent: [SpoolRecord.Event] = []
+        // The events of an INSERT that was sent, and its query: if the group fails, a shard may
+        // hold them.
+        var sent: (record: SpoolRecord, query: String)?
         do throws(ServerError) {
             // The ids of deleted people (kept in the metadata file, read again when it changed).
             let group = record(of: batches, deleted: try ledger.deletedIds())
-            sent = group.record.events
-            try insert(sql.insertEvents, rows: group.record.eventRows)
+            let query = insertQueryId(mark: group.record.mark)
+            sent = (group.record, query)
+            try insert(sql.insertEvents, rows: group.record.eventRows, queryId: query)
             try insert(sql.insertIdentities, rows: group.record.linkRows)
             try insert(sql.insertLostEvents, rows: group.record.lostRows)
             if let lost = configuration.insertAnswersLost, lost.withLock(Self.takeOne) {
@@ -452,7 +450,7 @@ public final class ClickHouseEventStore: EventStore {
                         refused: result.1)
                 })
         } catch {
-            keepUnsettled(sent)
+            if let sent { keepUnsettled([sent.record], query: sent.query) }
             return .failure(
                 ServerError(code: error.code, message: "the batch could not be stored: \(error.message)"))
         }
@@ -473,8 +471,8 @@ public final class ClickHouseEventStore: EventStore {
         var sequence: UInt64
 
         /// The copy a row of ``ClickHouseSQL/storedCopies(projectId:of:)`` names.
-        init(_ row: UnsettledMessages.Row) {
-            let message = UnsettledMessages.message(of: row)
+        init(_ row: UnsettledInserts.Row) {
+            let message = UnsettledInserts.message(of: row)
             self.init(device: message.device, messageId: message.messageId, sequence: row.sequence)
         }
 
@@ -489,12 +487,14 @@ public final class ClickHouseEventStore: EventStore {
     }
 
     /// `rows` (`RowBinary`) inserted by `statement` through the `Distributed` tables, returning
-    /// once every shard holds them; nothing when `rows` is empty.
-    func insert(_ statement: String, rows: ClickHouseRowBinary) throws(ServerError) {
+    /// once every shard holds them; nothing when `rows` is empty. `queryId` is the INSERT's
+    /// `query_id` (``insertQueryId(mark:)``).
+    func insert(_ statement: String, rows: ClickHouseRowBinary, queryId: String? = nil) throws(ServerError) {
         guard !rows.isEmpty else { return }
+        var settings = ["insert_distributed_sync": "1"]
+        settings["query_id"] = queryId
         _ = try client.execute(
-            statement, data: rows.bytes, settings: ["insert_distributed_sync": "1"],
-            timeout: configuration.writeTimeout)
+            statement, data: rows.bytes, settings: settings, timeout: configuration.writeTimeout)
     }
 
     /// Finds which messages of `copies` (just inserted) are stored more than once, reads their
@@ -535,11 +535,11 @@ public final class ClickHouseEventStore: EventStore {
     /// messages, as ``ClickHouseSQL/storedCopies(projectId:of:)`` reads them) after the first
     /// stored (the smallest sequence) of its message.
     /// - Returns: each message's first stored copy.
-    func recordRedundantCopies(projectId: Int64, among rows: [UnsettledMessages.Row]) throws(ServerError)
+    func recordRedundantCopies(projectId: Int64, among rows: [UnsettledInserts.Row]) throws(ServerError)
         -> Set<StoredCopy>
     {
         // Each message's copies: the fields, written back as they came.
-        var messages: [[Substring]: [UnsettledMessages.Row]] = [:]
+        var messages: [[Substring]: [UnsettledInserts.Row]] = [:]
         for row in rows {
             messages[[row.fields[0], row.fields[1]], default: []].append(row)
         }
@@ -758,9 +758,11 @@ public final class ClickHouseEventStore: EventStore {
 /// SQLite rollups' own code, and the rows of the identity links, the evicted-event counts and the
 /// records of redundant copies.
 enum ClickHouseRows {
-    /// An event's row.
+    /// An event's row; with `insertMark`, its contributions end with the INSERT's mark
+    /// (``ClickHouseSQL/insertMarkKind``).
     static func append(
-        _ event: EventRecord, project: Int64, sequence: UInt64, to rows: inout ClickHouseRowBinary
+        _ event: EventRecord, project: Int64, sequence: UInt64, insertMark: UInt64? = nil,
+        to rows: inout ClickHouseRowBinary
     ) {
         let day = event.time.dayNumber
         let contributions = RollupDelta.contributions(of: event)
@@ -798,10 +800,19 @@ enum ClickHouseRows {
         rows.append(event.os)
         rows.append(event.planEventName)
         rows.append(event.payload)
-        rows.append(contributions.map { UInt8($0.kind.rawValue) })
-        rows.append(contributions.map(\.key))
-        rows.append(
-            contributions.map { UInt8(($0.counted ? 1 : 0) | ($0.perPerson ? 2 : 0) | ($0.timed ? 4 : 0)) })
+        var kinds = contributions.map { UInt8($0.kind.rawValue) }
+        var keys = contributions.map(\.key)
+        var roles = contributions.map {
+            UInt8(($0.counted ? 1 : 0) | ($0.perPerson ? 2 : 0) | ($0.timed ? 4 : 0))
+        }
+        if let insertMark {
+            kinds.append(UInt8(ClickHouseSQL.insertMarkKind))
+            keys.append(String(insertMark))
+            roles.append(1)
+        }
+        rows.append(kinds)
+        rows.append(keys)
+        rows.append(roles)
         rows.append(sessionKey)
         rows.append(UInt8(isView ? 1 : 0))
         rows.append(UInt8(markFields.code.rawValue))
@@ -826,6 +837,20 @@ enum ClickHouseRows {
         rows.append(Int64(batch.evictedCount))
         rows.append(batch.receivedAt.millisecondsSince1970)
         rows.append(keep)
+    }
+
+    /// A suspect device's record (``UnsettledInserts``): a record of a copy that no event is,
+    /// `project_id, device, '', 0, user_id, time`, from a stored copy's `TabSeparated` fields (as
+    /// ``appendCopy(_:sequence:project:to:)``). It makes the device one with a redundant copy, so
+    /// the reads take its people from its events; it goes with the device's events (a person's
+    /// deletion, and retention once the copy's time is past).
+    static func appendSuspect(_ fields: [Substring], project: Int64, to rows: inout ClickHouseRowBinary) {
+        rows.append(project)
+        rows.append(ClickHouseFormat.text(fields[0]) ?? "")
+        rows.append("")
+        rows.append(UInt64(0))
+        rows.append(ClickHouseFormat.text(fields[3]))
+        rows.append(ClickHouseFormat.int64(fields[4]))
     }
 
     /// A redundant copy's record: `project_id, device, message_id, sequence, user_id, time`,

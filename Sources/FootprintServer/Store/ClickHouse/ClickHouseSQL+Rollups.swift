@@ -3,17 +3,18 @@ import FootprintWire
 /// The rollup reads: the daily counts, element texts and person days the SQLite rollups give.
 extension ClickHouseSQL {
     /// Daily counts per day, kind and key: the `daily_counts` aggregate, less the contributions
-    /// of the redundant copies it counted.
+    /// of the redundant copies it counted (INSERTs' marks left out).
     func rollupCounts(projectId: Int64, filter: ReportFilter) -> ClickHouseQuery<RollupCount> {
-        ClickHouseQuery(
+        let notMark = "kind != \(Self.insertMarkKind)"
+        return ClickHouseQuery(
             """
             SELECT day, kind, key, sum(counted) FROM (
                 SELECT day, kind, key, sumMerge(count) AS counted FROM \(database).\(tables.dailyCounts)
-                WHERE \(aggregateConditions(projectId: projectId, filter: filter, people: false).joined(separator: " AND "))
+                WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: false) + [notMark]).joined(separator: " AND "))
                 GROUP BY day, kind, key
                 UNION ALL
                 SELECT day, kind, key, -toInt64(count()) AS counted
-                \(contributions(rows: rollupConditions(projectId: projectId, filter: filter, copies: .redundant), role: 1))
+                \(contributions(rows: rollupConditions(projectId: projectId, filter: filter, copies: .redundant), items: [notMark], role: 1))
                 GROUP BY day, kind, key
             ) GROUP BY day, kind, key HAVING sum(counted) != 0
             """, fields: 4

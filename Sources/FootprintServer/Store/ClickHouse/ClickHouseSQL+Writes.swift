@@ -84,6 +84,68 @@ extension ClickHouseSQL {
             name: checkedMessages.name, structure: checkedMessages.structure, rows: rows)
     }
 
+    /// The kind of an INSERT's mark among an event's contributions (``UnsettledInserts``): the
+    /// first event of each device in an INSERT carries one, keyed by the INSERT's mark (its first
+    /// event's sequence) with role 1, so that `daily_counts`' view adds a row of that kind to the
+    /// same part as the INSERT's daily counts. Every read of the contributions with role 1 and of
+    /// `daily_counts` leaves it out; no ``RollupKind`` has it.
+    static let insertMarkKind = 254
+
+    /// The marks among `marks` that a project's rows of `daily_counts` hold (on one replica,
+    /// with ``Tables/local``): the INSERTs whose daily counts that replica took.
+    func insertMarks(projectId: Int64, among marks: some Collection<UInt64>) -> ClickHouseQuery<UInt64> {
+        let keys = marks.isEmpty ? "''" : marks.map { "'\($0)'" }.sorted().joined(separator: ", ")
+        return ClickHouseQuery(
+            """
+            SELECT DISTINCT key FROM \(database).\(tables.dailyCounts)
+            WHERE project_id = \(projectId) AND kind = \(Self.insertMarkKind) AND key IN (\(keys))
+            """, fields: 1
+        ) { row throws(ServerError) in try row.uint64(0) }
+    }
+
+    /// The queries among `ids` (`query_id`s) that the server it is sent to runs, for itself or
+    /// for another server (`initial_query_id`: a `Distributed` INSERT's part on a shard).
+    func runningQueries(among ids: some Collection<String>) -> ClickHouseQuery<String> {
+        let list = ids.isEmpty ? "''" : ids.map(ClickHouseFormat.literal).sorted().joined(separator: ", ")
+        return ClickHouseQuery(
+            "SELECT DISTINCT initial_query_id FROM system.processes WHERE initial_query_id IN (\(list))",
+            fields: 1
+        ) { row throws(ServerError) in row.string(0) }
+    }
+
+    /// Adds to one shard's `daily_counts_local` the daily counts of `copies` of a project (the
+    /// stored events of an INSERT cut before its daily counts, ``UnsettledInserts``), from that
+    /// shard's `events_local`: run on a replica of the shard, with ``repairedCopies(_:)`` sent
+    /// along. One INSERT, so its part holds the mark's row with the counts.
+    func repairDailyCounts(projectId: Int64) -> String {
+        let copies = Self.repairedCopies.name
+        return "INSERT INTO \(database).daily_counts_local\n"
+            + Self.dailyCounts(
+                of: "\(database).events_local",
+                rows: [
+                    "project_id = \(projectId)",
+                    "\(Self.messageHash.name) IN (SELECT cityHash64(device, message_id) FROM \(copies))",
+                    "(device, message_id, sequence) IN \(copies)",
+                ])
+    }
+
+    /// The table of copies a repair sends along with its statement (external data).
+    static let repairedCopies = (
+        name: "repaired_copies", structure: "device String, message_id String, sequence UInt64"
+    )
+
+    /// `copies` as the table ``repairedCopies``.
+    static func repairedCopies(_ copies: [ClickHouseEventStore.StoredCopy]) -> ClickHouseExternalTable {
+        var rows = ClickHouseRowBinary(capacity: copies.count * 88)
+        for copy in copies {
+            rows.append(copy.device)
+            rows.append(copy.messageId)
+            rows.append(copy.sequence)
+        }
+        return ClickHouseExternalTable(
+            name: repairedCopies.name, structure: repairedCopies.structure, rows: rows)
+    }
+
     /// The records of redundant copies a project holds (tests and the benchmarks read it).
     func redundantCopies(projectId: Int64) -> ClickHouseQuery<Int64> {
         ClickHouseQuery.number(

@@ -34,6 +34,9 @@ struct SpoolRecord: Sendable, Equatable {
 
     /// The events, in the order of their rows.
     var events: [Event] = []
+    /// The group's mark (``UnsettledInserts``): its first event's sequence, which each device's
+    /// first event carries among its contributions.
+    var mark: UInt64? { events.first?.copy.sequence }
     /// The rows of ``ClickHouseSQL/eventColumns``, one per event.
     var eventRows = ClickHouseRowBinary()
     /// The identity links, in the order of their rows.
