@@ -215,7 +215,7 @@ public final class AnalyticsServer: Sendable {
         if let cache = (stores.metadata as? any MetadataCaching)?.cache {
             metrics.setMetadataCache { cache.reading() }
         }
-        if let clickhouse = stores.events as? ClickHouseEventStore, clickhouse.location.isReplicated {
+        if let clickhouse = stores.events as? ClickHouseEventStore {
             metrics.setUnsettledMessages { clickhouse.unsettledMessages }
         }
         self.clock = configuration.http.clock

@@ -8,7 +8,7 @@ import Testing
 /// a replica takes a group's copies and dies before the collector learns it (its answer lost),
 /// and its twin has not fetched them (fetches stopped). The resend, checked on the twin, cannot
 /// see them and is stored as first copies; once the replica returns and its twin fetches them,
-/// the collector that kept the messages (``UnsettledMessages``) records the second copies, and
+/// the collector that kept the messages (``UnsettledInserts``) records the second copies, and
 /// every report equals SQLite's. Then an INSERT cut between its parts (``UnsettledInserts``), on
 /// the test cluster: a view of the test's own fails on one message, after the events' part (and,
 /// by its name, before or after `daily_counts`' view); the client resends, and once the

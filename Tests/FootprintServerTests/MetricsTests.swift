@@ -36,6 +36,7 @@ struct MetricsTests {
             reachable: false, secondsSinceRefresh: 2.5, revision: 41)
         snapshot.unsettledMessages = 12
         snapshot.unsettledMessagesGivenUp = 0
+        snapshot.cutInsertsRepaired = 2
         let text = snapshot.exposition()
         #expect(text.hasSuffix("\n"))
         #expect(
@@ -70,6 +71,10 @@ struct MetricsTests {
         #expect(text.contains("footprint_metadata_cache_revision 41\n"))
         #expect(text.contains("# TYPE footprint_unsettled_messages gauge\nfootprint_unsettled_messages 12\n"))
         #expect(text.contains("footprint_unsettled_messages_given_up_total 0\n"))
+        #expect(
+            text.contains(
+                "# TYPE footprint_cut_inserts_repaired_total counter\nfootprint_cut_inserts_repaired_total 2\n"
+            ))
         #expect(!MetricsSnapshot().exposition().contains("footprint_unsettled"))
 
         // Every family is announced (HELP, then TYPE) before its samples; every sample line is

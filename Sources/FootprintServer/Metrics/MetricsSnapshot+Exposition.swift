@@ -83,15 +83,23 @@ extension MetricsSnapshot {
         if let unsettledMessages {
             family(
                 "footprint_unsettled_messages", "gauge",
-                "Messages whose INSERT failed after it was sent, kept to check their copies again once every replica holds the same ones."
+                "Copies sent by INSERTs that failed after they were sent, kept to check again once settled (redundant copies, INSERTs cut before their daily counts)."
             )
             lines.append("footprint_unsettled_messages \(unsettledMessages)")
         }
         if let unsettledMessagesGivenUp {
             family(
                 "footprint_unsettled_messages_given_up_total", "counter",
-                "Unsettled messages given up past the store's capacity: a copy of one may count twice.")
+                "Copies of unsettled INSERTs given up past the store's capacity: a copy of one may count twice."
+            )
             lines.append("footprint_unsettled_messages_given_up_total \(unsettledMessagesGivenUp)")
+        }
+        if let cutInsertsRepaired {
+            family(
+                "footprint_cut_inserts_repaired_total", "counter",
+                "Shards' parts of failed INSERTs found holding events without their daily counts (a server killed between the two), repaired."
+            )
+            lines.append("footprint_cut_inserts_repaired_total \(cutInsertsRepaired)")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -40,11 +40,14 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var requestsInFlight = 0
     /// The metadata cache's state, when the server reports it.
     public var metadataCache: MetadataCacheReading?
-    /// Messages a ClickHouse store with replicas keeps to check again once settled, when it
+    /// Copies of failed INSERTs a ClickHouse store keeps to check again once settled, when it
     /// reports them (``ClickHouseEventStore/unsettledMessages``).
     public var unsettledMessages: Int?
-    /// Unsettled messages given up so far past the store's capacity, when reported.
+    /// Copies of unsettled INSERTs given up so far past the store's capacity, when reported.
     public var unsettledMessagesGivenUp: Int?
+    /// Shards' parts of INSERTs found cut before their daily counts and repaired so far
+    /// (``UnsettledInserts``), when reported.
+    public var cutInsertsRepaired: Int?
 
     /// Creates an empty snapshot.
     public init() {}

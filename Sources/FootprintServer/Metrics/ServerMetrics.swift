@@ -9,7 +9,7 @@ public final class ServerMetrics: Sendable {
         var connections: (@Sendable () -> (open: Int, evicted: Int))?
         var requestsInFlight: (@Sendable () -> Int)?
         var metadataCache: (@Sendable () -> MetadataCacheReading)?
-        var unsettledMessages: (@Sendable () -> (kept: Int, givenUp: Int))?
+        var unsettledMessages: (@Sendable () -> (kept: Int, givenUp: Int, repaired: Int))?
     }
 
     private let state = LockedValue(State())
@@ -35,10 +35,11 @@ public final class ServerMetrics: Sendable {
         state.withLock { $0.metadataCache = provider }
     }
 
-    /// Where the numbers of unsettled messages come from (a ClickHouse store with replicas,
+    /// Where the numbers of unsettled INSERTs' copies come from (a ClickHouse store,
     /// ``ClickHouseEventStore/unsettledMessages``); without one, the `footprint_unsettled_…`
     /// families are left out.
-    public func setUnsettledMessages(_ provider: (@Sendable () -> (kept: Int, givenUp: Int))?) {
+    public func setUnsettledMessages(_ provider: (@Sendable () -> (kept: Int, givenUp: Int, repaired: Int))?)
+    {
         state.withLock { $0.unsettledMessages = provider }
     }
 
@@ -118,6 +119,7 @@ public final class ServerMetrics: Sendable {
         let messages = unsettled?()
         result.unsettledMessages = messages?.kept
         result.unsettledMessagesGivenUp = messages?.givenUp
+        result.cutInsertsRepaired = messages?.repaired
         return result
     }
 }

@@ -239,17 +239,19 @@ final class CollectorCluster {
     @discardableResult
     /// The unsettled messages the running collectors keep (`footprint_unsettled_messages` of their
     /// `/metrics`, summed); `nil` when one cannot be read.
-    func unsettledMessages() -> Int? {
+    func unsettledMessages() -> Int? { collectorMetric("footprint_unsettled_messages") }
+
+    /// The sample `name` of the running collectors' `/metrics`, summed; `nil` when one cannot be
+    /// read.
+    func collectorMetric(_ name: String) -> Int? {
         var total = 0
         for collector in collectors where collector.process.isRunning {
             guard
                 let response = try? LoopbackClient(port: collector.port).send(
                     "GET", "/metrics", headers: ["Authorization": "Bearer \(readToken)"]),
                 response.status == 200,
-                let line = response.text.split(separator: "\n").first(where: {
-                    $0.hasPrefix("footprint_unsettled_messages ")
-                }),
-                let count = Int(line.dropFirst("footprint_unsettled_messages ".count))
+                let line = response.text.split(separator: "\n").first(where: { $0.hasPrefix(name + " ") }),
+                let count = Int(line.dropFirst(name.count + 1))
             else { return nil }
             total += count
         }

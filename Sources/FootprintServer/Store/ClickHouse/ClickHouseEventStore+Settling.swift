@@ -5,10 +5,10 @@ import Foundation
 /// resend's copy check ran on the twin without it; and a shard may hold the events of an INSERT
 /// cut before some of its aggregate rows.
 extension ClickHouseEventStore {
-    /// The copies of unsettled INSERTs kept for a check once settled, and those given up past
-    /// the capacity.
-    public var unsettledMessages: (kept: Int, givenUp: Int) {
-        unsettled.withLock { ($0.count, $0.givenUp) }
+    /// The copies of unsettled INSERTs kept for a check once settled, those given up past the
+    /// capacity, and the shards' parts of INSERTs repaired so far (cut before their daily counts).
+    public var unsettledMessages: (kept: Int, givenUp: Int, repaired: Int) {
+        unsettled.withLock { ($0.count, $0.givenUp, $0.repaired) }
     }
 
     /// Keeps the events of `records`, whose INSERT with `query` as its `query_id` failed after
@@ -85,7 +85,9 @@ extension ClickHouseEventStore {
                 ClickHouseRows.appendSuspect(copy.fields, project: project, to: &suspects)
             }
             try insert(sql.insertDuplicateCopies, rows: suspects)
-            unsettled.withLock { $0.settle(settlement.settled, projectId: project) }
+            unsettled.withLock {
+                $0.settle(settlement.settled, projectId: project, repaired: settlement.repairs.count)
+            }
         }
     }
 

@@ -79,6 +79,9 @@ struct UnsettledInserts: Sendable {
     /// is not repaired.
     private(set) var givenUp = 0
 
+    /// The shards' parts of settled INSERTs that were repaired (``Settlement/repairs``).
+    private(set) var repaired = 0
+
     /// An INSERT's key.
     struct Key: Hashable, Sendable {
         var projectId: Int64
@@ -127,8 +130,10 @@ struct UnsettledInserts: Sendable {
         return due
     }
 
-    /// Forgets the INSERTs with `marks` of project `projectId`: they were checked once settled.
-    mutating func settle(_ marks: some Sequence<UInt64>, projectId: Int64) {
+    /// Forgets the INSERTs with `marks` of project `projectId`: they were checked once settled,
+    /// and `repaired` of their shards' parts repaired.
+    mutating func settle(_ marks: some Sequence<UInt64>, projectId: Int64, repaired: Int = 0) {
+        self.repaired &+= repaired
         for mark in marks {
             guard let insert = inserts.removeValue(forKey: Key(projectId: projectId, mark: mark)) else {
                 continue
