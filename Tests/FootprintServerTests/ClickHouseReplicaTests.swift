@@ -56,6 +56,26 @@ struct ClickHouseReplicaTests {
             }
         }
 
+        /// Waits (at most 5 minutes, every server up) until the shards hold every event the phones
+        /// captured. The count of events answered 200 that ``deliveredEverything()`` waits for can
+        /// run ahead of the phones' queues (a phone that sends rows again before an earlier answer
+        /// removed them counts them twice) while another phone still waits out its backoff; the
+        /// rows themselves cannot. Events never stored keep it waiting until it gives up.
+        func storedEverything() async -> Bool {
+            let deadline = Date().addingTimeInterval(300)
+            while Date() < deadline {
+                let captured = Set(ClickHouseFaultTests.captured(activity.all)).union(deliveredIds)
+                if let stored = try? ClickHouseFaultTests.storedMessageIds(cluster),
+                    stored.isSuperset(of: captured)
+                {
+                    return true
+                }
+                for tracker in trackers { tracker.flush() }
+                try? await Task.sleep(nanoseconds: 500_000_000)
+            }
+            return false
+        }
+
         /// Sends a batch of one event from each of twenty new devices (so both shards get rows)
         /// through HAProxy until it is answered 200 (at most 3 minutes); returns whether it was.
         func deliver(_ name: String) -> Bool {
@@ -195,6 +215,7 @@ struct ClickHouseReplicaTests {
         try fixture.shards.drill("start-replica", "1", "1")
         fixture.track("After")
         #expect(await fixture.deliveredEverything())
+        #expect(await fixture.storedEverything())
         #expect(ServerKillTests.wait(seconds: 180) { fixture.cluster.unsettledMessages() == 0 })
         // Whether the kill cut an INSERT this run (it does in about half of them).
         print(
@@ -257,6 +278,7 @@ struct ClickHouseReplicaTests {
         #expect(fixture.deliver("during"))
         #expect(await fixture.deliveredEverything())
         try fixture.shards.drill("start-replica", "2", "2")
+        #expect(await fixture.storedEverything())
         #expect(fixture.replicasAgree())
         #expect(
             try fixture.rows("events_local", on: lost)
