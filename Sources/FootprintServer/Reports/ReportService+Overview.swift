@@ -28,7 +28,9 @@ extension ReportService {
         defer { group.wait() }
         let counts =
             RollupReports.canAnswer(parameters.filter)
-            ? try events.rollupCounts(projectId: project.id, filter: parameters.filter) : nil
+            ? try events.rollupCounts(
+                projectId: project.id, filter: parameters.filter,
+                kinds: RollupReports.trafficCountKinds.union(RollupReports.itemCountKinds)) : nil
         let traffic = try traffic(project: project, parameters: parameters, dwell: true, counts: counts)
         let topEvents = try topEvents(
             project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts)
@@ -79,13 +81,15 @@ extension ReportService {
 
     /// `parameters` with their default range fitted to the data the range holds
     /// (``ReportParameters/fitted(toFirstDay:)``: from the first day with events, at least
-    /// ``ReportParameters/minimumFittedDays``), and that range's daily counts, read once for the
-    /// reports that take them. Unchanged, without counts, when rollups cannot answer the range.
+    /// ``ReportParameters/minimumFittedDays``), and that range's daily counts of
+    /// ``RollupReports/dayCountKinds``, read once for the reports that take them (traffic and
+    /// event counts). Unchanged, without counts, when rollups cannot answer the range.
     func fittedToData(project: Project, parameters: ReportParameters) throws(ServerError) -> (
         parameters: ReportParameters, counts: [RollupCount]?
     ) {
         guard RollupReports.canAnswer(parameters.filter) else { return (parameters, nil) }
-        let counts = try events.rollupCounts(projectId: project.id, filter: parameters.filter)
+        let counts = try events.rollupCounts(
+            projectId: project.id, filter: parameters.filter, kinds: RollupReports.dayCountKinds)
         let fitted = parameters.fitted(toFirstDay: counts.lazy.filter { $0.count > 0 }.map(\.day).min())
         guard fitted != parameters, let first = fitted.filter.from?.dayNumber else {
             return (parameters, counts)
@@ -100,7 +104,9 @@ extension ReportService {
     {
         let filter = parameters.filter
         let top = RollupReports.top(
-            .planEvents, in: try events.rollupCounts(projectId: project.id, filter: filter), limit: limit)
+            .planEvents,
+            in: try events.rollupCounts(projectId: project.id, filter: filter, kinds: [.planEvents]),
+            limit: limit)
         let people = try events.peopleCounts(
             projectId: project.id, filter: filter, kind: .planEvents, keys: Set(top.map(\.key)))
         return RollupReports.events(top: top, people: people)

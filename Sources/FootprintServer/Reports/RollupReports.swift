@@ -24,6 +24,17 @@ public enum RollupReports {
 
     // MARK: Traffic
 
+    /// The kinds of daily counts ``traffic(counts:activity:dwell:filter:)`` reads.
+    public static let trafficCountKinds: Set<RollupKind> = [.pageViews, .trackEvents, .otherEvents]
+
+    /// The kinds of daily counts ``items(counts:limit:)`` reads.
+    public static let itemCountKinds: Set<RollupKind> = [.itemExposures, .itemSkips, .itemClicks]
+
+    /// Kinds of daily counts with a row wherever any kind has one: an event counted under any
+    /// kind (``RollupDelta``) is also counted as a page view, a track event or another message,
+    /// except a track event without a name, which only a plan event counts.
+    public static let dayCountKinds: Set<RollupKind> = trafficCountKinds.union([.planEvents])
+
     /// PV, UV and DAU/WAU/MAU per day and PV, UV and dwell per page.
     /// - Parameters:
     ///   - counts: the daily counts of the range.

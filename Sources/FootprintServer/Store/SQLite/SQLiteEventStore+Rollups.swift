@@ -24,17 +24,41 @@ extension SQLiteEventStore {
     }
 
     public func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount] {
-        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        try rollupCounts(projectId: projectId, filter: filter, kinds: Set(RollupKind.allCases))
+    }
+
+    /// One index range per day and kind when the range has both ends and at most
+    /// ``seekedDays`` days (the rows are keyed by day, then kind, so the kinds not asked for are
+    /// never read), else one range over the days that skips the other kinds; the rows come in
+    /// the same order either way (day, kind, key).
+    public func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+        throws(ServerError) -> [RollupCount]
+    {
+        let kinds = kinds.map(\.rawValue).sorted()
+        guard !kinds.isEmpty else { return [] }
+        let some = kinds.count < RollupKind.allCases.count
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        var reads = [values]
+        if some, let from = filter.from?.dayNumber,
+            let end = filter.to.map({ $0.adding(milliseconds: -1).dayNumber + 1 }),
+            end - from <= Self.seekedDays
+        {
+            (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
+            conditions += ["day = ?\(values.count + 1)", "kind = ?\(values.count + 2)"]
+            reads = (from..<max(from, end)).flatMap { day in
+                kinds.map { values + [.integer(day), .integer($0)] }
+            }
+        } else if some {
+            conditions.append("kind IN (\(kinds.map(String.init).joined(separator: ", ")))")
+        }
+        let sql = """
+            SELECT day, kind, key, count FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY day, kind, key
+            """
         return try read { database in
             // In primary-key order a group's rows are adjacent: summed here as `total()` sums
             // them (``SQLiteTotal``), without SQLite's per-row grouping (5× the plain scan).
-            let statement = try database.prepare(
-                """
-                SELECT day, kind, key, count FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY day, kind, key
-                """)
-            try statement.bind(values)
-            defer { statement.reset() }
+            let statement = try database.prepare(sql)
             var counts: [RollupCount] = []
             var group: (day: Int64, kind: Int64, key: [UInt8], sum: SQLiteTotal)?
             func finish() {
@@ -44,19 +68,23 @@ extension SQLiteEventStore {
                         day: group.day, kind: RollupKind(rawValue: group.kind) ?? .otherEvents,
                         key: String(decoding: group.key, as: UTF8.self), count: Int(group.sum.atLeastZero)))
             }
-            while try statement.step() {
-                let day = statement.int64(at: 0)
-                let kind = statement.int64(at: 1)
-                let same =
-                    group.map { group in
-                        group.day == day && group.kind == kind
-                            && statement.withBlob(at: 2) { $0.elementsEqual(group.key) }
-                    } ?? false
-                if !same {
-                    finish()
-                    group = (day, kind, statement.withBlob(at: 2) { Array($0) }, SQLiteTotal())
+            for values in reads {
+                try statement.bind(values)
+                defer { statement.reset() }
+                while try statement.step() {
+                    let day = statement.int64(at: 0)
+                    let kind = statement.int64(at: 1)
+                    let same =
+                        group.map { group in
+                            group.day == day && group.kind == kind
+                                && statement.withBlob(at: 2) { $0.elementsEqual(group.key) }
+                        } ?? false
+                    if !same {
+                        finish()
+                        group = (day, kind, statement.withBlob(at: 2) { Array($0) }, SQLiteTotal())
+                    }
+                    group?.sum.add(statement.int64(at: 3))
                 }
-                group?.sum.add(statement.int64(at: 3))
             }
             finish()
             return counts
@@ -138,6 +166,9 @@ extension SQLiteEventStore {
             }
         }.flatMap { $0 }
     }
+
+    /// The most days ``rollupCounts(projectId:filter:kinds:)`` reads one by one: ten years.
+    static let seekedDays: Int64 = 3_660
 
     /// The SQL sum of a count column over a group, never below 0: `total()` (a REAL, so that
     /// rows summing past `Int64.max` cannot fail the query as `sum()` would), read back with
