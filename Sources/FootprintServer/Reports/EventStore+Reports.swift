@@ -37,6 +37,14 @@ extension EventStore {
         return RollupReports.people(of: selections, rows: rows, filter: filter)
     }
 
+    /// The people of each match's selectors (``peopleCounts(projectId:filter:selections:)``): a
+    /// store that counts people per key gives the same numbers.
+    public func peopleCounts(
+        projectId: Int64, filter: ReportFilter, matches: [RollupReports.DefinitionMatch]
+    ) throws(ServerError) -> [Int] {
+        try peopleCounts(projectId: projectId, filter: filter, selections: matches.map(\.people))
+    }
+
     /// ``activityOfPersonRows(projectId:filter:)``: a store that can count people itself gives
     /// the same numbers.
     public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {

@@ -150,8 +150,7 @@ public struct ReportService: Sendable {
         let counts = try events.rollupPageCounts(
             projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
         let matches = definitions.map { RollupReports.match($0, counts: counts) }
-        let people = try events.peopleCounts(
-            projectId: project.id, filter: filter, selections: matches.map(\.people))
+        let people = try events.peopleCounts(projectId: project.id, filter: filter, matches: matches)
         return RollupReports.definedEvents(definitions, matches: matches, people: people)
     }
 

@@ -218,12 +218,26 @@ public enum RollupReports {
         public var page: String
     }
 
+    /// A kind and key of person rows over every page (the people per key and day that
+    /// ``EventStore/peopleCounts(projectId:filter:kind:keys:)`` counts).
+    public struct PeopleKey: Sendable, Hashable {
+        /// The rows' kind.
+        public var kind: RollupKind
+        /// The rows' key.
+        public var key: String
+    }
+
     /// What a definition matched among the counts: how many events, and where their people are.
     public struct DefinitionMatch: Sendable, Hashable {
         /// Events matched.
         public var count: Int
         /// The person rows of those events.
         public var people: Set<PeopleSelector>
+        /// The keys whose people (on every page) are exactly those of ``people``: set when, for
+        /// each kind and key it selects, ``people`` holds every page the counts have that key
+        /// on, and selects no other message (whose people are any event's on a page); else
+        /// `nil`.
+        public var wholeKeys: Set<PeopleKey>?
     }
 
     /// The kinds of daily counts ``match(_:counts:)`` reads.
@@ -290,7 +304,41 @@ public enum RollupReports {
                 matched.people.insert(selector)
             }
         }
+        matched.wholeKeys = wholeKeys(of: matched.people, pagesIn: totals.keys)
         return matched
+    }
+
+    /// The kinds and keys of `selectors` when they hold every page `counted` has each of them
+    /// on (and no other message's page), else `nil` (see ``DefinitionMatch/wholeKeys``).
+    /// - Parameter counted: the kind, key and page of every counted group of the range.
+    static func wholeKeys<Counted: Sequence>(of selectors: Set<PeopleSelector>, pagesIn counted: Counted)
+        -> Set<PeopleKey>? where Counted.Element == PeopleSelector
+    {
+        let keys = Set(selectors.map { PeopleKey(kind: $0.kind, key: $0.key) })
+        guard !keys.contains(where: { $0.kind == .anyEvent }) else { return nil }
+        for group in counted
+        where keys.contains(PeopleKey(kind: group.kind, key: group.key)) && !selectors.contains(group) {
+            return nil
+        }
+        return keys
+    }
+
+    /// The distinct people of `keys` (on every page) on the days of `filter`'s range.
+    /// - Parameter sets: each kind's people per key and day (links applied), holding `keys`.
+    static func people(
+        ofKeys keys: Set<PeopleKey>, sets: [RollupKind: [String: DaySets]], filter: ReportFilter
+    )
+        -> Int
+    {
+        let (firstDay, dayCount) = days(of: filter)
+        var inRange: [PersonSet] = []
+        for key in keys {
+            for (day, set) in sets[key.kind]?[key.key] ?? [:]
+            where day >= firstDay && day < firstDay + Int64(dayCount) {
+                inRange.append(set)
+            }
+        }
+        return PersonSet.union(inRange).count
     }
 
     /// Each definition's events and people, most frequent first.

@@ -84,6 +84,12 @@ public protocol EventStore: Sendable {
         projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>]
     ) throws(ServerError) -> [Int]
 
+    /// ``peopleCounts(projectId:filter:selections:)`` of definitions' matches
+    /// (``RollupReports/match(_:counts:)``), in order: a store may count a match that has
+    /// ``RollupReports/DefinitionMatch/wholeKeys`` from its people per key instead.
+    func peopleCounts(projectId: Int64, filter: ReportFilter, matches: [RollupReports.DefinitionMatch])
+        throws(ServerError) -> [Int]
+
     /// Who was active on the days of `filter`'s range (whole days), with its other filters: the
     /// people, DAU/WAU/MAU and visitors per day, and each page's visitors.
     func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity
