@@ -40,6 +40,21 @@ struct PersonSetTests {
         }
         #expect(PersonSet(encoded: setA.encoded()) == setA)
         #expect(PersonSet(encoded: setB.encoded()) == setB)
+        // Counted in a bitmap, or by the union when a member is past it.
+        let c = Self.randomNumbers(&random)
+        #expect(PersonSet.unionCount([setA, setB, PersonSet(c)]) == Set(a).union(b).union(c).count)
+        #expect(PersonSet.unionCount([setA]) == setA.count)
+        #expect(PersonSet.unionCount([PersonSet]()) == 0)
+    }
+
+    /// The bitmap's last member and the first past it count as in the union.
+    @Test func unionCountsAtTheBitmapsEdge() {
+        let limit = PersonSet.countedByBitmapBelow
+        for extra in [limit - 1, limit, UInt32.max] {
+            let sets = [PersonSet([0, 5, extra]), PersonSet([5, 64, extra]), PersonSet()]
+            #expect(PersonSet.unionCount(sets) == PersonSet.union(sets).count)
+            #expect(PersonSet.unionCount(sets) == 4)
+        }
     }
 
     @Test func extremeMembersRoundTrip() {

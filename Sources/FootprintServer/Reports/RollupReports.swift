@@ -338,7 +338,7 @@ public enum RollupReports {
                 inRange.append(set)
             }
         }
-        return PersonSet.union(inRange).count
+        return PersonSet.unionCount(inRange)
     }
 
     /// Each definition's events and people, most frequent first.
@@ -586,14 +586,20 @@ struct PersonRangeDays<Index: PersonSlotIndex> {
         var counts = Array(repeating: 0, count: dayCount + 1)
         for slot in 0..<persons.count {
             // Each active day covers itself and the next window − 1 days; count each day once.
+            // The days in order, as ``days(inSlot:)`` lists them, read from the bits in place.
             var coveredUntil = -1
-            for day in days(inSlot: slot) {
-                let start = max(day, coveredUntil + 1)
-                let end = min(dayCount - 1, day + window - 1)
-                guard start <= end else { continue }
-                counts[start] += 1
-                counts[end + 1] -= 1
-                coveredUntil = end
+            for word in 0..<width {
+                var bits = words[slot * width + word]
+                while bits != 0 {
+                    let day = word * 64 + bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    let start = max(day, coveredUntil + 1)
+                    let end = min(dayCount - 1, day + window - 1)
+                    guard start <= end else { continue }
+                    counts[start] += 1
+                    counts[end + 1] -= 1
+                    coveredUntil = end
+                }
             }
         }
         var running = 0
