@@ -8,10 +8,13 @@ extension ReportService {
     /// project's whole counts. Built from the same service calls as the API and the dashboard,
     /// so from rollups when the range is whole days.
     ///
-    /// The reads are split over two threads: element paths and plan-named events on one,
-    /// traffic, events and items (over one read of the daily counts) on the other.
+    /// The reads are split over two threads of about equal work: element paths, plan-named
+    /// events and items on one, traffic and events (over one read of their daily counts) on the
+    /// other.
     public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
-        let other = LockedValue<Result<([ElementStatistics], [EventStatistics]), ServerError>?>(nil)
+        let other = LockedValue<
+            Result<([ElementStatistics], [EventStatistics], [ItemStatistics]), ServerError>?
+        >(nil)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             let result = Result { () throws(ServerError) in
@@ -20,7 +23,8 @@ extension ReportService {
                         project: project, parameters: parameters, grouping: .exact,
                         limit: Report.topElementLimit),
                     try self.namedEvents(
-                        project: project, parameters: parameters, limit: Report.topEventLimit)
+                        project: project, parameters: parameters, limit: Report.topEventLimit),
+                    try self.items(project: project, parameters: parameters, limit: Report.itemLimit)
                 )
             }
             other.withLock { $0 = result }
@@ -29,17 +33,15 @@ extension ReportService {
         let counts =
             RollupReports.canAnswer(parameters.filter)
             ? try events.rollupCounts(
-                projectId: project.id, filter: parameters.filter,
-                kinds: RollupReports.trafficCountKinds.union(RollupReports.itemCountKinds)) : nil
+                projectId: project.id, filter: parameters.filter, kinds: RollupReports.trafficCountKinds)
+            : nil
         let traffic = try traffic(project: project, parameters: parameters, dwell: true, counts: counts)
         let topEvents = try topEvents(
             project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts)
-        let items = try items(
-            project: project, parameters: parameters, limit: Report.itemLimit, counts: counts)
         let totalEvents = try events.eventCount(projectId: project.id)
         let lostEvents = try events.lostEventCount(projectId: project.id)
         group.wait()
-        let (topElements, namedEvents) = try other.withLock { $0! }.get()
+        let (topElements, namedEvents, items) = try other.withLock { $0! }.get()
         return Report(
             project: project.name, fromDay: parameters.fromDay, toDay: parameters.toDay,
             totalEvents: totalEvents, uniqueVisitors: traffic.people, lostEvents: lostEvents,

@@ -184,20 +184,13 @@ public struct ReportService: Sendable {
     public func items(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
         -> [ItemStatistics]
     {
-        try items(project: project, parameters: parameters, limit: limit, counts: nil)
-    }
-
-    /// ``items(project:parameters:limit:)`` over the range's daily counts when already read
-    /// (at least ``RollupReports/itemCountKinds``).
-    func items(project: Project, parameters: ReportParameters, limit: Int, counts: [RollupCount]?)
-        throws(ServerError) -> [ItemStatistics]
-    {
         let filter = parameters.filter
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).items(limit: limit)
         }
         return RollupReports.items(
-            counts: try rollupCounts(project, filter, kinds: RollupReports.itemCountKinds, given: counts),
+            counts: try events.rollupCounts(
+                projectId: project.id, filter: filter, kinds: RollupReports.itemCountKinds),
             limit: limit)
     }
 
