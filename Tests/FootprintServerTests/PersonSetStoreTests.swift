@@ -32,12 +32,26 @@ import Testing
         figures.append(
             "\(try store.peopleCounts(projectId: project.id, filter: filter, kind: .trackEvents, keys: ["$element_click", "none"]).filter { $0.value > 0 })"
         )
+        figures.append(
+            "defined \(try store.peopleCounts(projectId: project.id, filter: filter, matches: definitionMatches(store, project, filter)))"
+        )
         for returnEvent in [nil, "$element_click"] as [String?] {
             figures.append(
                 "\(try store.retention(projectId: project.id, filter: filter, returnEvent: returnEvent, days: 7))"
             )
         }
         return figures
+    }
+
+    /// What each of ``RollupTests/definitions`` that rollups answer matches in the counts.
+    static func definitionMatches(_ store: SQLiteEventStore, _ project: Project, _ filter: ReportFilter)
+        throws -> [RollupReports.DefinitionMatch]
+    {
+        let counts = try store.rollupPageCounts(
+            projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
+        return RollupTests.definitions.filter(RollupReports.canAnswer).map {
+            RollupReports.match($0, counts: counts)
+        }
     }
 
     /// The figures from the sets (checking they answered) equal those from the person rows,
@@ -158,6 +172,10 @@ import Testing
                     IngestBatch(projectId: project.id, events: batch.events, receivedAt: data.end))
             }
             let filter = Self.everything(data.end)
+            // Definitions whose people are whole keys' (from the sets) and others (the rows).
+            let matches = try Self.definitionMatches(store, project, filter)
+            #expect(matches.contains { $0.wholeKeys != nil && !$0.people.isEmpty })
+            #expect(matches.contains { $0.wholeKeys == nil && !$0.people.isEmpty })
             try Self.expectEventScanAndRows(store, project, filter, "without links")
             let links = data.batches.flatMap(\.links)
             #expect(!links.isEmpty)

@@ -40,6 +40,21 @@ struct PersonSetTests {
         }
         #expect(PersonSet(encoded: setA.encoded()) == setA)
         #expect(PersonSet(encoded: setB.encoded()) == setB)
+        // Counted in a bitmap, or by the union when a member is past it.
+        let c = Self.randomNumbers(&random)
+        #expect(PersonSet.unionCount([setA, setB, PersonSet(c)]) == Set(a).union(b).union(c).count)
+        #expect(PersonSet.unionCount([setA]) == setA.count)
+        #expect(PersonSet.unionCount([PersonSet]()) == 0)
+    }
+
+    /// The bitmap's last member and the first past it count as in the union.
+    @Test func unionCountsAtTheBitmapsEdge() {
+        let limit = PersonSet.countedByBitmapBelow
+        for extra in [limit - 1, limit, UInt32.max] {
+            let sets = [PersonSet([0, 5, extra]), PersonSet([5, 64, extra]), PersonSet()]
+            #expect(PersonSet.unionCount(sets) == PersonSet.union(sets).count)
+            #expect(PersonSet.unionCount(sets) == 4)
+        }
     }
 
     @Test func extremeMembersRoundTrip() {
@@ -114,16 +129,24 @@ struct PersonSetTests {
                 == Set(users.members).union(anonymous.members.map { expected[$0] ?? $0 }).sorted())
     }
 
+    /// A range of 1 to `days` whole days from a random day.
+    static func randomRange(_ random: inout SeededRandom, days: Int) -> (
+        firstDay: Int64, dayCount: Int, filter: ReportFilter
+    ) {
+        let firstDay = Int64(20_000 + Int(random.next() % 100))
+        let dayCount = 1 + Int(random.next() % UInt64(days))
+        let filter = ReportFilter(
+            from: Timestamp(millisecondsSince1970: firstDay * 86_400_000),
+            to: Timestamp(millisecondsSince1970: (firstDay + Int64(dayCount)) * 86_400_000))
+        return (firstDay, dayCount, filter)
+    }
+
     /// Random person rows and the day sets made from them (each person a number): activity,
     /// people per key and retention are equal, over ranges across 64-day blocks.
     @Test(arguments: UInt64(1)...25)
     func reportsFromDaySetsEqualReportsFromPersonRows(seed: UInt64) {
         var random = SeededRandom(seed: seed)
-        let firstDay = Int64(20_000 + Int(random.next() % 100))
-        let dayCount = 1 + Int(random.next() % 90)
-        let filter = ReportFilter(
-            from: Timestamp(millisecondsSince1970: firstDay * 86_400_000),
-            to: Timestamp(millisecondsSince1970: (firstDay + Int64(dayCount)) * 86_400_000))
+        let (firstDay, dayCount, filter) = Self.randomRange(&random, days: 90)
         let keys = ["Home", "Cart", "$element_click", "Buy"]
         var rows: [RollupKind: [RollupPersonDays]] = [:]
         var sets: [RollupKind: [String: RollupReports.DaySets]] = [:]
@@ -170,5 +193,63 @@ struct PersonSetTests {
                         active: rows[.anyEvent] ?? [], returns: returns, returnEvent: returnEvent, days: 7,
                         filter: filter))
         }
+    }
+
+    /// Random person rows on pages, and selections of their kinds, keys and pages: a selection
+    /// that holds every page its keys are counted on has whole keys, whose people from day sets
+    /// equal its selectors' people from the rows; one that misses a page has none.
+    @Test(arguments: UInt64(1)...25)
+    func wholeKeysCountTheSelectorsPeopleFromDaySets(seed: UInt64) {
+        typealias Selector = RollupReports.PeopleSelector
+        var random = SeededRandom(seed: seed)
+        let (firstDay, dayCount, filter) = Self.randomRange(&random, days: 40)
+        var rows: [RollupKind: [RollupPersonDays]] = [:]
+        var sets: [RollupKind: [String: RollupReports.DaySets]] = [:]
+        // The kind, key and page of the counts of the range's days.
+        var counted: Set<Selector> = []
+        for kind in [RollupKind.pageViews, .elementClicks] {
+            for _ in 0..<Int(random.next() % 200) {
+                let person = UInt32(random.next() % 50)
+                let key = ["Home", "Cart", "#buy:#A"].randomElement(using: &random)!
+                let page = ["Home", "Cart", ""].randomElement(using: &random)!
+                // Some days before or after the range.
+                let day = firstDay - 3 + Int64(random.next() % UInt64(dayCount + 6))
+                rows[kind, default: []].append(
+                    RollupPersonDays(
+                        key: key, firstDay: (day >> 6) << 6, person: "p\(person)", page: page,
+                        days: 1 << UInt64(day & 63)))
+                sets[kind, default: [:]][key, default: [:]][day, default: PersonSet()].formUnion(
+                    PersonSet([person]))
+                if day >= firstDay, day < firstDay + Int64(dayCount) {
+                    counted.insert(Selector(kind: kind, key: key, page: page))
+                }
+            }
+        }
+        var whole = 0
+        for _ in 0..<30 {
+            // Every page of some keys, one of them sometimes left out.
+            let chosen = Set(counted.map { "\($0.kind) \($0.key)" }.filter { _ in random.next() % 2 == 0 })
+            var selection = counted.filter { chosen.contains("\($0.kind) \($0.key)") }
+            if random.next() % 2 == 0, let left = selection.randomElement(using: &random) {
+                selection.remove(left)
+            }
+            let keys = RollupReports.wholeKeys(of: selection, pagesIn: counted)
+            let holdsEveryPage = counted.allSatisfy { group in
+                selection.contains(group)
+                    || !selection.contains { ($0.kind, $0.key) == (group.kind, group.key) }
+            }
+            #expect((keys != nil) == holdsEveryPage)
+            guard let keys else { continue }
+            whole += 1
+            #expect(keys == Set(selection.map { RollupReports.PeopleKey(kind: $0.kind, key: $0.key) }))
+            #expect(
+                RollupReports.people(ofKeys: keys, sets: sets, filter: filter)
+                    == RollupReports.people(of: [selection], rows: rows, filter: filter)[0])
+        }
+        #expect(whole > 0)
+        // Other messages are counted as any event's people on their page: never whole keys.
+        #expect(
+            RollupReports.wholeKeys(of: [Selector(kind: .anyEvent, key: "", page: "Home")], pagesIn: counted)
+                == nil)
     }
 }

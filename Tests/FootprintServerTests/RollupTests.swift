@@ -407,6 +407,48 @@ import Testing
         }
     }
 
+    /// The counts of some kinds, read one day and kind at a time, are the rows of those kinds
+    /// among every count, in the same order, for every filter (a range without ends or longer
+    /// than the days read one by one reads the whole range); the kinds traffic and the
+    /// dashboard's overview read have a row on every day any kind has one.
+    @Test func theCountsOfSomeKindsAreThoseAmongAllCounts() throws {
+        try Self.withStore { store, project in
+            let configuration = Self.synthetic(seed: 6)
+            var traffic = SyntheticTraffic(configuration: configuration)
+            try traffic.write(count: 2_000, into: store, projectId: project.id, batchSize: 500)
+            let end = configuration.end
+            let day: Int64 = 86_400_000
+            let from = end.adding(milliseconds: -11 * day)
+            let to = end.adding(milliseconds: day)
+            let filters = [
+                ReportFilter(from: from, to: to), ReportFilter(from: from, to: to, appVersion: "2.4.0"),
+                ReportFilter(from: from, to: to, os: "iOS 18.1"),
+                ReportFilter(from: from, to: to, page: "ProductList"),
+                ReportFilter(from: end.adding(milliseconds: -3 * day), to: end), ReportFilter(),
+                ReportFilter(from: Timestamp(millisecondsSince1970: 0), to: to),
+            ]
+            let kindSets: [Set<RollupKind>] = [
+                RollupReports.trafficCountKinds, RollupReports.itemCountKinds, RollupReports.dayCountKinds,
+                [.trackEvents], [.planEvents], [.elementClicks, .anyEvent], [], Set(RollupKind.allCases),
+            ]
+            for filter in filters {
+                let all = try store.rollupCounts(projectId: project.id, filter: filter)
+                #expect(all.contains { RollupReports.itemCountKinds.contains($0.kind) }, "\(filter)")
+                for kinds in kindSets {
+                    #expect(
+                        try store.rollupCounts(projectId: project.id, filter: filter, kinds: kinds)
+                            == all.filter { kinds.contains($0.kind) }, "\(filter) \(kinds)")
+                }
+                let days = try store.rollupCounts(
+                    projectId: project.id, filter: filter, kinds: RollupReports.dayCountKinds)
+                #expect(
+                    Set(days.filter { $0.count > 0 }.map(\.day))
+                        == Set(all.filter { $0.count > 0 }.map(\.day)),
+                    "\(filter)")
+            }
+        }
+    }
+
     /// Which funnels the event times answer: each click is read under one kind only, and a
     /// step limited to a page completes only that page's rows.
     @Test func funnelSourcesReadEveryEventOnce() throws {

@@ -1,6 +1,14 @@
 import FootprintWire
 
 extension EventStore {
+    /// ``rollupCounts(projectId:filter:)`` without the other kinds' rows: a store that reads
+    /// only those kinds gives the same rows.
+    public func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+        throws(ServerError) -> [RollupCount]
+    {
+        try rollupCounts(projectId: projectId, filter: filter).filter { kinds.contains($0.kind) }
+    }
+
     /// ``RollupReports/people(_:filter:)`` of the person rows: a store that can count people
     /// itself gives the same numbers.
     public func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
@@ -27,6 +35,14 @@ extension EventStore {
                 pages: .each)
         }
         return RollupReports.people(of: selections, rows: rows, filter: filter)
+    }
+
+    /// The people of each match's selectors (``peopleCounts(projectId:filter:selections:)``): a
+    /// store that counts people per key gives the same numbers.
+    public func peopleCounts(
+        projectId: Int64, filter: ReportFilter, matches: [RollupReports.DefinitionMatch]
+    ) throws(ServerError) -> [Int] {
+        try peopleCounts(projectId: projectId, filter: filter, selections: matches.map(\.people))
     }
 
     /// ``activityOfPersonRows(projectId:filter:)``: a store that can count people itself gives

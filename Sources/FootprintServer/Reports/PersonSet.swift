@@ -105,6 +105,32 @@ public struct PersonSet: Sendable, Hashable {
         return PersonSet(sortedUnique: unique(all))
     }
 
+    /// How many members the sets hold together: the count of their ``union(_:)-swift.type.method``
+    /// without making it. Person numbers are dense, so each member is marked in a bitmap of the
+    /// numbers up to the largest (one load and store per member, no sort), unless a member is
+    /// ``countedByBitmapBelow`` or more.
+    public static func unionCount<Sets: Collection>(_ sets: Sets) -> Int where Sets.Element == PersonSet {
+        guard sets.count > 1 else { return sets.first?.count ?? 0 }
+        let largest = sets.lazy.compactMap(\.members.last).max() ?? 0
+        guard largest < countedByBitmapBelow else { return union(sets).count }
+        var words = [UInt64](repeating: 0, count: Int(largest >> 6) + 1)
+        var count = 0
+        for set in sets {
+            for member in set.members {
+                let bit = UInt64(1) << UInt64(member & 63)
+                let word = Int(member >> 6)
+                if words[word] & bit == 0 {
+                    words[word] |= bit
+                    count += 1
+                }
+            }
+        }
+        return count
+    }
+
+    /// The members ``unionCount(_:)`` counts in a bitmap (of up to 2 MiB) when all are below it.
+    static let countedByBitmapBelow: UInt32 = 1 << 24
+
     private static func unique(_ sorted: [UInt32]) -> [UInt32] {
         var result: [UInt32] = []
         result.reserveCapacity(sorted.count)

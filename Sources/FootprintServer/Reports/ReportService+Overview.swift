@@ -8,10 +8,13 @@ extension ReportService {
     /// project's whole counts. Built from the same service calls as the API and the dashboard,
     /// so from rollups when the range is whole days.
     ///
-    /// The reads are split over two threads: element paths and plan-named events on one,
-    /// traffic, events and items (over one read of the daily counts) on the other.
+    /// The reads are split over two threads of about equal work: element paths, plan-named
+    /// events and items on one, traffic and events (over one read of their daily counts) on the
+    /// other.
     public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
-        let other = LockedValue<Result<([ElementStatistics], [EventStatistics]), ServerError>?>(nil)
+        let other = LockedValue<
+            Result<([ElementStatistics], [EventStatistics], [ItemStatistics]), ServerError>?
+        >(nil)
         let group = DispatchGroup()
         DispatchQueue.global().async(group: group) {
             let result = Result { () throws(ServerError) in
@@ -20,7 +23,8 @@ extension ReportService {
                         project: project, parameters: parameters, grouping: .exact,
                         limit: Report.topElementLimit),
                     try self.namedEvents(
-                        project: project, parameters: parameters, limit: Report.topEventLimit)
+                        project: project, parameters: parameters, limit: Report.topEventLimit),
+                    try self.items(project: project, parameters: parameters, limit: Report.itemLimit)
                 )
             }
             other.withLock { $0 = result }
@@ -28,16 +32,16 @@ extension ReportService {
         defer { group.wait() }
         let counts =
             RollupReports.canAnswer(parameters.filter)
-            ? try events.rollupCounts(projectId: project.id, filter: parameters.filter) : nil
+            ? try events.rollupCounts(
+                projectId: project.id, filter: parameters.filter, kinds: RollupReports.trafficCountKinds)
+            : nil
         let traffic = try traffic(project: project, parameters: parameters, dwell: true, counts: counts)
         let topEvents = try topEvents(
             project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts)
-        let items = try items(
-            project: project, parameters: parameters, limit: Report.itemLimit, counts: counts)
         let totalEvents = try events.eventCount(projectId: project.id)
         let lostEvents = try events.lostEventCount(projectId: project.id)
         group.wait()
-        let (topElements, namedEvents) = try other.withLock { $0! }.get()
+        let (topElements, namedEvents, items) = try other.withLock { $0! }.get()
         return Report(
             project: project.name, fromDay: parameters.fromDay, toDay: parameters.toDay,
             totalEvents: totalEvents, uniqueVisitors: traffic.people, lostEvents: lostEvents,
@@ -79,13 +83,15 @@ extension ReportService {
 
     /// `parameters` with their default range fitted to the data the range holds
     /// (``ReportParameters/fitted(toFirstDay:)``: from the first day with events, at least
-    /// ``ReportParameters/minimumFittedDays``), and that range's daily counts, read once for the
-    /// reports that take them. Unchanged, without counts, when rollups cannot answer the range.
+    /// ``ReportParameters/minimumFittedDays``), and that range's daily counts of
+    /// ``RollupReports/dayCountKinds``, read once for the reports that take them (traffic and
+    /// event counts). Unchanged, without counts, when rollups cannot answer the range.
     func fittedToData(project: Project, parameters: ReportParameters) throws(ServerError) -> (
         parameters: ReportParameters, counts: [RollupCount]?
     ) {
         guard RollupReports.canAnswer(parameters.filter) else { return (parameters, nil) }
-        let counts = try events.rollupCounts(projectId: project.id, filter: parameters.filter)
+        let counts = try events.rollupCounts(
+            projectId: project.id, filter: parameters.filter, kinds: RollupReports.dayCountKinds)
         let fitted = parameters.fitted(toFirstDay: counts.lazy.filter { $0.count > 0 }.map(\.day).min())
         guard fitted != parameters, let first = fitted.filter.from?.dayNumber else {
             return (parameters, counts)
@@ -100,7 +106,9 @@ extension ReportService {
     {
         let filter = parameters.filter
         let top = RollupReports.top(
-            .planEvents, in: try events.rollupCounts(projectId: project.id, filter: filter), limit: limit)
+            .planEvents,
+            in: try events.rollupCounts(projectId: project.id, filter: filter, kinds: [.planEvents]),
+            limit: limit)
         let people = try events.peopleCounts(
             projectId: project.id, filter: filter, kind: .planEvents, keys: Set(top.map(\.key)))
         return RollupReports.events(top: top, people: people)

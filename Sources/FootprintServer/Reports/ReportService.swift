@@ -41,12 +41,13 @@ public struct ReportService: Sendable {
             needsProperties: definitions.contains(where: \.needsProperties))
     }
 
-    /// `given`, or else the range's daily counts read from the store.
-    private func rollupCounts(_ project: Project, _ filter: ReportFilter, given: [RollupCount]?)
-        throws(ServerError) -> [RollupCount]
-    {
+    /// `given` (which holds at least `kinds`), or else the range's daily counts of `kinds` read
+    /// from the store.
+    private func rollupCounts(
+        _ project: Project, _ filter: ReportFilter, kinds: Set<RollupKind>, given: [RollupCount]?
+    ) throws(ServerError) -> [RollupCount] {
         if let given { return given }
-        return try events.rollupCounts(projectId: project.id, filter: filter)
+        return try events.rollupCounts(projectId: project.id, filter: filter, kinds: kinds)
     }
 
     // Every report below reads rollups when ``RollupReports/canAnswer(_:)`` (whole UTC days:
@@ -61,7 +62,8 @@ public struct ReportService: Sendable {
         try traffic(project: project, parameters: parameters, dwell: dwell, counts: nil)
     }
 
-    /// ``traffic(project:parameters:dwell:)`` over the range's daily counts when already read.
+    /// ``traffic(project:parameters:dwell:)`` over the range's daily counts when already read
+    /// (at least ``RollupReports/trafficCountKinds``).
     func traffic(project: Project, parameters: ReportParameters, dwell: Bool, counts: [RollupCount]?)
         throws(ServerError) -> TrafficReport
     {
@@ -70,7 +72,7 @@ public struct ReportService: Sendable {
             return try engine(project: project, parameters: parameters).traffic(days: filter)
         }
         return RollupReports.traffic(
-            counts: try rollupCounts(project, filter, given: counts),
+            counts: try rollupCounts(project, filter, kinds: RollupReports.trafficCountKinds, given: counts),
             activity: try events.activity(projectId: project.id, filter: filter),
             dwell: dwell ? try events.rollupDwell(projectId: project.id, filter: filter) : [:], filter: filter
         )
@@ -83,12 +85,15 @@ public struct ReportService: Sendable {
         try eventCounts(project: project, parameters: parameters, limit: limit, counts: nil)
     }
 
-    /// ``eventCounts(project:parameters:limit:)`` over the range's daily counts when already read.
+    /// ``eventCounts(project:parameters:limit:)`` over the range's daily counts when already read
+    /// (at least track events).
     func eventCounts(project: Project, parameters: ReportParameters, limit: Int, counts: [RollupCount]?)
         throws(ServerError) -> [(event: String, count: Int)]
     {
         RollupReports.top(
-            .trackEvents, in: try rollupCounts(project, parameters.filter, given: counts), limit: limit
+            .trackEvents,
+            in: try rollupCounts(project, parameters.filter, kinds: [.trackEvents], given: counts),
+            limit: limit
         ).map { (event: $0.key, count: $0.count) }
     }
 
@@ -99,7 +104,8 @@ public struct ReportService: Sendable {
         try topEvents(project: project, parameters: parameters, limit: limit, counts: nil)
     }
 
-    /// ``topEvents(project:parameters:limit:)`` over the range's daily counts when already read.
+    /// ``topEvents(project:parameters:limit:)`` over the range's daily counts when already read
+    /// (at least track events).
     func topEvents(project: Project, parameters: ReportParameters, limit: Int, counts: [RollupCount]?)
         throws(ServerError) -> [EventStatistics]
     {
@@ -108,7 +114,7 @@ public struct ReportService: Sendable {
             return try engine(project: project, parameters: parameters).topEvents(limit: limit)
         }
         let top = RollupReports.top(
-            .trackEvents, in: try rollupCounts(project, filter, given: counts),
+            .trackEvents, in: try rollupCounts(project, filter, kinds: [.trackEvents], given: counts),
             limit: limit)
         let people = try events.peopleCounts(
             projectId: project.id, filter: filter, kind: .trackEvents, keys: Set(top.map(\.key)))
@@ -144,8 +150,7 @@ public struct ReportService: Sendable {
         let counts = try events.rollupPageCounts(
             projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
         let matches = definitions.map { RollupReports.match($0, counts: counts) }
-        let people = try events.peopleCounts(
-            projectId: project.id, filter: filter, selections: matches.map(\.people))
+        let people = try events.peopleCounts(projectId: project.id, filter: filter, matches: matches)
         return RollupReports.definedEvents(definitions, matches: matches, people: people)
     }
 
@@ -179,19 +184,14 @@ public struct ReportService: Sendable {
     public func items(project: Project, parameters: ReportParameters, limit: Int) throws(ServerError)
         -> [ItemStatistics]
     {
-        try items(project: project, parameters: parameters, limit: limit, counts: nil)
-    }
-
-    /// ``items(project:parameters:limit:)`` over the range's daily counts when already read.
-    func items(project: Project, parameters: ReportParameters, limit: Int, counts: [RollupCount]?)
-        throws(ServerError) -> [ItemStatistics]
-    {
         let filter = parameters.filter
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).items(limit: limit)
         }
         return RollupReports.items(
-            counts: try rollupCounts(project, filter, given: counts), limit: limit)
+            counts: try events.rollupCounts(
+                projectId: project.id, filter: filter, kinds: RollupReports.itemCountKinds),
+            limit: limit)
     }
 
     /// Session count, length and screens per session. With a page filter, over each session's

@@ -27,7 +27,7 @@ extension RollupReports {
                 visitorDays.add(set.members, day: day)
             }
             guard !inRange.isEmpty else { continue }
-            pages[page] = PeopleActivity.Page(people: PersonSet.union(inRange).count, perDay: perDay)
+            pages[page] = PeopleActivity.Page(people: PersonSet.unionCount(inRange), perDay: perDay)
         }
         return PeopleActivity(
             people: activeDays.people, daily: activeDays.peoplePerDay(window: 1),
@@ -42,7 +42,7 @@ extension RollupReports {
         for (key, sets) in perKey {
             let inRange = sets.filter { $0.key >= firstDay && $0.key < firstDay + Int64(dayCount) }.map(
                 \.value)
-            let people = PersonSet.union(inRange).count
+            let people = PersonSet.unionCount(inRange)
             if people > 0 { result[key] = people }
         }
         return result

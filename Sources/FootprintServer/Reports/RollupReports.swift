@@ -24,6 +24,17 @@ public enum RollupReports {
 
     // MARK: Traffic
 
+    /// The kinds of daily counts ``traffic(counts:activity:dwell:filter:)`` reads.
+    public static let trafficCountKinds: Set<RollupKind> = [.pageViews, .trackEvents, .otherEvents]
+
+    /// The kinds of daily counts ``items(counts:limit:)`` reads.
+    public static let itemCountKinds: Set<RollupKind> = [.itemExposures, .itemSkips, .itemClicks]
+
+    /// Kinds of daily counts with a row wherever any kind has one: an event counted under any
+    /// kind (``RollupDelta``) is also counted as a page view, a track event or another message,
+    /// except a track event without a name, which only a plan event counts.
+    public static let dayCountKinds: Set<RollupKind> = trafficCountKinds.union([.planEvents])
+
     /// PV, UV and DAU/WAU/MAU per day and PV, UV and dwell per page.
     /// - Parameters:
     ///   - counts: the daily counts of the range.
@@ -207,12 +218,26 @@ public enum RollupReports {
         public var page: String
     }
 
+    /// A kind and key of person rows over every page (the people per key and day that
+    /// ``EventStore/peopleCounts(projectId:filter:kind:keys:)`` counts).
+    public struct PeopleKey: Sendable, Hashable {
+        /// The rows' kind.
+        public var kind: RollupKind
+        /// The rows' key.
+        public var key: String
+    }
+
     /// What a definition matched among the counts: how many events, and where their people are.
     public struct DefinitionMatch: Sendable, Hashable {
         /// Events matched.
         public var count: Int
         /// The person rows of those events.
         public var people: Set<PeopleSelector>
+        /// The keys whose people (on every page) are exactly those of ``people``: set when, for
+        /// each kind and key it selects, ``people`` holds every page the counts have that key
+        /// on, and selects no other message (whose people are any event's on a page); else
+        /// `nil`.
+        public var wholeKeys: Set<PeopleKey>?
     }
 
     /// The kinds of daily counts ``match(_:counts:)`` reads.
@@ -279,7 +304,41 @@ public enum RollupReports {
                 matched.people.insert(selector)
             }
         }
+        matched.wholeKeys = wholeKeys(of: matched.people, pagesIn: totals.keys)
         return matched
+    }
+
+    /// The kinds and keys of `selectors` when they hold every page `counted` has each of them
+    /// on (and no other message's page), else `nil` (see ``DefinitionMatch/wholeKeys``).
+    /// - Parameter counted: the kind, key and page of every counted group of the range.
+    static func wholeKeys<Counted: Sequence>(of selectors: Set<PeopleSelector>, pagesIn counted: Counted)
+        -> Set<PeopleKey>? where Counted.Element == PeopleSelector
+    {
+        let keys = Set(selectors.map { PeopleKey(kind: $0.kind, key: $0.key) })
+        guard !keys.contains(where: { $0.kind == .anyEvent }) else { return nil }
+        for group in counted
+        where keys.contains(PeopleKey(kind: group.kind, key: group.key)) && !selectors.contains(group) {
+            return nil
+        }
+        return keys
+    }
+
+    /// The distinct people of `keys` (on every page) on the days of `filter`'s range.
+    /// - Parameter sets: each kind's people per key and day (links applied), holding `keys`.
+    static func people(
+        ofKeys keys: Set<PeopleKey>, sets: [RollupKind: [String: DaySets]], filter: ReportFilter
+    )
+        -> Int
+    {
+        let (firstDay, dayCount) = days(of: filter)
+        var inRange: [PersonSet] = []
+        for key in keys {
+            for (day, set) in sets[key.kind]?[key.key] ?? [:]
+            where day >= firstDay && day < firstDay + Int64(dayCount) {
+                inRange.append(set)
+            }
+        }
+        return PersonSet.unionCount(inRange)
     }
 
     /// Each definition's events and people, most frequent first.
@@ -527,14 +586,20 @@ struct PersonRangeDays<Index: PersonSlotIndex> {
         var counts = Array(repeating: 0, count: dayCount + 1)
         for slot in 0..<persons.count {
             // Each active day covers itself and the next window − 1 days; count each day once.
+            // The days in order, as ``days(inSlot:)`` lists them, read from the bits in place.
             var coveredUntil = -1
-            for day in days(inSlot: slot) {
-                let start = max(day, coveredUntil + 1)
-                let end = min(dayCount - 1, day + window - 1)
-                guard start <= end else { continue }
-                counts[start] += 1
-                counts[end + 1] -= 1
-                coveredUntil = end
+            for word in 0..<width {
+                var bits = words[slot * width + word]
+                while bits != 0 {
+                    let day = word * 64 + bits.trailingZeroBitCount
+                    bits &= bits - 1
+                    let start = max(day, coveredUntil + 1)
+                    let end = min(dayCount - 1, day + window - 1)
+                    guard start <= end else { continue }
+                    counts[start] += 1
+                    counts[end + 1] -= 1
+                    coveredUntil = end
+                }
             }
         }
         var running = 0

@@ -50,6 +50,11 @@ public protocol EventStore: Sendable {
     /// other filters applied, summed per day, kind and key.
     func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount]
 
+    /// ``rollupCounts(projectId:filter:)`` of these kinds only, for the reports that read a few
+    /// of them (traffic reads 3 of the 10 kinds, while items' exposures are most of the rows).
+    func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) throws(ServerError)
+        -> [RollupCount]
+
     /// The daily counts of these kinds on the days of `filter`, with its other filters, summed
     /// per kind, key, page and day.
     func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) throws(ServerError)
@@ -78,6 +83,12 @@ public protocol EventStore: Sendable {
     func peopleCounts(
         projectId: Int64, filter: ReportFilter, selections: [Set<RollupReports.PeopleSelector>]
     ) throws(ServerError) -> [Int]
+
+    /// ``peopleCounts(projectId:filter:selections:)`` of definitions' matches
+    /// (``RollupReports/match(_:counts:)``), in order: a store may count a match that has
+    /// ``RollupReports/DefinitionMatch/wholeKeys`` from its people per key instead.
+    func peopleCounts(projectId: Int64, filter: ReportFilter, matches: [RollupReports.DefinitionMatch])
+        throws(ServerError) -> [Int]
 
     /// Who was active on the days of `filter`'s range (whole days), with its other filters: the
     /// people, DAU/WAU/MAU and visitors per day, and each page's visitors.

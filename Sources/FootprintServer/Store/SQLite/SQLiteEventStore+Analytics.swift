@@ -19,10 +19,11 @@ extension SQLiteEventStore {
             windowMilliseconds: windowMilliseconds)
     }
 
-    /// Each person's events in `filter` that complete funnel steps, read from
-    /// `rollup_person_times` (a few bytes per event), one index range per source: rows per
-    /// person, page, app version, OS and 8-day block, each row's steps by its page, identity
-    /// links applied. The sources are read in parallel, each on its own connection.
+    /// Each person's events in `filter` that complete funnel steps (in no order: ``FunnelReport``
+    /// sorts them), read from `rollup_person_times` (a few bytes per event), one index range per
+    /// source: rows per person, page, app version, OS and 8-day block, each row's steps by its
+    /// page, identity links applied. The sources are read in parallel, each on its own
+    /// connection, into one list of hits each; the lists are then gathered per person once.
     func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
         -> [[FunnelHit]]
     {
@@ -45,66 +46,61 @@ extension SQLiteEventStore {
         let range = (filter.from?.millisecondsSince1970 ?? .min)..<(filter.to?.millisecondsSince1970 ?? .max)
         let links = try identityLinks(projectId: projectId)
         let bound = values
-        var merged = PersonHits()
-        for hits in try concurrently(
-            Array(sources.sources),
-            { read throws(ServerError) -> PersonHits in
-                var values = bound
-                values[kindParameter] = .integer(read.key.kind.rawValue)
-                values[kindParameter + 1] = .text(read.key.key)
-                return try personHits(sql: sql, values: values, steps: read.value, in: range, links: links)
-            })
-        {
-            merged.add(hits)
-        }
-        return merged.timelines
+        return PersonHits.timelines(
+            try concurrently(
+                Array(sources.sources),
+                { read throws(ServerError) -> PersonHits in
+                    var values = bound
+                    values[kindParameter] = .integer(read.key.kind.rawValue)
+                    values[kindParameter + 1] = .text(read.key.key)
+                    return try personHits(
+                        sql: sql, values: values, steps: read.value, in: range, links: links)
+                }))
     }
 
-    /// Each person's hits in funnel order (``FunnelHit/precedes(_:_:)``), in the order people
-    /// were first seen.
+    /// One source's hits in the order read, each with its person's number (people numbered in
+    /// the order first seen).
     private struct PersonHits: Sendable {
         var index: [String: Int] = [:]
-        var timelines: [[FunnelHit]] = []
+        var people: [String] = []
+        var hits: [FunnelHit] = []
+        /// The number of the person of each of ``hits``.
+        var persons: [Int] = []
 
-        /// The timeline of `person`'s hits, made when new.
-        mutating func timeline(of person: String) -> Int {
+        /// The number of `person`, the next one when new.
+        mutating func number(of person: String) -> Int {
             if let known = index[person] { return known }
-            index[person] = timelines.count
-            timelines.append([])
-            return timelines.count - 1
+            index[person] = people.count
+            people.append(person)
+            return people.count - 1
         }
 
-        /// Merges `other`'s hits in, keeping each person's in order.
-        mutating func add(_ other: PersonHits) {
-            for (person, position) in other.index {
-                let mine = timeline(of: person)
-                timelines[mine] = Self.merge(timelines[mine], other.timelines[position])
-            }
-        }
-
-        /// Puts each person's hits in order.
-        mutating func sort() {
-            for index in timelines.indices { timelines[index].sort(by: FunnelHit.precedes) }
-        }
-
-        private static func merge(_ first: [FunnelHit], _ second: [FunnelHit]) -> [FunnelHit] {
-            if first.isEmpty { return second }
-            if second.isEmpty { return first }
-            var merged: [FunnelHit] = []
-            merged.reserveCapacity(first.count + second.count)
-            var (i, j) = (0, 0)
-            while i < first.count, j < second.count {
-                if FunnelHit.precedes(second[j], first[i]) {
-                    merged.append(second[j])
-                    j += 1
-                } else {
-                    merged.append(first[i])
-                    i += 1
+        /// The hits of `reads` per person, one timeline per person (in the order people were
+        /// first seen), each sized once: a person's hits in the order of the reads and of each
+        /// read.
+        static func timelines(_ reads: [PersonHits]) -> [[FunnelHit]] {
+            var index: [String: Int] = [:]
+            var sizes: [Int] = []
+            let numbers = reads.map { read in
+                read.people.map { person in
+                    if let known = index[person] { return known }
+                    index[person] = sizes.count
+                    sizes.append(0)
+                    return sizes.count - 1
                 }
             }
-            merged += first[i...]
-            merged += second[j...]
-            return merged
+            for (read, number) in zip(reads, numbers) {
+                for person in read.persons { sizes[number[person]] += 1 }
+            }
+            var timelines = sizes.map { size in
+                var timeline: [FunnelHit] = []
+                timeline.reserveCapacity(size)
+                return timeline
+            }
+            for (read, number) in zip(reads, numbers) {
+                for (person, hit) in zip(read.persons, read.hits) { timelines[number[person]].append(hit) }
+            }
+            return timelines
         }
     }
 
@@ -116,6 +112,9 @@ extension SQLiteEventStore {
     ) throws(ServerError) -> PersonHits {
         var hits = PersonHits()
         var times: [Int64] = []
+        // The ids of the row before and their person: a person's rows of one block (one per
+        // page, app version and OS) come one after another, and need no lookup after the first.
+        var last: (anonymousId: [UInt8], userId: [UInt8], person: Int)?
         try read { database in
             let statement = try database.prepare(sql)
             try statement.bind(values)
@@ -128,16 +127,26 @@ extension SQLiteEventStore {
                 guard completed != 0,
                     statement.withBlob(at: 3, { TimeList.decode($0, block: block, into: &times) })
                 else { continue }
-                let anonymousId = statement.text(at: 0) ?? ""
-                let userId = statement.text(at: 1) ?? ""
-                let person = hits.timeline(of: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId)
+                let same =
+                    last.map { last in
+                        statement.withBlob(at: 0) { $0.elementsEqual(last.anonymousId) }
+                            && statement.withBlob(at: 1) { $0.elementsEqual(last.userId) }
+                    } ?? false
+                if !same {
+                    let anonymousId = statement.text(at: 0) ?? ""
+                    let userId = statement.text(at: 1) ?? ""
+                    last = (
+                        statement.withBlob(at: 0) { Array($0) }, statement.withBlob(at: 1) { Array($0) },
+                        hits.number(of: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId)
+                    )
+                }
+                let person = last!.person
                 for time in times where range.contains(time) {
-                    hits.timelines[person].append(FunnelHit(time: time, steps: completed))
+                    hits.hits.append(FunnelHit(time: time, steps: completed))
+                    hits.persons.append(person)
                 }
             }
         }
-        // Sorted here, on this read's thread; merging the reads then keeps the order.
-        hits.sort()
         return hits
     }
 

@@ -28,6 +28,33 @@ extension SQLiteEventStore {
             filter: filter)
     }
 
+    /// The matches with whole keys from the sets of those keys, the others from the person rows
+    /// of their selectors.
+    public func peopleCounts(projectId: Int64, filter: ReportFilter, matches: [RollupReports.DefinitionMatch])
+        throws(ServerError) -> [Int]
+    {
+        var keys: [RollupKind: Set<String>] = [:]
+        for key in matches.compactMap(\.wholeKeys).joined() { keys[key.kind, default: []].insert(key.key) }
+        let wanted = keys.sorted { $0.key.rawValue < $1.key.rawValue }
+        guard !wanted.isEmpty,
+            let sets = try daySets(
+                projectId: projectId, filter: filter, of: wanted.map { ($0.key, $0.value) })
+        else {
+            return try peopleCounts(projectId: projectId, filter: filter, selections: matches.map(\.people))
+        }
+        let perKind = Dictionary(uniqueKeysWithValues: zip(wanted.map(\.key), sets))
+        let others = matches.filter { $0.wholeKeys == nil }
+        var fromRows =
+            others.isEmpty
+            ? [] : try peopleCounts(projectId: projectId, filter: filter, selections: others.map(\.people))
+        return matches.map { match in
+            if let whole = match.wholeKeys {
+                return RollupReports.people(ofKeys: whole, sets: perKind, filter: filter)
+            }
+            return fromRows.removeFirst()
+        }
+    }
+
     public func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
         throws(ServerError) -> RetentionReport
     {

@@ -24,39 +24,78 @@ extension SQLiteEventStore {
     }
 
     public func rollupCounts(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [RollupCount] {
-        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
-        return try read { database in
+        try rollupCounts(projectId: projectId, filter: filter, kinds: Set(RollupKind.allCases))
+    }
+
+    /// One index range per day and kind when the range has both ends and at most
+    /// ``seekedDays`` days (the rows are keyed by day, then kind, so the kinds not asked for are
+    /// never read), else one range over the days that skips the other kinds; the rows come in
+    /// the same order either way (day, kind, key).
+    public func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+        throws(ServerError) -> [RollupCount]
+    {
+        let kinds = kinds.map(\.rawValue).sorted()
+        guard !kinds.isEmpty else { return [] }
+        let some = kinds.count < RollupKind.allCases.count
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        var reads = [values]
+        if some, let from = filter.from?.dayNumber,
+            let end = filter.to.map({ $0.adding(milliseconds: -1).dayNumber + 1 }),
+            end - from <= Self.seekedDays
+        {
+            (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
+            conditions += ["day = ?\(values.count + 1)", "kind = ?\(values.count + 2)"]
+            reads = (from..<max(from, end)).flatMap { day in
+                kinds.map { values + [.integer(day), .integer($0)] }
+            }
+        } else if some {
+            conditions.append("kind IN (\(kinds.map(String.init).joined(separator: ", ")))")
+        }
+        let sql = """
+            SELECT day, kind, key, count FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY day, kind, key
+            """
+        // Runs of the reads in order, in parallel: a group is never split between two reads.
+        return try concurrently(Self.runs(of: reads)) { run throws(ServerError) in
+            try dailyCounts(sql: sql, reads: run)
+        }.flatMap { $0 }
+    }
+
+    /// The daily counts `sql` reads with each of `reads` bound in turn, in the order read.
+    private func dailyCounts(sql: String, reads: [[SQLiteValue]]) throws(ServerError) -> [RollupCount] {
+        try read { database in
             // In primary-key order a group's rows are adjacent: summed here as `total()` sums
             // them (``SQLiteTotal``), without SQLite's per-row grouping (5× the plain scan).
-            let statement = try database.prepare(
-                """
-                SELECT day, kind, key, count FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY day, kind, key
-                """)
-            try statement.bind(values)
-            defer { statement.reset() }
+            let statement = try database.prepare(sql)
             var counts: [RollupCount] = []
-            var group: (day: Int64, kind: Int64, key: [UInt8], sum: SQLiteTotal)?
+            var group: (day: Int64, kind: Int64, sum: SQLiteTotal)?
+            var key: [UInt8] = []
             func finish() {
                 guard let group else { return }
                 counts.append(
                     RollupCount(
                         day: group.day, kind: RollupKind(rawValue: group.kind) ?? .otherEvents,
-                        key: String(decoding: group.key, as: UTF8.self), count: Int(group.sum.atLeastZero)))
+                        key: String(decoding: key, as: UTF8.self), count: Int(group.sum.atLeastZero)))
             }
-            while try statement.step() {
-                let day = statement.int64(at: 0)
-                let kind = statement.int64(at: 1)
-                let same =
-                    group.map { group in
-                        group.day == day && group.kind == kind
-                            && statement.withBlob(at: 2) { $0.elementsEqual(group.key) }
-                    } ?? false
-                if !same {
-                    finish()
-                    group = (day, kind, statement.withBlob(at: 2) { Array($0) }, SQLiteTotal())
+            for values in reads {
+                try statement.bind(values)
+                defer { statement.reset() }
+                while try statement.step() {
+                    let day = statement.int64(at: 0)
+                    let kind = statement.int64(at: 1)
+                    let same =
+                        group.map { group in
+                            group.day == day && group.kind == kind
+                                && statement.withBlob(at: 2) { $0.elementsEqual(key) }
+                        } ?? false
+                    if !same {
+                        finish()
+                        group = (day, kind, SQLiteTotal())
+                        key.removeAll(keepingCapacity: true)
+                        statement.withBlob(at: 2) { key.append(contentsOf: $0) }
+                    }
+                    group?.sum.add(statement.int64(at: 3))
                 }
-                group?.sum.add(statement.int64(at: 3))
             }
             finish()
             return counts
@@ -112,7 +151,7 @@ extension SQLiteEventStore {
             """
         let bound = values
         // Several keys: runs of keys read in parallel, each run on its own connection.
-        let runs = keys.map { Self.runs(of: $0.sorted()) } ?? [[nil]]
+        let runs = keys.map { Self.runs(of: $0.sorted().map(Optional.some)) } ?? [[nil]]
         return try concurrently(runs) { (run: [String?]) throws(ServerError) -> [RollupPersonDays] in
             var values = bound
             return try read { database in
@@ -139,15 +178,20 @@ extension SQLiteEventStore {
         }.flatMap { $0 }
     }
 
+    /// The most days ``rollupCounts(projectId:filter:kinds:)`` reads one by one: ten years.
+    static let seekedDays: Int64 = 3_660
+
     /// The SQL sum of a count column over a group, never below 0: `total()` (a REAL, so that
     /// rows summing past `Int64.max` cannot fail the query as `sum()` would), read back with
     /// `int64(at:)`, which holds it within `Int64`.
     static func countSum(_ column: String) -> String { "max(0, total(\(column)))" }
 
-    /// `keys` in as many runs as there are cores, in order.
-    private static func runs(of keys: [String]) -> [[String?]] {
-        let size = max(1, (keys.count + concurrentReads - 1) / concurrentReads)
-        return stride(from: 0, to: keys.count, by: size).map { Array(keys[$0..<min(keys.count, $0 + size)]) }
+    /// `items` in as many runs as there are cores, in order.
+    private static func runs<Item>(of items: [Item]) -> [[Item]] {
+        let size = max(1, (items.count + concurrentReads - 1) / concurrentReads)
+        return stride(from: 0, to: items.count, by: size).map {
+            Array(items[$0..<min(items.count, $0 + size)])
+        }
     }
 
     public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
@@ -182,15 +226,31 @@ extension SQLiteEventStore {
                 """)
             try statement.bind(values)
             defer { statement.reset() }
-            var sums: [String: [Int64: (count: SQLiteTotal, total: SQLiteTotal)]] = [:]
-            while try statement.step() {
-                let page = statement.text(at: 0) ?? ""
-                let bucket = statement.int64(at: 1)
-                var bin = sums[page, default: [:]][bucket] ?? (.init(), .init())
-                bin.count.add(statement.int64(at: 2))
-                bin.total.add(statement.int64(at: 3))
-                sums[page, default: [:]][bucket] = bin
+            typealias Bin = (count: SQLiteTotal, total: SQLiteTotal)
+            var sums: [String: [Int64: Bin]] = [:]
+            // A page's rows of a day come one after another: its sums are taken out of `sums`
+            // for the run and put back after it, so a row costs no text and no page lookup.
+            var runPage: [UInt8]?
+            var runSums: [Int64: Bin] = [:]
+            func finish() {
+                if let runPage { sums[String(decoding: runPage, as: UTF8.self)] = runSums }
             }
+            func add(_ count: Int64, _ total: Int64, to bin: inout Bin) {
+                bin.count.add(count)
+                bin.total.add(total)
+            }
+            while try statement.step() {
+                if !(runPage.map { page in statement.withBlob(at: 0) { $0.elementsEqual(page) } } ?? false) {
+                    finish()
+                    let page = statement.withBlob(at: 0) { Array($0) }
+                    runSums = sums.removeValue(forKey: String(decoding: page, as: UTF8.self)) ?? [:]
+                    runPage = page
+                }
+                add(
+                    statement.int64(at: 2), statement.int64(at: 3),
+                    to: &runSums[statement.int64(at: 1), default: (SQLiteTotal(), SQLiteTotal())])
+            }
+            finish()
             return sums
         }
         var histograms: [String: DwellHistogram] = [:]
