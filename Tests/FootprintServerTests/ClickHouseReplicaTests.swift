@@ -22,6 +22,9 @@ struct ClickHouseReplicaTests {
         /// The bodies ``deliver(_:)`` got answered 200, and their message ids.
         private(set) var delivered: [String] = []
         private(set) var deliveredIds: Set<String> = []
+        /// The events the phones were told to track: a phone records an event as captured once
+        /// its queue holds it, which on a busy machine can come after the test moves on.
+        private(set) var tracked = 0
 
         init(sourceLocation: SourceLocation = #_sourceLocation) throws {
             shards = try PrivateShards(replicas: 2, sourceLocation: sourceLocation)
@@ -44,15 +47,19 @@ struct ClickHouseReplicaTests {
         func track(_ name: String, count: Int = 20) {
             for tracker in trackers {
                 for index in 0..<count { tracker.track(name, properties: ["index": .int(Int64(index))]) }
+                tracked += count
                 tracker.flush()
             }
         }
 
-        /// Waits (at most 5 minutes) until the phones have delivered every event they captured.
+        /// Waits (at most 5 minutes) until the phones have captured every event they were told to
+        /// track and delivered as many.
         func deliveredEverything() async -> Bool {
             for tracker in trackers { tracker.flush() }
+            let tracked = tracked
             return await activity.wait {
-                ClickHouseFaultTests.delivered($0) >= ClickHouseFaultTests.captured($0).count
+                let captured = ClickHouseFaultTests.captured($0).count
+                return captured >= tracked && ClickHouseFaultTests.delivered($0) >= captured
             }
         }
 
@@ -64,8 +71,9 @@ struct ClickHouseReplicaTests {
         func storedEverything() async -> Bool {
             let deadline = Date().addingTimeInterval(300)
             while Date() < deadline {
-                let captured = Set(ClickHouseFaultTests.captured(activity.all)).union(deliveredIds)
-                if let stored = try? ClickHouseFaultTests.storedMessageIds(cluster),
+                let phones = ClickHouseFaultTests.captured(activity.all)
+                let captured = Set(phones).union(deliveredIds)
+                if phones.count >= tracked, let stored = try? ClickHouseFaultTests.storedMessageIds(cluster),
                     stored.isSuperset(of: captured)
                 {
                     return true
