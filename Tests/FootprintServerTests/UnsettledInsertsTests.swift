@@ -84,7 +84,7 @@ struct UnsettledInsertsTests {
         ]
         let settlement = UnsettledInserts.settlement(of: [insert(16, [(1, 16), (2, 32)])], answers: answers)
         #expect(settlement.settled.isEmpty)
-        #expect(settlement.copies.isEmpty && settlement.repairs.isEmpty && settlement.stored.isEmpty)
+        #expect(settlement.copies.isEmpty && settlement.repairs.isEmpty && settlement.suspects.isEmpty)
     }
 
     /// The first defect: replica 1 of shard 1 took copy 16 of message 1 and died; the resend
@@ -103,7 +103,7 @@ struct UnsettledInsertsTests {
             ])
         // INSERT 20 stored nothing anywhere: settled, nothing to do.
         #expect(before.settled == [20])
-        #expect(before.copies.isEmpty && before.repairs.isEmpty && before.stored.isEmpty)
+        #expect(before.copies.isEmpty && before.repairs.isEmpty && before.suspects.isEmpty)
         let after = UnsettledInserts.settlement(
             of: inserts,
             answers: [
@@ -119,7 +119,7 @@ struct UnsettledInsertsTests {
             ])
         #expect(after.settled == [16, 20])
         #expect(sequences(after.copies) == ["m1": [16, 48], "m2": [17]])
-        #expect(sequences(after.stored) == ["m1": [16], "m2": [17]])
+        #expect(sequences(after.suspects) == ["m1": [16], "m2": [17]])
         #expect(after.repairs.isEmpty)
     }
 
@@ -146,8 +146,32 @@ struct UnsettledInsertsTests {
         #expect(
             Set(settlement.repairs.first?.copies ?? []) == [sent(1, sequence: 16), sent(3, sequence: 18)])
         // Every stored copy of the INSERT's own makes its device suspect; the resend's (40) not.
-        #expect(sequences(settlement.stored) == ["m1": [16], "m2": [17], "m3": [18]])
+        #expect(sequences(settlement.suspects) == ["m1": [16], "m2": [17], "m3": [18]])
         #expect(sequences(settlement.copies) == ["m1": [16], "m2": [17, 40], "m3": [18]])
+    }
+
+    /// A device with several stored copies of an INSERT is suspect once, with its latest copy's
+    /// time (retention keeps the record while that event is kept).
+    @Test func aDeviceIsSuspectOnceWithItsLatestStoredCopy() {
+        func row(_ message: String, sequence: UInt64, time: Int64) -> UnsettledInserts.Row {
+            (
+                ["phone", Substring(message), Substring(String(sequence)), "\\N", Substring(String(time))],
+                sequence
+            )
+        }
+        let insert = UnsettledInserts.Insert(
+            projectId: 1, mark: 16, query: "q16", since: 0,
+            copies: [16, 17, 18].map { StoredCopy(device: "phone", messageId: "m\($0)", sequence: $0) })
+        let rows = [
+            row("m16", sequence: 16, time: 300), row("m17", sequence: 17, time: 900),
+            row("m18", sequence: 18, time: 500),
+        ]
+        let settlement = UnsettledInserts.settlement(
+            of: [insert],
+            answers: [[Answer(copies: rows, marks: [16]), Answer(copies: rows.reversed(), marks: [16])]])
+        #expect(settlement.settled == [16])
+        #expect(settlement.suspects.map(\.sequence) == [17])
+        #expect(settlement.repairs.isEmpty)
     }
 
     /// A mark one replica holds and its twin has yet to fetch (the view's part behind the
@@ -205,7 +229,7 @@ struct UnsettledInsertsTests {
             ])
         #expect(dropped.settled == [16])
         #expect(sequences(dropped.copies) == ["m1": [48]])
-        #expect(dropped.stored.isEmpty && dropped.repairs.isEmpty)
+        #expect(dropped.suspects.isEmpty && dropped.repairs.isEmpty)
     }
 
     /// Property: for random copies and marks on two replicas of each of two shards, an INSERT is
@@ -254,7 +278,7 @@ struct UnsettledInsertsTests {
             #expect(
                 Dictionary(uniqueKeysWithValues: settlement.repairs.map { ($0.shard, Set($0.copies)) })
                     == expectedRepairs)
-            #expect(settlement.stored.allSatisfy { $0.sequence == sentSequence })
+            #expect(settlement.suspects.allSatisfy { $0.sequence == sentSequence })
         }
     }
 }

@@ -70,18 +70,8 @@ extension ClickHouseEventStore {
                 try repairDailyCounts(
                     projectId: project, copies: repair.copies, shard: location.replicaSets[repair.shard])
             }
-            // One record per device, with the time of its latest stored event (retention keeps the
-            // record while that event is kept).
-            var latest: [Substring: UnsettledInserts.Row] = [:]
-            for copy in settlement.stored {
-                let time = ClickHouseFormat.int64(copy.fields[4]) ?? 0
-                if let kept = latest[copy.fields[0]], ClickHouseFormat.int64(kept.fields[4]) ?? 0 >= time {
-                    continue
-                }
-                latest[copy.fields[0]] = copy
-            }
             var suspects = ClickHouseRowBinary()
-            for copy in latest.values {
+            for copy in settlement.suspects {
                 ClickHouseRows.appendSuspect(copy.fields, project: project, to: &suspects)
             }
             try insert(sql.insertDuplicateCopies, rows: suspects)

@@ -62,9 +62,10 @@ struct UnsettledInserts: Sendable {
         /// Per shard, the copies of an INSERT that shard holds without its mark: their daily
         /// counts are to be added, in one INSERT (the mark's row among them).
         var repairs: [(shard: Int, mark: UInt64, copies: [StoredCopy])] = []
-        /// The copies the settled INSERTs stored (each shard's first replica's): their devices
-        /// are suspect.
-        var stored: [Row] = []
+        /// The suspect devices: for each device of the copies the settled INSERTs stored (each
+        /// shard's first replica's), its latest such copy (by time), whose record retention keeps
+        /// while that copy is kept.
+        var suspects: [Row] = []
     }
 
     /// The most copies kept; past it, the oldest INSERTs are given up (``givenUp``). Each copy
@@ -169,6 +170,7 @@ struct UnsettledInserts: Sendable {
             }
         }
         var settlement = Settlement()
+        var latest: [Substring: Row] = [:]
         for insert in inserts {
             let messages = insert.messages
             let finished = read.allSatisfy { $0.allSatisfy { !$0.running.contains(insert.query) } }
@@ -188,14 +190,22 @@ struct UnsettledInserts: Sendable {
                 let ofInsert = first.copies.filter { messages.contains(message(of: $0)) }
                 settlement.copies += ofInsert
                 let stored = ofInsert.filter { sent.contains(StoredCopy($0)) }
-                settlement.stored += stored
+                for copy in stored {
+                    let device = copy.fields[0]
+                    if let kept = latest[device], time(of: kept) >= time(of: copy) { continue }
+                    latest[device] = copy
+                }
                 if !stored.isEmpty, !first.marks.contains(insert.mark) {
                     settlement.repairs.append((shard, insert.mark, stored.map(StoredCopy.init)))
                 }
             }
         }
+        settlement.suspects = Array(latest.values)
         return settlement
     }
+
+    /// A stored copy's time (ms since 1970).
+    private static func time(of row: Row) -> Int64 { ClickHouseFormat.int64(row.fields[4]) }
 
     /// The message a stored copy's row is a copy of.
     static func message(of row: Row) -> ClickHouseSQL.Message {
