@@ -81,6 +81,19 @@ struct ClickHouseAgreementTests {
                         "the export of \(id)", sourceLocation: sourceLocation)
                 }
                 let filter = ReportFilter(from: data.end.adding(milliseconds: -86_400_000 * 2), to: data.end)
+                // The daily counts of some kinds, read from `daily_counts` by kind.
+                let kindSets: [Set<RollupKind>] = [
+                    RollupReports.trafficCountKinds, [.trackEvents], [.planEvents], [],
+                    Set(RollupKind.allCases),
+                ]
+                for kinds in kindSets {
+                    #expect(
+                        Set(try store.rollupCounts(projectId: project.id, filter: filter, kinds: kinds))
+                            == Set(
+                                try sqlite.rollupCounts(
+                                    projectId: sqliteProject.id, filter: filter, kinds: kinds)),
+                        "\(kinds)", sourceLocation: sourceLocation)
+                }
                 #expect(
                     Set(
                         try store.analyticsEvents(

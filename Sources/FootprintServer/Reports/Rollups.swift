@@ -22,6 +22,11 @@ public enum RollupKind: Int64, Sendable, Hashable, CaseIterable {
     case anyEvent = 8
     /// Track events the tracking plan named (`$event_name`), keyed by that name.
     case planEvents = 9
+
+    /// `kind IN (…)` of these kinds, in the order of their numbers, for either store's SQL.
+    static func sqlCondition(_ kinds: some Sequence<RollupKind>) -> String {
+        "kind IN (\(kinds.map(\.rawValue).sorted().map(String.init).joined(separator: ", ")))"
+    }
 }
 
 /// One daily count, kept up to date on ingest.

@@ -36,6 +36,10 @@ extension ClickHouseSQL {
             ("recent events", recentEvents(projectId: projectId, limit: 50, after: 1).sql),
             ("rollup counts", rollupCounts(projectId: projectId, filter: filter).sql),
             (
+                "rollup counts of some kinds",
+                rollupCounts(projectId: projectId, filter: filter, kinds: [.pageViews, .anyEvent]).sql
+            ),
+            (
                 "rollup page counts",
                 rollupPageCounts(projectId: projectId, filter: filter, kinds: Set(RollupKind.allCases)).sql
             ),

@@ -3,9 +3,12 @@ import FootprintWire
 /// The rollup reads: the daily counts, element texts and person days the SQLite rollups give.
 extension ClickHouseSQL {
     /// Daily counts per day, kind and key: the `daily_counts` aggregate, less the contributions
-    /// of the redundant copies it counted (INSERTs' marks left out).
-    func rollupCounts(projectId: Int64, filter: ReportFilter) -> ClickHouseQuery<RollupCount> {
-        let notMark = "kind != \(Self.insertMarkKind)"
+    /// of the redundant copies it counted; of `kinds` only, or of every kind (INSERTs' marks left
+    /// out).
+    func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>? = nil)
+        -> ClickHouseQuery<RollupCount>
+    {
+        let notMark = kinds.map(RollupKind.sqlCondition) ?? "kind != \(Self.insertMarkKind)"
         return ClickHouseQuery(
             """
             SELECT day, kind, key, sum(counted) FROM (
@@ -28,7 +31,7 @@ extension ClickHouseSQL {
     func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
         -> ClickHouseQuery<(key: [Substring], count: RollupPageCount)>
     {
-        let kind = "kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))"
+        let kind = RollupKind.sqlCondition(kinds)
         let sql = """
             SELECT kind, key, page, day, sum(counted) FROM (
                 SELECT kind, key, page, day, sumMerge(count) AS counted FROM \(database).\(tables.dailyCounts)
@@ -57,7 +60,7 @@ extension ClickHouseSQL {
     func elementTexts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
         -> ClickHouseQuery<(key: [Substring], text: String?)>
     {
-        let kind = "kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))"
+        let kind = RollupKind.sqlCondition(kinds)
         let rows = rollupConditions(projectId: projectId, filter: filter, copies: .countedOfRedundantDevices)
         let sql = """
             SELECT kind, key, page, day, max(if(last.1 > 0, last.2, NULL)) FROM (

@@ -34,7 +34,6 @@ extension SQLiteEventStore {
     public func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
         throws(ServerError) -> [RollupCount]
     {
-        let kinds = kinds.map(\.rawValue).sorted()
         guard !kinds.isEmpty else { return [] }
         let some = kinds.count < RollupKind.allCases.count
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
@@ -46,10 +45,10 @@ extension SQLiteEventStore {
             (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
             conditions += ["day = ?\(values.count + 1)", "kind = ?\(values.count + 2)"]
             reads = (from..<max(from, end)).flatMap { day in
-                kinds.map { values + [.integer(day), .integer($0)] }
+                kinds.map(\.rawValue).sorted().map { values + [.integer(day), .integer($0)] }
             }
         } else if some {
-            conditions.append("kind IN (\(kinds.map(String.init).joined(separator: ", ")))")
+            conditions.append(RollupKind.sqlCondition(kinds))
         }
         let sql = """
             SELECT day, kind, key, count FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
@@ -106,7 +105,7 @@ extension SQLiteEventStore {
         throws(ServerError) -> [RollupPageCount]
     {
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
-        conditions.append("kind IN (\(kinds.map { String($0.rawValue) }.sorted().joined(separator: ", ")))")
+        conditions.append(RollupKind.sqlCondition(kinds))
         return try read { database in
             try database.prepare(
                 """
