@@ -123,8 +123,10 @@ format:
 ## their data between runs, stopped afterwards) and compares them with one SQLite server;
 ## BENCH=clickhouse-100m (only when named, never in make test) multiplies the 10M events loaded
 ## there to 100M inside ClickHouse and times every report once (docs/BENCHMARKS.md).
+## BENCH_CLUSTER_REPLICAS=2 replicates each shard (with ZooKeeper).
 BENCH_CLUSTER_PORT_BASE ?= 25000
 BENCH_CLUSTER_STATE ?= .build/bench-cluster
+BENCH_CLUSTER_REPLICAS ?= 1
 bench: deps
 ifneq ($(filter clickhouse clickhouse-100m,$(BENCH)),)
 	$(MAKE) cluster-deps
@@ -132,7 +134,7 @@ ifneq ($(filter clickhouse clickhouse-100m,$(BENCH)),)
 	$(SWIFT) build -c release --product FootprintBenchmarks
 	@trap 'scripts/cluster.sh stop --state $(BENCH_CLUSTER_STATE)' EXIT; trap 'exit 1' INT TERM; \
 	scripts/cluster.sh start --base $(BENCH_CLUSTER_PORT_BASE) --state $(BENCH_CLUSTER_STATE) \
-		--collectors 2 --haproxy --footprint .build/release/footprint && \
+		--replicas $(BENCH_CLUSTER_REPLICAS) --collectors 2 --haproxy --footprint .build/release/footprint && \
 	FOOTPRINT_CLUSTER_STATE="$(abspath $(BENCH_CLUSTER_STATE))" .build/release/FootprintBenchmarks $(BENCH)
 else
 	$(SWIFT) run -c release FootprintBenchmarks $(BENCH)

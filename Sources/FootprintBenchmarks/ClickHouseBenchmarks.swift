@@ -121,14 +121,29 @@ private struct ClusterBench {
                 else { return nil }
                 return (parts[0], parts[1])
             }
+        // Each setting with each replication wait (`FOOTPRINT_REPLICATION_WAITS`, milliseconds;
+        // default the collectors' own), side by side on replicated shards
+        // (`BENCH_CLUSTER_REPLICAS=2`).
+        let waits: [Int?] =
+            environment["FOOTPRINT_REPLICATION_WAITS"].map {
+                $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                    .filter { (0...60_000).contains($0) }
+            } ?? [nil]
         let settings =
-            intervals.map { CollectorSetting(interval: $0, spools: false) }
+            (intervals.map { CollectorSetting(interval: $0, spools: false) }
             + (environment["FOOTPRINT_BENCH_SPOOL"] == "0"
                 ? []
                 : segments.map {
                     CollectorSetting(
                         interval: 0, spools: true, segmentRows: $0.rows, segmentMilliseconds: $0.milliseconds)
-                })
+                }))
+            .flatMap { setting in
+                waits.map {
+                    var waiting = setting
+                    waiting.replicationWait = $0
+                    return waiting
+                }
+            }
 
         // Alternating rounds on the shared machine; the best round of each setting counts.
         var bestCluster: [CollectorSetting: ClusterIngest] = [:]
@@ -693,15 +708,9 @@ private final class CollectorSet {
                     port: port,
                     arguments: [
                         "--store", bench.cluster.clickHouseURL, "--trusted-proxy", "127.0.0.1",
-                        "--admin-token", bench.cluster.adminToken, "--insert-interval",
-                        String(setting.interval),
-                    ]
-                        + (setting.spools
-                            ? [
-                                "--spool", spools + "/collector\(index + 1)", "--spool-segment-rows",
-                                String(setting.segmentRows), "--spool-segment-ms",
-                                String(setting.segmentMilliseconds),
-                            ] : [])))
+                        "--admin-token", bench.cluster.adminToken,
+                    ] + setting.arguments
+                        + (setting.spools ? ["--spool", spools + "/collector\(index + 1)"] : [])))
             if setting.spools { self.spools.append(spools + "/collector\(index + 1)") }
         }
         // HAProxy checks every second and takes a collector back after one good check.
@@ -737,11 +746,25 @@ private struct CollectorSetting: Hashable {
     /// With a spool, `--spool-segment-rows` and `--spool-segment-ms`.
     var segmentRows = 10_000
     var segmentMilliseconds = 1_000
+    /// `--replication-wait`, in milliseconds; `nil` for the collectors' default.
+    var replicationWait: Int?
 
     var name: String {
-        spools
+        (spools
             ? "spool, shipped in bulk, segments of \(Measure.grouped(segmentRows)) rows or \(Measure.grouped(segmentMilliseconds)) ms"
-            : "insert interval \(interval) ms"
+            : "insert interval \(interval) ms")
+            + (replicationWait.map { ", replication wait \($0) ms" } ?? "")
+    }
+
+    /// The collectors' options for it, besides the store and its spool folder.
+    var arguments: [String] {
+        ["--insert-interval", String(interval)]
+            + (spools
+                ? [
+                    "--spool-segment-rows", String(segmentRows), "--spool-segment-ms",
+                    String(segmentMilliseconds),
+                ]
+                : []) + (replicationWait.map { ["--replication-wait", String($0)] } ?? [])
     }
 }
 

@@ -216,7 +216,7 @@ public final class AnalyticsServer: Sendable {
             metrics.setMetadataCache { cache.reading() }
         }
         if let clickhouse = stores.events as? ClickHouseEventStore {
-            metrics.setUnsettledMessages { clickhouse.unsettledMessages }
+            metrics.setClickHouseWrites { clickhouse.writeReading }
         }
         self.clock = configuration.http.clock
         self.retention = RetentionSchedule(

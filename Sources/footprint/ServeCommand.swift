@@ -12,7 +12,7 @@ enum ServeCommand: Command {
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
                         [--retention-days N] [--insert-interval MS] [--spool DIR [--spool-bytes N] [--spool-segment-rows N] [--spool-segment-ms MS]]
-                        [--meta-cache-interval MS]
+                        [--meta-cache-interval MS] [--replication-wait MS]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; created
@@ -65,6 +65,11 @@ enum ServeCommand: Command {
                               merging on the shards) and reports see the events later
           --spool-segment-ms  with --spool: the milliseconds after which a segment is sealed however few
                               rows it holds (100 to 60000; default 1000)
+          --replication-wait  with --store on replicated shards: the most milliseconds a write waits,
+                              once one replica of each shard holds its rows, for every live replica to
+                              fetch them before it is answered (0 to 60000; default 5000); past it the
+                              batch is answered 503. 0 answers without waiting: a replica's disk lost
+                              in the moment before its twin fetched the rows then loses them
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -85,7 +90,7 @@ enum ServeCommand: Command {
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
                 "metrics-from", "retention-days", "insert-interval", "spool", "spool-bytes",
                 "spool-segment-rows", "spool-segment-ms",
-                "meta-cache-interval",
+                "meta-cache-interval", "replication-wait",
             ],
             flags: [])
         let stores = try StoreAccess.stores(parsed)
@@ -210,17 +215,23 @@ enum ServeCommand: Command {
     }
 
     /// The ClickHouse store's settings from the options that tune it (`--insert-interval`,
-    /// `--spool` and its `--spool-…` options), each of which needs `--store` (`clickHouse`).
+    /// `--replication-wait`, `--spool` and its `--spool-…` options), each of which needs
+    /// `--store` (`clickHouse`).
     static func clickHouseStore(_ parsed: CommandLineArguments, clickHouse: Bool) throws(UsageError)
         -> ClickHouseEventStore.Configuration
     {
         var store = ClickHouseEventStore.Configuration()
         let spoolOptions = ["spool-bytes", "spool-segment-rows", "spool-segment-ms"]
-        for name in ["insert-interval", "spool"] + spoolOptions where parsed.options[name] != nil {
+        for name in ["insert-interval", "spool", "replication-wait"] + spoolOptions
+        where parsed.options[name] != nil {
             guard clickHouse else { throw UsageError(description: "--\(name) needs --store") }
         }
         store.commitInterval =
             Double(try parsed.integer("insert-interval", default: 0, in: 0...10_000)) / 1000
+        store.replicationWait =
+            Double(
+                try parsed.integer(
+                    "replication-wait", default: Int(store.replicationWait * 1000), in: 0...60_000)) / 1000
         store.spoolDirectory = parsed.options["spool"]
         for name in spoolOptions where parsed.options[name] != nil && store.spoolDirectory == nil {
             throw UsageError(description: "--\(name) needs --spool")

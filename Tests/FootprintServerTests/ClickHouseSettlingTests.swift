@@ -26,6 +26,8 @@ struct ClickHouseSettlingTests {
             configure: {
                 $0.insertAnswersLost = lost
                 $0.settleInterval = 0.2
+                // The answer is lost after the INSERT, whatever the twin holds.
+                $0.replicationWait = 0
             }
         ) { store, project in
             let batches = data.batches.map {
@@ -40,7 +42,7 @@ struct ClickHouseSettlingTests {
             lost.withLock { $0 = 1 }
             let failure = ClickHouseTesting.writeFailure(store, batches[1])
             #expect(failure?.code == .unavailable, "\(String(describing: failure))")
-            #expect(store.unsettledMessages.kept > 0)
+            #expect(store.writeReading.kept > 0)
             try shards.drill("stop-replica", "1", "1")
 
             // The resend goes to the twin: its check cannot see the dead replica's copies, so
@@ -53,13 +55,80 @@ struct ClickHouseSettlingTests {
             }
             #expect((resent?.stored ?? 0) > 0, "\(String(describing: resent))")
             usleep(1_000_000)
-            #expect(store.unsettledMessages.kept > 0, "settled with a replica down")
+            #expect(store.writeReading.kept > 0, "settled with a replica down")
 
             _ = try store.client.execute("SYSTEM START FETCHES", on: twin)
             try shards.drill("start-replica", "1", "1")
-            #expect(ServerKillTests.wait(seconds: 180) { store.unsettledMessages.kept == 0 })
-            #expect(store.unsettledMessages.givenUp == 0)
+            #expect(ServerKillTests.wait(seconds: 180) { store.writeReading.kept == 0 })
+            #expect(store.writeReading.givenUp == 0)
             for batch in batches.dropFirst(2) { _ = try store.write(batch) }
+        }
+    }
+
+    /// A write on replicated shards is answered once every replica holds its rows: right after
+    /// each answer, each shard's replicas hold the same events and daily counts. A twin that
+    /// fetches nothing holds the write up until it fails (503, kept as unsettled); the resend
+    /// after it fetches again counts nothing twice. A replica that is down is passed over.
+    @Test(.timeLimit(.minutes(10)))
+    func aWriteIsAnsweredOnceEveryLiveReplicaHoldsItsRows() throws {
+        let shards = try PrivateShards(replicas: 2)
+        defer { shards.stop() }
+        let data = PeopleTests.DataSet(seed: 4)
+        try ClickHouseAgreementTests.expectSameReports(
+            data, url: shards.url, configure: { $0.replicationWait = 2 }
+        ) { store, project in
+            // Each batch in two halves (the links with the first).
+            let batches = data.batches.flatMap { batch in
+                let half = batch.events.count / 2
+                return [
+                    IngestBatch(
+                        projectId: project.id, events: Array(batch.events.prefix(half)),
+                        identityLinks: batch.links, receivedAt: data.end),
+                    IngestBatch(
+                        projectId: project.id, events: Array(batch.events.dropFirst(half)),
+                        receivedAt: data.end),
+                ]
+            }
+            try #require(batches.count >= 6)
+            let database = store.location.database
+            /// Per shard, what each replica holds: its events and the sum of its daily counts.
+            func held() throws -> [[[[Substring]]]] {
+                try store.location.replicaSets.map { replicas in
+                    try replicas.map { replica in
+                        try store.client.rows(
+                            """
+                            SELECT count(), (SELECT sumMerge(count) FROM \(database).daily_counts_local)
+                            FROM \(database).events_local
+                            """, on: replica)
+                    }
+                }
+            }
+            for batch in batches.prefix(3) {
+                _ = try store.write(batch)
+                for (shard, replicas) in try held().enumerated() {
+                    #expect(replicas.allSatisfy { $0 == replicas[0] }, "shard \(shard + 1): \(replicas)")
+                }
+            }
+            #expect(store.writeReading.replicasPassedOver == 0)
+
+            // Twins that fetch nothing: the write is not answered as stored.
+            let twins = store.location.replicaSets.map { $0[1] }
+            for twin in twins { _ = try store.client.execute("SYSTEM STOP FETCHES", on: twin) }
+            let failure = ClickHouseTesting.writeFailure(store, batches[3])
+            #expect(failure?.code == .unavailable, "\(String(describing: failure))")
+            #expect(store.writeReading.replicationTimeouts == 1)
+            #expect(store.writeReading.kept > 0)
+            for twin in twins { _ = try store.client.execute("SYSTEM START FETCHES", on: twin) }
+            let resent = try store.write(batches[3])
+            #expect(resent.stored == 0, "\(resent)")
+            #expect(ServerKillTests.wait(seconds: 60) { store.writeReading.kept == 0 })
+
+            // A replica down: the writes go on without it, and say so.
+            try shards.drill("stop-replica", "2", "2")
+            _ = try store.write(batches[4])
+            #expect(store.writeReading.replicasPassedOver > 0)
+            try shards.drill("start-replica", "2", "2")
+            for batch in batches.dropFirst(5) { _ = try store.write(batch) }
         }
     }
 
@@ -90,15 +159,15 @@ struct ClickHouseSettlingTests {
             }
             let failure = ClickHouseTesting.writeFailure(store, batches[1])
             #expect(failure != nil)
-            #expect(store.unsettledMessages.kept > 0)
+            #expect(store.writeReading.kept > 0)
             for node in nodes { _ = try store.client.execute("DROP TABLE \(database).\(view)", on: node) }
             if resent {
                 // The cut INSERT's events are stored: the resend's copies are the redundant ones.
                 let outcome = try store.write(batches[1])
                 #expect(outcome.stored < batches[1].events.count, "\(outcome)")
             }
-            #expect(ServerKillTests.wait(seconds: 60) { store.unsettledMessages.kept == 0 })
-            #expect(store.unsettledMessages.givenUp == 0)
+            #expect(ServerKillTests.wait(seconds: 60) { store.writeReading.kept == 0 })
+            #expect(store.writeReading.givenUp == 0)
             for batch in batches.dropFirst(2) { _ = try store.write(batch) }
         }
     }

@@ -58,6 +58,10 @@ extension CommandLineTests {
             "--spool-segment-ms", "60001", "--spool", "spool", "--store",
             "clickhouse://127.0.0.1:8123/footprint",
         ],
+        // The replication wait is the ClickHouse store's, at most 60 s.
+        ["--replication-wait", "100"],
+        ["--replication-wait", "60001", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--replication-wait", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         // PostgreSQL keeps the metadata only with ClickHouse events, instead of the --db file.
         ["--meta", "postgres://fp@127.0.0.1:5432/meta"],
         ["--meta", "postgres://fp@127.0.0.1:5432/meta", "--store", "clickhouse://127.0.0.1:8123/footprint"],

@@ -37,6 +37,8 @@ struct MetricsTests {
         snapshot.unsettledMessages = 12
         snapshot.unsettledMessagesGivenUp = 0
         snapshot.cutInsertsRepaired = 2
+        snapshot.replicasPassedOver = 3
+        snapshot.replicationTimeouts = 1
         let text = snapshot.exposition()
         #expect(text.hasSuffix("\n"))
         #expect(
@@ -75,7 +77,13 @@ struct MetricsTests {
             text.contains(
                 "# TYPE footprint_cut_inserts_repaired_total counter\nfootprint_cut_inserts_repaired_total 2\n"
             ))
+        #expect(
+            text.contains(
+                "# TYPE footprint_replicas_passed_over_total counter\nfootprint_replicas_passed_over_total 3\n"
+            ))
+        #expect(text.contains("footprint_replication_timeouts_total 1\n"))
         #expect(!MetricsSnapshot().exposition().contains("footprint_unsettled"))
+        #expect(!MetricsSnapshot().exposition().contains("footprint_replica"))
 
         // Every family is announced (HELP, then TYPE) before its samples; every sample line is
         // `name{labels} value` with a number; a histogram's buckets only grow.

@@ -101,6 +101,20 @@ extension MetricsSnapshot {
             )
             lines.append("footprint_cut_inserts_repaired_total \(cutInsertsRepaired)")
         }
+        if let replicasPassedOver {
+            family(
+                "footprint_replicas_passed_over_total", "counter",
+                "Replicas a write was answered without (down, read-only or behind): until they fetch it, its rows are on one replica of their shard."
+            )
+            lines.append("footprint_replicas_passed_over_total \(replicasPassedOver)")
+        }
+        if let replicationTimeouts {
+            family(
+                "footprint_replication_timeouts_total", "counter",
+                "Writes answered 503 because a replica did not fetch their rows in time."
+            )
+            lines.append("footprint_replication_timeouts_total \(replicationTimeouts)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -48,6 +48,11 @@ public struct MetricsSnapshot: Sendable, Hashable {
     /// Shards' parts of INSERTs found cut before their daily counts and repaired so far
     /// (``UnsettledInserts``), when reported.
     public var cutInsertsRepaired: Int?
+    /// Replicas a write was answered without since the store opened (down, read-only or behind
+    /// when it was written: ``ReplicationWait``), when reported.
+    public var replicasPassedOver: Int?
+    /// Writes failed because a replica did not fetch their rows in time, when reported.
+    public var replicationTimeouts: Int?
 
     /// Creates an empty snapshot.
     public init() {}

@@ -9,7 +9,7 @@ public final class ServerMetrics: Sendable {
         var connections: (@Sendable () -> (open: Int, evicted: Int))?
         var requestsInFlight: (@Sendable () -> Int)?
         var metadataCache: (@Sendable () -> MetadataCacheReading)?
-        var unsettledMessages: (@Sendable () -> (kept: Int, givenUp: Int, repaired: Int))?
+        var clickHouseWrites: (@Sendable () -> ClickHouseWriteReading)?
     }
 
     private let state = LockedValue(State())
@@ -35,12 +35,11 @@ public final class ServerMetrics: Sendable {
         state.withLock { $0.metadataCache = provider }
     }
 
-    /// Where the numbers of unsettled INSERTs' copies come from (a ClickHouse store,
-    /// ``ClickHouseEventStore/unsettledMessages``); without one, the `footprint_unsettled_…`
-    /// families are left out.
-    public func setUnsettledMessages(_ provider: (@Sendable () -> (kept: Int, givenUp: Int, repaired: Int))?)
-    {
-        state.withLock { $0.unsettledMessages = provider }
+    /// Where the numbers of a ClickHouse store's writes come from (unsettled INSERTs' copies,
+    /// replicas passed over: ``ClickHouseEventStore/writeReading``); without one, those families
+    /// are left out.
+    public func setClickHouseWrites(_ provider: (@Sendable () -> ClickHouseWriteReading)?) {
+        state.withLock { $0.clickHouseWrites = provider }
     }
 
     /// Counts one response with `status`.
@@ -108,7 +107,7 @@ public final class ServerMetrics: Sendable {
     /// The counters now, with the readings of the providers.
     public func snapshot() -> MetricsSnapshot {
         let (snapshot, connections, inFlight, metadataCache, unsettled) = state.withLock {
-            ($0.snapshot, $0.connections, $0.requestsInFlight, $0.metadataCache, $0.unsettledMessages)
+            ($0.snapshot, $0.connections, $0.requestsInFlight, $0.metadataCache, $0.clickHouseWrites)
         }
         var result = snapshot
         let reading = connections?()
@@ -116,10 +115,12 @@ public final class ServerMetrics: Sendable {
         result.connectionsEvicted = reading?.evicted
         result.requestsInFlight = inFlight?() ?? 0
         result.metadataCache = metadataCache?()
-        let messages = unsettled?()
-        result.unsettledMessages = messages?.kept
-        result.unsettledMessagesGivenUp = messages?.givenUp
-        result.cutInsertsRepaired = messages?.repaired
+        let writes = unsettled?()
+        result.unsettledMessages = writes?.kept
+        result.unsettledMessagesGivenUp = writes?.givenUp
+        result.cutInsertsRepaired = writes?.repaired
+        result.replicasPassedOver = writes?.replicasPassedOver
+        result.replicationTimeouts = writes?.replicationTimeouts
         return result
     }
 }

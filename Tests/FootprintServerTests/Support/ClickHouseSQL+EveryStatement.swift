@@ -35,6 +35,8 @@ extension ClickHouseSQL {
             ("identity links", identityLinks(projectId: projectId).sql),
             ("recent events", recentEvents(projectId: projectId, limit: 50, after: 1).sql),
             ("rollup counts", rollupCounts(projectId: projectId, filter: filter).sql),
+            ("replicated tables", replicatedTables.sql),
+            ("parts to fetch", partsToFetch(since: 1_700_000_000).sql),
             (
                 "rollup counts of some kinds",
                 rollupCounts(projectId: projectId, filter: filter, kinds: [.pageViews, .anyEvent]).sql

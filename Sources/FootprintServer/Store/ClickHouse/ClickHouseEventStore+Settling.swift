@@ -5,10 +5,13 @@ import Foundation
 /// resend's copy check ran on the twin without it; and a shard may hold the events of an INSERT
 /// cut before some of its aggregate rows.
 extension ClickHouseEventStore {
-    /// The copies of unsettled INSERTs kept for a check once settled, those given up past the
-    /// capacity, and the shards' parts of INSERTs repaired so far (cut before their daily counts).
-    public var unsettledMessages: (kept: Int, givenUp: Int, repaired: Int) {
-        unsettled.withLock { ($0.count, $0.givenUp, $0.repaired) }
+    /// What this store's writes came to so far, for `/metrics`.
+    public var writeReading: ClickHouseWriteReading {
+        let (kept, givenUp, repaired) = unsettled.withLock { ($0.count, $0.givenUp, $0.repaired) }
+        let (passedOver, timeouts) = replication.withLock { ($0.passedOver, $0.timeouts) }
+        return ClickHouseWriteReading(
+            kept: kept, givenUp: givenUp, repaired: repaired, replicasPassedOver: passedOver,
+            replicationTimeouts: timeouts)
     }
 
     /// Keeps the events of `records`, whose INSERT with `query` as its `query_id` failed after

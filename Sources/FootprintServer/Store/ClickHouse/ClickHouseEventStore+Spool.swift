@@ -150,10 +150,12 @@ extension ClickHouseEventStore {
             lostRows.appendRaw(record.lostRows.bytes)
         }
         let query = insertQueryId(mark: records.first?.mark)
+        let started = Date()
         do throws(ServerError) {
             try insert(sql.insertEvents, rows: eventRows, queryId: query)
             try insert(sql.insertIdentities, rows: linkRows)
             try insert(sql.insertLostEvents, rows: lostRows)
+            try awaitReplicas(started: started)
             if configuration.spoolStopsBeforeMark {
                 throw ServerError(code: .closed, message: "stopped before the shipped mark (a test)")
             }

@@ -78,6 +78,16 @@ public final class ClickHouseEventStore: EventStore {
         /// When set, that many of the next groups fail as `unavailable` after their INSERTs
         /// succeeded, as when a replica dies before its answer reaches the collector. Tests set it.
         var insertAnswersLost: LockedValue<Int>?
+        /// The longest a write on replicated shards waits, in seconds, once its INSERTs were
+        /// answered, for every replica to hold its rows before it is answered itself
+        /// (``ReplicationWait``); past it the write fails as `unavailable` and is kept as
+        /// unsettled. 0 answers once one replica of each shard holds them. At most 60;
+        /// default 5.
+        public var replicationWait: Double = 5
+        /// Seconds a replica's fetches may be behind (`absolute_delay`) for writes to wait for
+        /// it: a replica catching up after a restart is passed over, and the writes meanwhile
+        /// are on one replica of their shard until it fetches them. Default 5.
+        public var maximumReplicaDelay: UInt64 = 5
         /// Seconds between two checks of the unsettled INSERTs (``UnsettledInserts``). Default 2.
         var settleInterval: Double = 2
         /// The most copies of unsettled INSERTs kept (``UnsettledInserts/capacity``). Default
@@ -122,6 +132,9 @@ public final class ClickHouseEventStore: EventStore {
     let settlerWake = DispatchSemaphore(value: 0)
     /// Signalled when the settling thread has stopped.
     private let settlerDone = DispatchSemaphore(value: 0)
+    /// Replicas writes were answered without, and writes failed because a replica did not fetch
+    /// their rows in time (``awaitReplicas()``).
+    let replication = LockedValue((passedOver: 0, timeouts: 0))
     /// The last ``RecentEvent/sequence`` given out (see ``sequence(after:now:tag:)``).
     private let lastSequence: LockedValue<UInt64>
     /// The low bits of every sequence this store gives out.
@@ -423,9 +436,11 @@ public final class ClickHouseEventStore: EventStore {
             let group = record(of: batches, deleted: try ledger.deletedIds())
             let query = insertQueryId(mark: group.record.mark)
             sent = (group.record, query)
+            let started = Date()
             try insert(sql.insertEvents, rows: group.record.eventRows, queryId: query)
             try insert(sql.insertIdentities, rows: group.record.linkRows)
             try insert(sql.insertLostEvents, rows: group.record.lostRows)
+            try awaitReplicas(started: started)
             if let lost = configuration.insertAnswersLost, lost.withLock(Self.takeOne) {
                 throw ServerError(code: .unavailable, message: "the answer to the INSERT was lost (a test)")
             }

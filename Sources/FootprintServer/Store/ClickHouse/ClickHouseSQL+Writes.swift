@@ -103,6 +103,34 @@ extension ClickHouseSQL {
         ) { row throws(ServerError) in try row.uint64(0) }
     }
 
+    /// The replicated tables of the database as the replica it is sent to reports them, for
+    /// ``ReplicationWait`` (its log entries read from ZooKeeper).
+    var replicatedTables: ClickHouseQuery<ReplicationWait.Table> {
+        ClickHouseQuery(
+            """
+            SELECT table, log_max_index, log_pointer, is_readonly OR is_session_expired, absolute_delay
+            FROM system.replicas WHERE database = \(ClickHouseFormat.literal(database))
+            """, fields: 5
+        ) { row throws(ServerError) in
+            ReplicationWait.Table(
+                name: row.string(0), logMaxIndex: try row.uint64(1), logPointer: try row.uint64(2),
+                readOnly: try row.uint64(3) != 0, absoluteDelay: try row.uint64(4))
+        }
+    }
+
+    /// The parts of the database's tables that the replica it is sent to has yet to fetch, as
+    /// (table, part), for ``ReplicationWait``: those logged at `since` (seconds since 1970, by
+    /// the clock of the replica that logged them) or later.
+    func partsToFetch(since: Int64) -> ClickHouseQuery<(table: String, part: String)> {
+        ClickHouseQuery(
+            """
+            SELECT table, new_part_name FROM system.replication_queue
+            WHERE database = \(ClickHouseFormat.literal(database)) AND type = 'GET_PART'
+                AND create_time >= toDateTime(\(max(0, since)))
+            """, fields: 2
+        ) { row throws(ServerError) in (row.string(0), row.string(1)) }
+    }
+
     /// The queries among `ids` (`query_id`s) that the server it is sent to runs, for itself or
     /// for another server (`initial_query_id`: a `Distributed` INSERT's part on a shard).
     func runningQueries(among ids: some Collection<String>) -> ClickHouseQuery<String> {
