@@ -155,7 +155,7 @@ private struct ClusterBench {
                 defer { collectors.stop() }
                 var processes = cluster.processes.filter { !$0.key.hasPrefix("collector") }
                 for (name, pid) in collectors.pids { processes[name] = pid }
-                let started = try ClusterState.query("SELECT toUInt32(now())", port: cluster.shardPorts[0])
+                let started = try ClusterState.query("SELECT toUInt32(now())", on: cluster.shards[0])
                     .trimmingCharacters(in: .whitespacesAndNewlines)
                 var run = try ingest(
                     port: cluster.haproxyPort, writeKey: cluster.writeKey, connections: connections,
@@ -279,15 +279,15 @@ private struct ClusterBench {
     func clickHouseExchanges(since started: String) throws -> (requests: Int, connections: Int) {
         var requests = 0
         var connections = 0
-        for port in cluster.shardPorts {
-            _ = try ClusterState.query("SYSTEM FLUSH LOGS", port: port)
+        for node in cluster.shards {
+            _ = try ClusterState.query("SYSTEM FLUSH LOGS", on: node)
             let fields = try ClusterState.query(
                 """
                 SELECT count(), uniqExact(address, port) FROM system.query_log
                 WHERE type = 1 AND interface = 2 AND is_initial_query AND event_time >= toDateTime(\(started))
                     AND query NOT LIKE 'SYSTEM FLUSH%' AND query NOT LIKE 'SELECT toUInt32(now())%'
                 FORMAT TabSeparated
-                """, port: port
+                """, on: node
             ).split(whereSeparator: \.isWhitespace)
             requests += fields.first.flatMap { Int($0) } ?? 0
             connections += fields.dropFirst().first.flatMap { Int($0) } ?? 0
@@ -308,36 +308,36 @@ private struct ClusterBench {
         let from = location.database
         location.database = "footprint_bench_ceiling"
         let to = location.database
-        for port in cluster.shardPorts {
-            _ = try ClusterState.query("DROP DATABASE IF EXISTS \(to)", port: port)
+        for node in cluster.shards {
+            _ = try ClusterState.query("DROP DATABASE IF EXISTS \(to)", on: node)
         }
         defer {
-            for port in cluster.shardPorts {
-                _ = try? ClusterState.query("DROP DATABASE IF EXISTS \(to)", port: port)
+            for node in cluster.shards {
+                _ = try? ClusterState.query("DROP DATABASE IF EXISTS \(to)", on: node)
             }
         }
         try ClickHouseEventStore(location: location, metadataPath: directory + "/ceiling.sqlite").close()
         if !views {
-            for port in cluster.shardPorts {
+            for node in cluster.shards {
                 for view in try ClusterState.query(
                     "SELECT name FROM system.tables WHERE database = '\(to)' AND name LIKE '%\\_mv'",
-                    port: port
+                    on: node
                 ).split(separator: "\n") {
-                    _ = try ClusterState.query("DROP TABLE \(to).\(view)", port: port)
+                    _ = try ClusterState.query("DROP TABLE \(to).\(view)", on: node)
                 }
             }
         }
         let columns = try ClusterState.query(
             "SELECT name FROM system.columns WHERE database = '\(to)' AND table = 'events_local'",
-            port: cluster.shardPorts[0]
+            on: cluster.shards[0]
         ).split(separator: "\n").joined(separator: ", ")
         let shards = cluster.processes.filter { $0.key.hasPrefix("shard") }
         let before = shards.mapValues(processCPUSeconds)
         let seconds = try Measure.seconds {
-            for port in cluster.shardPorts {
+            for node in cluster.shards {
                 _ = try ClusterState.query(
                     "INSERT INTO \(to).events (\(columns)) SELECT \(columns) FROM \(from).events_local LIMIT 200000",
-                    port: port, parameters: ["insert_distributed_sync": "1", "max_execution_time": "0"],
+                    on: node, parameters: ["insert_distributed_sync": "1", "max_execution_time": "0"],
                     timeout: 3600)
             }
         }
@@ -469,10 +469,10 @@ private struct ClusterBench {
     /// Bytes on disk of a database's active parts, on every shard.
     func clickHouseBytes(database: String) throws -> Int {
         var bytes = 0
-        for port in cluster.shardPorts {
+        for node in cluster.shards {
             let answer = try ClusterState.query(
                 "SELECT sum(bytes_on_disk) FROM system.parts WHERE active AND database = '\(database)'",
-                port: port)
+                on: node)
             bytes += Int(answer.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         }
         return bytes
@@ -556,15 +556,15 @@ private struct ClusterBench {
         location.database = "footprint_report_bench_\(count)x\(copies)"
         let from = base.location.database
         let to = location.database
-        let shard = cluster.shardPorts[0]
+        let shard = cluster.shards[0]
         let baseRows = try rowCount(database: from, table: "events_local")
         let expected = baseRows * copies
         let present = try rowCount(database: to, table: "events_local")
         var seconds: Double?
         if present != expected {
             // A partial copy from a stopped run: start again.
-            for port in cluster.shardPorts {
-                _ = try ClusterState.query("DROP DATABASE IF EXISTS \(to)", port: port)
+            for node in cluster.shards {
+                _ = try ClusterState.query("DROP DATABASE IF EXISTS \(to)", on: node)
             }
             var storeConfiguration = ClickHouseEventStore.Configuration()
             storeConfiguration.requestTimeout = cap
@@ -574,12 +574,12 @@ private struct ClusterBench {
             .close()
             let columns = try ClusterState.query(
                 "SELECT name FROM system.columns WHERE database = '\(to)' AND table = 'events_local'",
-                port: shard
+                on: shard
             ).split(separator: "\n").map(String.init)
             seconds = try Measure.seconds {
                 for copy in 0..<copies {
                     let started = Date()
-                    for port in cluster.shardPorts {
+                    for node in cluster.shards {
                         for (table, names) in [
                             ("events", columns),
                             ("identities", ["project_id", "anonymous_id", "user_id", "first_seen"]),
@@ -588,7 +588,7 @@ private struct ClusterBench {
                             let rewritten = names.map { copiedColumn($0, copy: copy) }.joined(separator: ", ")
                             _ = try ClusterState.query(
                                 "INSERT INTO \(to).\(table) (\(names.joined(separator: ", "))) SELECT \(rewritten) FROM \(from).\(table)_local",
-                                port: port,
+                                on: node,
                                 parameters: ["insert_distributed_sync": "1", "max_execution_time": "0"],
                                 timeout: 7200)
                         }
@@ -647,10 +647,10 @@ private struct ClusterBench {
     /// Rows of a local table on every shard (every copy, merged or not).
     func rowCount(database: String, table: String) throws -> Int {
         var rows = 0
-        for port in cluster.shardPorts {
+        for node in cluster.shards {
             let answer = try ClusterState.query(
                 "SELECT sum(rows) FROM system.parts WHERE active AND database = '\(database)' AND table = '\(table)'",
-                port: port)
+                on: node)
             rows += Int(answer.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         }
         return rows
@@ -779,12 +779,19 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     var description: String
 }
 
+/// A ClickHouse server of the cluster.
+private struct ClickHouseNode {
+    var host: String
+    var port: UInt16
+}
+
 /// What scripts/cluster.sh started: its cluster.env and pid files.
 private struct ClusterState {
     var haproxyPort: UInt16
     var writeKey: String
     var clickHouseURL: String
-    var shardPorts: [UInt16]
+    /// Every ClickHouse server of the store URL (each replica of each shard).
+    var shards: [ClickHouseNode]
     /// The collectors' ports (`FOOTPRINT_COLLECTOR_URLS`).
     var collectorPorts: [UInt16]
     var adminToken: String
@@ -814,8 +821,10 @@ private struct ClusterState {
         self.writeKey = writeKey
         clickHouseURL = url
         let shards = url.split(separator: "shards=").last.map { $0.prefix { $0 != "&" } } ?? ""
-        shardPorts = shards.split(separator: ",").compactMap {
-            $0.split(separator: ":").last.flatMap { UInt16($0) }
+        self.shards = shards.split(separator: ",").compactMap {
+            let parts = $0.split(separator: ":")
+            guard parts.count == 2, let port = UInt16(parts[1]) else { return nil }
+            return ClickHouseNode(host: String(parts[0]), port: port)
         }
         processes = [:]
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
@@ -826,12 +835,12 @@ private struct ClusterState {
         }
     }
 
-    /// Runs `sql` on the ClickHouse HTTP interface at `port` with `parameters` (settings) in the
+    /// Runs `sql` on the ClickHouse HTTP interface of `node` with `parameters` (settings) in the
     /// URL, waiting at most `timeout` seconds.
     static func query(
-        _ sql: String, port: UInt16, parameters: [String: String] = [:], timeout: Double = 600
+        _ sql: String, on node: ClickHouseNode, parameters: [String: String] = [:], timeout: Double = 600
     ) throws -> String {
-        var components = URLComponents(string: "http://127.0.0.1:\(port)/")!
+        var components = URLComponents(string: "http://\(node.host):\(node.port)/")!
         if !parameters.isEmpty {
             components.queryItems = parameters.map { URLQueryItem(name: $0.key, value: $0.value) }
         }
@@ -849,7 +858,7 @@ private struct ClusterState {
         guard status == 200, let data else {
             throw BenchmarkFailure(
                 description:
-                    "ClickHouse on \(port): \(error.map { "\($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self))"
+                    "ClickHouse on \(node.host):\(node.port): \(error.map { "\($0)" } ?? String(decoding: data ?? Data(), as: UTF8.self))"
             )
         }
         return String(decoding: data, as: UTF8.self)

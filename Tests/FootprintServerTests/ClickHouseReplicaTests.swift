@@ -225,10 +225,14 @@ struct ClickHouseReplicaTests {
         #expect(await fixture.deliveredEverything())
         #expect(await fixture.storedEverything())
         #expect(ServerKillTests.wait(seconds: 180) { fixture.cluster.unsettledMessages() == 0 })
-        // Whether the kill cut an INSERT this run (it does in about half of them).
-        print(
-            "cut INSERT parts repaired: \(fixture.cluster.collectorMetric("footprint_cut_inserts_repaired_total") ?? -1)"
-        )
+        // Whether the kill cut an INSERT this run (it does in about half of them), and how the
+        // writes in flight fared: answered without the dead replica, or failed waiting for it.
+        for name in [
+            "footprint_cut_inserts_repaired_total", "footprint_replicas_passed_over_total",
+            "footprint_replication_timeouts_total",
+        ] {
+            print("\(name): \(fixture.cluster.collectorMetric(name) ?? -1)")
+        }
         #expect(fixture.replicasAgree())
         try fixture.expectEverythingOnce()
         try fixture.expectReportsEqualSQLites()

@@ -329,11 +329,7 @@ struct ClickHouseShardFaultTests {
         defer { shards.stop() }
         let data = PeopleTests.DataSet(seed: 5)
         try ClickHouseAgreementTests.expectSameReports(data, url: shards.url) { store, project in
-            let time = data.end
-            let batches = data.batches.map {
-                IngestBatch(
-                    projectId: project.id, events: $0.events, identityLinks: $0.links, receivedAt: time)
-            }
+            let batches = data.ingestBatches(project: project)
             _ = try store.write(batches[0])
             try shards.stopShard(2)
             let failure = ClickHouseTesting.writeFailure(store, batches[1])

@@ -37,11 +37,14 @@ import Testing
         }
 
         func write(into store: any EventStore, project: Project) throws {
-            for batch in batches {
-                _ = try store.write(
-                    IngestBatch(
-                        projectId: project.id, events: batch.events, identityLinks: batch.links,
-                        receivedAt: end))
+            for batch in ingestBatches(project: project) { _ = try store.write(batch) }
+        }
+
+        /// Its batches as a store takes them, received at its end.
+        func ingestBatches(project: Project) -> [IngestBatch] {
+            batches.map {
+                IngestBatch(
+                    projectId: project.id, events: $0.events, identityLinks: $0.links, receivedAt: end)
             }
         }
 

@@ -74,6 +74,32 @@ struct UnsettledInsertsTests {
         #expect(UnsettledInserts(capacity: 0).capacity == 1)
     }
 
+    /// A first copy that vanished (a part ZooKeeper never registered, detached after the resend's
+    /// check recorded the resend's copy): a message whose every stored copy on a shard is recorded
+    /// as redundant gets its first stored copy's record removed; a message with a counted copy
+    /// keeps its records, and nothing is removed while the replicas disagree.
+    @Test func aMessageWhoseEveryStoredCopyIsRecordedCountsItsFirstAgain() {
+        let kept = insert(10, [(1, 10), (2, 11), (3, 12)])
+        // Message 1's copy 10 is gone and the resends' 20 and 30 are recorded; message 2's first
+        // (11) counts and the resend's (21) is recorded; message 3's copy 12 is gone, no resend.
+        let held = Answer(
+            copies: [
+                copy(1, sequence: 30), copy(1, sequence: 20), copy(2, sequence: 11), copy(2, sequence: 21),
+            ],
+            marks: [10], recorded: [sent(1, sequence: 20), sent(1, sequence: 30), sent(2, sequence: 21)])
+        let empty = Answer(copies: [], marks: [])
+        let settlement = UnsettledInserts.settlement(of: [kept], answers: [[empty, empty], [held, held]])
+        #expect(settlement.settled == [10])
+        #expect(settlement.unrecorded.count == 1)
+        #expect(settlement.unrecorded.first?.shard == 1)
+        #expect(settlement.unrecorded.first?.copies == [sent(1, sequence: 20)])
+        // The twin still holds copy 10 (the part not detached there yet): not settled.
+        var twin = held
+        twin.copies.append(copy(1, sequence: 10))
+        let waiting = UnsettledInserts.settlement(of: [kept], answers: [[empty, empty], [held, twin]])
+        #expect(waiting.settled.isEmpty && waiting.unrecorded.isEmpty)
+    }
+
     @Test func nothingIsSettledWhileAnyReplicaCannotBeRead() {
         let answers: [[Answer?]] = [
             [

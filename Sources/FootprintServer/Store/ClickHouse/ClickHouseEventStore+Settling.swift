@@ -50,8 +50,9 @@ extension ClickHouseEventStore {
         var local = sql
         local.tables = .local
         for (project, inserts) in due {
-            let copies = local.storedCopies(
-                projectId: project, of: inserts.reduce(into: Set()) { $0.formUnion($1.messages) })
+            let messages = inserts.reduce(into: Set()) { $0.formUnion($1.messages) }
+            let copies = local.storedCopies(projectId: project, of: messages)
+            let recorded = local.recordedCopies(projectId: project, of: messages)
             let marks = local.insertMarks(projectId: project, among: inserts.map(\.mark))
             let running = local.runningQueries(among: Set(inserts.map(\.query)))
             let answers = location.replicaSets.map { replicas in
@@ -61,14 +62,25 @@ extension ClickHouseEventStore {
                         let queries = try? client.rows(
                             running, on: replica, timeout: configuration.writeTimeout),
                         let held = try? client.rows(copies, on: replica, timeout: configuration.writeTimeout),
-                        let found = try? client.rows(marks, on: replica, timeout: configuration.writeTimeout)
+                        let found = try? client.rows(marks, on: replica, timeout: configuration.writeTimeout),
+                        let records = try? client.rows(
+                            recorded, on: replica, timeout: configuration.writeTimeout)
                     else { return nil }
-                    return UnsettledInserts.Answer(copies: held, marks: Set(found), running: Set(queries))
+                    return UnsettledInserts.Answer(
+                        copies: held, marks: Set(found), running: Set(queries), recorded: Set(records))
                 }
             }
             let settlement = UnsettledInserts.settlement(of: inserts, answers: answers)
             guard !settlement.settled.isEmpty else { continue }
             _ = try recordRedundantCopies(projectId: project, among: settlement.copies)
+            for unrecorded in settlement.unrecorded {
+                try onFirstReplica(of: location.replicaSets[unrecorded.shard]) {
+                    replica throws(ServerError) in
+                    _ = try client.execute(
+                        sql.unrecordCopies(projectId: project, unrecorded.copies), on: replica,
+                        timeout: configuration.writeTimeout)
+                }
+            }
             for repair in settlement.repairs {
                 try repairDailyCounts(
                     projectId: project, copies: repair.copies, shard: location.replicaSets[repair.shard])
@@ -89,13 +101,22 @@ extension ClickHouseEventStore {
     private func repairDailyCounts(
         projectId: Int64, copies: [StoredCopy], shard replicas: [ClickHouseLocation.Node]
     ) throws(ServerError) {
-        var failure = ServerError(code: .unavailable, message: "no replica of the shard took the repair")
+        try onFirstReplica(of: replicas) { replica throws(ServerError) in
+            _ = try client.execute(
+                sql.repairDailyCounts(projectId: projectId), external: ClickHouseSQL.repairedCopies(copies),
+                on: replica, timeout: configuration.writeTimeout)
+        }
+    }
+
+    /// Runs `body` on the first of a shard's `replicas` where it succeeds (one replica's change
+    /// is replicated to the others).
+    private func onFirstReplica(
+        of replicas: [ClickHouseLocation.Node], _ body: (ClickHouseLocation.Node) throws(ServerError) -> Void
+    ) throws(ServerError) {
+        var failure = ServerError(code: .unavailable, message: "no replica of the shard took the change")
         for replica in replicas {
             do throws(ServerError) {
-                _ = try client.execute(
-                    sql.repairDailyCounts(projectId: projectId),
-                    external: ClickHouseSQL.repairedCopies(copies),
-                    on: replica, timeout: configuration.writeTimeout)
+                try body(replica)
                 return
             } catch {
                 failure = error

@@ -57,6 +57,36 @@ extension ClickHouseSQL {
         return query
     }
 
+    /// The copies of `messages` in a project recorded as redundant in `duplicate_copies`
+    /// (``UnsettledInserts``, a first copy that vanished).
+    func recordedCopies(projectId: Int64, of messages: some Collection<Message>)
+        -> ClickHouseQuery<ClickHouseEventStore.StoredCopy>
+    {
+        var query = ClickHouseQuery(
+            """
+            SELECT device, message_id, sequence FROM \(database).\(tables.duplicateCopies)
+            WHERE project_id = \(projectId) AND (device, message_id) IN \(Self.checkedMessages.name)
+            """, fields: 3
+        ) { row throws(ServerError) in
+            ClickHouseEventStore.StoredCopy(
+                device: row.string(0), messageId: row.string(1), sequence: try row.uint64(2))
+        }
+        query.external = Self.checkedMessages(messages)
+        return query
+    }
+
+    /// Removes the records of `copies` of a project as redundant from the shard's local table it
+    /// runs on (a replicated mutation on replicated shards).
+    func unrecordCopies(projectId: Int64, _ copies: [ClickHouseEventStore.StoredCopy]) -> String {
+        let tuples = copies.map {
+            "(\(ClickHouseFormat.literal($0.device)), \(ClickHouseFormat.literal($0.messageId)), \($0.sequence))"
+        }
+        return """
+            ALTER TABLE \(database).duplicate_copies_local DELETE
+            WHERE project_id = \(projectId) AND (device, message_id, sequence) IN (\(tuples.joined(separator: ", ")))
+            """
+    }
+
     /// The copy check's first filter: the rows whose ``messageHash`` is one of the checked
     /// messages', read as one 8-byte column before the two text columns (on 18.16 the check reads
     /// every row of the project either way: the `IN` set does not narrow the key's ranges).

@@ -20,6 +20,12 @@
 ///   store adds them from those events (a *repair*). The person aggregates cannot be checked so:
 ///   the devices of the INSERT's stored events are recorded as *suspect*, and the reads take
 ///   those devices' people from their events, as they do for a device with a redundant copy.
+/// - **A first copy that vanished.** When ZooKeeper dies while a replica commits an INSERT's
+///   part, 18.16 answers `UNKNOWN_STATUS_OF_INSERT` but keeps the part, visible to reads, until
+///   its check finds it never registered and detaches it (minutes after ZooKeeper returns). The
+///   resend's copy check meanwhile takes that part's copies for the first stored and records its
+///   own as redundant; once the part is gone, a message whose every stored copy is recorded as
+///   redundant would count nowhere. Such a message's first stored copy has its record removed.
 struct UnsettledInserts: Sendable {
     typealias StoredCopy = ClickHouseEventStore.StoredCopy
 
@@ -50,6 +56,8 @@ struct UnsettledInserts: Sendable {
         var copies: [Row]
         var marks: Set<UInt64>
         var running: Set<String> = []
+        /// The copies of their messages recorded as redundant (``ClickHouseSQL/recordedCopies(projectId:of:)``).
+        var recorded: Set<StoredCopy> = []
     }
 
     /// What to do for the settled INSERTs of one check.
@@ -62,6 +70,9 @@ struct UnsettledInserts: Sendable {
         /// Per shard, the copies of an INSERT that shard holds without its mark: their daily
         /// counts are to be added, in one INSERT (the mark's row among them).
         var repairs: [(shard: Int, mark: UInt64, copies: [StoredCopy])] = []
+        /// Per shard, the copies whose record as redundant is to be removed: of each message of a
+        /// settled INSERT whose every stored copy on that shard is recorded, the first stored.
+        var unrecorded: [(shard: Int, copies: [StoredCopy])] = []
         /// The suspect devices: for each device of the copies the settled INSERTs stored (each
         /// shard's first replica's), its latest such copy (by time), whose record retention keeps
         /// while that copy is kept.
@@ -171,6 +182,7 @@ struct UnsettledInserts: Sendable {
         }
         var settlement = Settlement()
         var latest: [Substring: Row] = [:]
+        var unrecorded: [Int: Set<StoredCopy>] = [:]
         for insert in inserts {
             let messages = insert.messages
             let finished = read.allSatisfy { $0.allSatisfy { !$0.running.contains(insert.query) } }
@@ -189,6 +201,12 @@ struct UnsettledInserts: Sendable {
                 guard let first = replicas.first else { continue }
                 let ofInsert = first.copies.filter { messages.contains(message(of: $0)) }
                 settlement.copies += ofInsert
+                for copies in Dictionary(grouping: ofInsert.map(StoredCopy.init), by: \.message).values
+                where copies.allSatisfy(first.recorded.contains) {
+                    if let firstStored = copies.min(by: { $0.sequence < $1.sequence }) {
+                        unrecorded[shard, default: []].insert(firstStored)
+                    }
+                }
                 let stored = ofInsert.filter { sent.contains(StoredCopy($0)) }
                 for copy in stored {
                     let device = copy.fields[0]
@@ -201,6 +219,14 @@ struct UnsettledInserts: Sendable {
             }
         }
         settlement.suspects = Array(latest.values)
+        settlement.unrecorded = unrecorded.sorted { $0.key < $1.key }.map {
+            (
+                $0.key,
+                $0.value.sorted {
+                    ($0.device, $0.messageId, $0.sequence) < ($1.device, $1.messageId, $1.sequence)
+                }
+            )
+        }
         return settlement
     }
 
