@@ -26,6 +26,12 @@ CLUSTER_REPLICAS ?= 2
 # a replicated cluster of their own per test (scripts/cluster.sh --replicas 2, with ZooKeeper),
 # stopped afterwards; the others run on the shards make test starts.
 CLUSTER_SUITES := ClickHouse|StoreMigration
+# The cluster suites that start replicated clusters of their own (ZooKeeper and four ClickHouse
+# servers each): each in a run of its own after the others, so that two such clusters never share
+# the machine's cores with each other or with the other suites.
+REPLICA_SUITES := ClickHouseReplicaTests ClickHouseSettlingTests
+empty :=
+space := $(empty) $(empty)
 # The SDK's end-to-end run against the cluster (the demo on ClickHouse), on its own: it needs the
 # cooperative threads the blocking suites hold, and its ClickHouse load slows the other suites'.
 CLUSTER_SDK_SUITES := ClusterDemoTests
@@ -81,7 +87,9 @@ test: test-deps
 	scripts/cluster.sh start --base $(TEST_CLUSTER_PORT_BASE) --state $(TEST_CLUSTER_STATE) && \
 	set -a && . $(TEST_CLUSTER_STATE)/cluster.env && set +a && \
 	export FOOTPRINT_REQUIRE_CLICKHOUSE=1 FOOTPRINT_CHDB_PYTHON="$(CURDIR)/$(CHDB_VENV)/bin/python" && \
-	SWIFT=$(SWIFT) scripts/swift-test.sh cluster --filter '$(CLUSTER_SUITES)' && \
+	SWIFT=$(SWIFT) scripts/swift-test.sh cluster --filter '$(CLUSTER_SUITES)' \
+		--skip '$(subst $(space),|,$(REPLICA_SUITES))' && \
+	for suite in $(REPLICA_SUITES); do SWIFT=$(SWIFT) scripts/swift-test.sh $$suite --filter $$suite || exit 1; done && \
 	SWIFT=$(SWIFT) scripts/swift-test.sh cluster-demo --filter '$(CLUSTER_SDK_SUITES)'
 	$(MAKE) browser-test
 
