@@ -79,21 +79,21 @@ struct ReplicationWait: Sendable, Equatable {
         }
     }
 
-    /// Takes a later report of one replica (`nil`: it could not be read, so it is passed over).
+    /// Takes a later report of one replica (`nil`: it could not be read; it, or one with a
+    /// read-only table, is passed over).
     mutating func observe(_ report: Report?, shard: Int, replica: Int) {
         guard states.indices.contains(shard), states[shard].indices.contains(replica) else { return }
         let target = targets[shard]
         switch states[shard][replica] {
         case .holds, .passedOver:
             return
-        case _ where report == nil:
+        case _ where report.map { $0.tables.contains(where: \.readOnly) } ?? true:
             states[shard][replica] = .passedOver
         case .pulling:
             guard let report else { return }
             let tables = Dictionary(
                 report.tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            if report.tables.contains(where: \.readOnly) || target.keys.contains(where: { tables[$0] == nil })
-            {
+            if target.keys.contains(where: { tables[$0] == nil }) {
                 states[shard][replica] = .passedOver
             } else if target.allSatisfy({ name, index in
                 tables[name].map { Self.pulled($0, past: index) } ?? false
@@ -103,14 +103,8 @@ struct ReplicationWait: Sendable, Equatable {
             }
         case .fetching(let parts):
             guard let report else { return }
-            if report.tables.contains(where: \.readOnly) {
-                states[shard][replica] = .passedOver
-            } else {
-                states[shard][replica] = Self.fetching(
-                    parts.reduce(into: [:]) {
-                        $0[$1.key] = $1.value.intersection(report.fetching[$1.key] ?? [])
-                    })
-            }
+            states[shard][replica] = Self.fetching(
+                parts.reduce(into: [:]) { $0[$1.key] = $1.value.intersection(report.fetching[$1.key] ?? []) })
         }
     }
 

@@ -44,8 +44,9 @@ extension SQLiteEventStore {
         {
             (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
             conditions += ["day = ?\(values.count + 1)", "kind = ?\(values.count + 2)"]
+            let numbers = kinds.map(\.rawValue).sorted()
             reads = (from..<max(from, end)).flatMap { day in
-                kinds.map(\.rawValue).sorted().map { values + [.integer(day), .integer($0)] }
+                numbers.map { values + [.integer(day), .integer($0)] }
             }
         } else if some {
             conditions.append(RollupKind.sqlCondition(kinds))
