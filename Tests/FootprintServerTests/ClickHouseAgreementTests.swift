@@ -94,6 +94,21 @@ struct ClickHouseAgreementTests {
                                     projectId: sqliteProject.id, filter: filter, kinds: kinds)),
                         "\(kinds)", sourceLocation: sourceLocation)
                 }
+                // The page counts with the clicks' last texts (the elements report), and without
+                // (definitions and funnels): the same rows, the texts left out.
+                let pageKinds = RollupReports.definitionCountKinds
+                for texts in [true, false] {
+                    let counts = try store.rollupPageCounts(
+                        projectId: project.id, filter: filter, kinds: pageKinds, texts: texts)
+                    #expect(
+                        Set(counts)
+                            == Set(
+                                try sqlite.rollupPageCounts(
+                                    projectId: sqliteProject.id, filter: filter, kinds: pageKinds,
+                                    texts: texts)),
+                        "texts: \(texts)", sourceLocation: sourceLocation)
+                    #expect(counts.contains { $0.text != nil } == texts, sourceLocation: sourceLocation)
+                }
                 #expect(
                     Set(
                         try store.analyticsEvents(

@@ -181,7 +181,8 @@ struct ClickHouseFunnelTests {
             }
             return try filters.flatMap { filter in
                 let counts = try store.rollupPageCounts(
-                    projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
+                    projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds,
+                    texts: false)
                 return try funnels.map { funnel in
                     let sources = try #require(FunnelSources(steps: funnel.steps, counts: counts))
                     return try store.funnelPeople(
@@ -244,7 +245,8 @@ extension ClickHouseFunnelTests {
                 IngestBatch(
                     projectId: project.id, events: events, receivedAt: Timestamp(millisecondsSince1970: day)))
             let counts = try store.rollupPageCounts(
-                projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
+                projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds, texts: false
+            )
             let sources = try #require(
                 FunnelSources(steps: [.page("Home"), .defined(opened)], counts: counts))
             let selectors = RollupReports.match(opened, counts: counts).people

@@ -48,7 +48,7 @@ import Testing
         throws -> [RollupReports.DefinitionMatch]
     {
         let counts = try store.rollupPageCounts(
-            projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
+            projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds, texts: false)
         return RollupTests.definitions.filter(RollupReports.canAnswer).map {
             RollupReports.match($0, counts: counts)
         }

@@ -439,6 +439,20 @@ import Testing
                         try store.rollupCounts(projectId: project.id, filter: filter, kinds: kinds)
                             == all.filter { kinds.contains($0.kind) }, "\(filter) \(kinds)")
                 }
+                // The page counts without texts are those with texts, the texts left out.
+                let kinds = RollupReports.definitionCountKinds
+                let withTexts = try store.rollupPageCounts(
+                    projectId: project.id, filter: filter, kinds: kinds, texts: true)
+                let withoutTexts = try store.rollupPageCounts(
+                    projectId: project.id, filter: filter, kinds: kinds, texts: false)
+                if filter.from == nil { #expect(withTexts.contains { $0.text != nil }) }
+                #expect(
+                    withoutTexts
+                        == withTexts.map {
+                            var count = $0
+                            count.text = nil
+                            return count
+                        }, "\(filter)")
                 let days = try store.rollupCounts(
                     projectId: project.id, filter: filter, kinds: RollupReports.dayCountKinds)
                 #expect(

@@ -148,7 +148,7 @@ public struct ReportService: Sendable {
     {
         guard !definitions.isEmpty else { return [] }
         let counts = try events.rollupPageCounts(
-            projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds)
+            projectId: project.id, filter: filter, kinds: RollupReports.definitionCountKinds, texts: false)
         let matches = definitions.map { RollupReports.match($0, counts: counts) }
         let people = try events.peopleCounts(projectId: project.id, filter: filter, matches: matches)
         return RollupReports.definedEvents(definitions, matches: matches, people: people)
@@ -172,7 +172,8 @@ public struct ReportService: Sendable {
                 .prefix(max(0, limit)).map { $0 }
         }
         let kind: RollupKind = grouping == .similar ? .similarElementClicks : .elementClicks
-        var rows = try events.rollupPageCounts(projectId: project.id, filter: filter, kinds: [kind])
+        var rows = try events.rollupPageCounts(
+            projectId: project.id, filter: filter, kinds: [kind], texts: true)
         if let paths { rows.removeAll { !paths.contains($0.key) } }
         let top = RollupReports.elements(rows: rows, people: [:], limit: limit)
         let people = try events.peopleCounts(
@@ -251,7 +252,7 @@ public struct ReportService: Sendable {
             ? []
             : try events.rollupPageCounts(
                 projectId: project.id, filter: filter,
-                kinds: RollupReports.definitionCountKinds)
+                kinds: RollupReports.definitionCountKinds, texts: false)
         guard used.isEmpty || RollupReports.canAnswer(filter),
             let sources = FunnelSources(steps: steps, counts: counts)
         else {

@@ -15,11 +15,13 @@ extension ClickHouseEventStore {
         return try client.rows(sql.rollupCounts(projectId: projectId, filter: filter, kinds: kinds))
     }
 
-    public func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+    public func rollupPageCounts(
+        projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>, texts wanted: Bool
+    )
         throws(ServerError) -> [RollupPageCount]
     {
         guard !kinds.isEmpty else { return [] }
-        let clicks = kinds.intersection([.elementClicks, .similarElementClicks])
+        let clicks = wanted ? kinds.intersection([.elementClicks, .similarElementClicks]) : []
         var texts: [[Substring]: String] = [:]
         if !clicks.isEmpty {
             for row in try client.rows(sql.elementTexts(projectId: projectId, filter: filter, kinds: clicks))

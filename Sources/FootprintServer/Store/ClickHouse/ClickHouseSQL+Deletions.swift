@@ -64,12 +64,7 @@ extension ClickHouseSQL {
 
     /// The stored events of a project before `time` (ms since 1970).
     func eventsBefore(projectId: Int64, time: Int64) -> ClickHouseQuery<Int64> {
-        ClickHouseQuery.number(
-            """
-            SELECT count() FROM \(database).\(tables.events)
-            WHERE project_id = \(projectId) AND time < \(time) AND \(unique(projectId: projectId))
-            """
-        )
+        ClickHouseQuery.number(countedEvents(projectId: projectId, conditions: ["time < \(time)"]))
     }
 
     /// Deletes a project's events before `time` from one shard's local table (retention).

@@ -102,7 +102,7 @@ extension SQLiteEventStore {
         }
     }
 
-    public func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+    public func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>, texts: Bool)
         throws(ServerError) -> [RollupPageCount]
     {
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
@@ -110,7 +110,7 @@ extension SQLiteEventStore {
         return try read { database in
             try database.prepare(
                 """
-                SELECT kind, key, page, day, \(Self.countSum("count")), max(detail) FROM rollup_counts
+                SELECT kind, key, page, day, \(Self.countSum("count")), \(texts ? "max(detail)" : "NULL") FROM rollup_counts
                 WHERE \(conditions.joined(separator: " AND ")) GROUP BY kind, key, page, day
                 """
             ).rows(values) { row in
