@@ -31,9 +31,17 @@ struct ClickHouseQueryTests {
         #expect(
             try counts.decode(Self.fields("20000\t1\tHome\\tPage\t7"))
                 == RollupCount(day: 20_000, kind: .trackEvents, key: "Home\tPage", count: 7))
-        let session = try sql.storedSessions(projectId: 1, filter: ReportFilter()).decode(
-            Self.fields("1500\t3"))
-        #expect(session == StoredSession(lengthMilliseconds: 1_500, pageViews: 3))
+        let sessions = sql.sessionFigures(projectId: 1, filter: ReportFilter())
+        #expect(
+            try sessions.decode(Self.fields("7\t1\t500\t12\t3\t400\t900"))
+                == SessionFigures(
+                    sessions: 7, totalLengthMilliseconds: (1 << 32) + 500, lowerMiddleLengthMilliseconds: 400,
+                    upperMiddleLengthMilliseconds: 900, pageViews: 12, bounces: 3))
+        // A total past `Int64` (the high halves' sum alone, or with the low ones) is held at its
+        // largest value.
+        for line in ["2\t2147483648\t0\t2\t0\t1\t1", "2\t2147483647\t4294967296\t2\t0\t1\t1"] {
+            #expect(try sessions.decode(Self.fields(line)).totalLengthMilliseconds == .max)
+        }
         let event = try sql.analyticsEvents(
             projectId: 1, filter: ReportFilter(), properties: .omitted, limit: 1
         )

@@ -235,9 +235,7 @@ struct ClickHouseStoreTests {
         // Each answer as sorted lines, so that the order of rows and dictionaries does not count.
         func answers(_ store: any EventStore, _ project: Project) throws -> [[String]] {
             try filters.map { filter in
-                let sessions = try store.storedSessions(projectId: project.id, filter: filter).map {
-                    "session \($0.lengthMilliseconds) ms, \($0.pageViews) views"
-                }
+                let sessions = ["sessions \(try store.sessionFigures(projectId: project.id, filter: filter))"]
                 let dwell = try store.rollupDwell(projectId: project.id, filter: filter).flatMap {
                     page, histogram in
                     histogram.bins.map {
@@ -260,7 +258,7 @@ struct ClickHouseStoreTests {
         try withTemporaryStore("footprint-sessions") { sqlite, sqliteProject in
             try write(sqlite, sqliteProject)
             let expected = try answers(sqlite, sqliteProject)
-            #expect(try sqlite.storedSessions(projectId: sqliteProject.id, filter: filters[0]).count == 3)
+            #expect(try sqlite.sessionFigures(projectId: sqliteProject.id, filter: filters[0]).sessions == 3)
             try ClickHouseTesting.withStore { store, project throws in
                 let db = store.location.database
                 let tables = ["sessions_local", "session_pages_local"]
@@ -276,7 +274,7 @@ struct ClickHouseStoreTests {
                 for filter in filters {
                     let sql = store.sql
                     for narrowed in [
-                        { sql.storedSessions(projectId: project.id, filter: filter, sessions: $0).sql },
+                        { sql.sessionFigures(projectId: project.id, filter: filter, sessions: $0).sql },
                         { sql.rollupDwell(projectId: project.id, filter: filter, sessions: $0).sql },
                         {
                             sql.rollupMoves(projectId: project.id, filter: filter, from: nil, sessions: $0)

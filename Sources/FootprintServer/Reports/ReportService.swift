@@ -203,7 +203,7 @@ public struct ReportService: Sendable {
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).sessions()
         }
-        return RollupReports.sessions(try events.storedSessions(projectId: project.id, filter: filter))
+        return RollupReports.sessions(try events.sessionFigures(projectId: project.id, filter: filter))
     }
 
     /// The most common next pages after `page`.

@@ -377,17 +377,19 @@ public enum RollupReports {
     // MARK: Sessions and paths
 
     /// Session count, length and screens per session.
-    public static func sessions(_ sessions: [StoredSession]) -> SessionReport {
-        let count = sessions.count
-        let lengths = sessions.map(\.lengthMilliseconds)
-        let screens = sessions.map(\.pageViews).saturatingSum()
+    public static func sessions(_ figures: SessionFigures) -> SessionReport {
+        let count = figures.sessions
         return SessionReport(
             sessions: count,
             averageLengthMilliseconds: count == 0
-                ? 0 : Int(saturating: Double(lengths.saturatingSum()) / Double(count)),
-            medianLengthMilliseconds: ReportEngine.median(lengths) ?? 0,
-            screensPerSession: count == 0 ? 0 : Double(screens) / Double(count),
-            bounces: sessions.filter { $0.pageViews <= 1 }.count)
+                ? 0 : Int(saturating: Double(figures.totalLengthMilliseconds) / Double(count)),
+            medianLengthMilliseconds: count == 0
+                ? 0
+                : ReportEngine.median(
+                    lower: figures.lowerMiddleLengthMilliseconds, upper: figures.upperMiddleLengthMilliseconds
+                ),
+            screensPerSession: count == 0 ? 0 : Double(figures.pageViews) / Double(count),
+            bounces: figures.bounces)
     }
 
     /// The most common next pages after `page` (`moves` from it).

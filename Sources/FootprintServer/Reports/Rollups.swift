@@ -123,6 +123,47 @@ public struct StoredSession: Sendable, Hashable {
     }
 }
 
+/// A range's sessions summed up: what the sessions report shows of them, as a store can count it
+/// without sending each session (``init(_:)`` defines every figure).
+public struct SessionFigures: Sendable, Hashable {
+    /// How many sessions.
+    public var sessions: Int
+    /// Their lengths added up, held within `Int64` (a length below 0 counts as 0).
+    public var totalLengthMilliseconds: Int64
+    /// The `(count - 1) / 2`th of the sorted lengths, from 0 (0 without sessions).
+    public var lowerMiddleLengthMilliseconds: Int64
+    /// The `count / 2`th of the sorted lengths, from 0: the lower middle's when the count is odd.
+    public var upperMiddleLengthMilliseconds: Int64
+    /// Their page views added up, held within `Int`.
+    public var pageViews: Int
+    /// The sessions with one page view or none.
+    public var bounces: Int
+
+    /// The figures of `sessions`: their definition.
+    public init(_ sessions: [StoredSession]) {
+        let lengths = sessions.map { max(0, $0.lengthMilliseconds) }.sorted()
+        self.init(
+            sessions: sessions.count, totalLengthMilliseconds: lengths.saturatingSum(),
+            lowerMiddleLengthMilliseconds: lengths.isEmpty ? 0 : lengths[(lengths.count - 1) / 2],
+            upperMiddleLengthMilliseconds: lengths.isEmpty ? 0 : lengths[lengths.count / 2],
+            pageViews: sessions.map(\.pageViews).saturatingSum(),
+            bounces: sessions.count { $0.pageViews <= 1 })
+    }
+
+    /// Figures a store counted.
+    public init(
+        sessions: Int, totalLengthMilliseconds: Int64, lowerMiddleLengthMilliseconds: Int64,
+        upperMiddleLengthMilliseconds: Int64, pageViews: Int, bounces: Int
+    ) {
+        self.sessions = sessions
+        self.totalLengthMilliseconds = totalLengthMilliseconds
+        self.lowerMiddleLengthMilliseconds = lowerMiddleLengthMilliseconds
+        self.upperMiddleLengthMilliseconds = upperMiddleLengthMilliseconds
+        self.pageViews = pageViews
+        self.bounces = bounces
+    }
+}
+
 /// Moves from one page to the next within sessions.
 public struct RollupMove: Sendable, Hashable {
     /// The page left.

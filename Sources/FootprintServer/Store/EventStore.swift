@@ -102,10 +102,10 @@ public protocol EventStore: Sendable {
     func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
         throws(ServerError) -> RetentionReport
 
-    /// The sessions that started on the days of `filter`, with its app version and OS filters.
-    /// With its page: each session's events on that page (their span and page views), counted
-    /// on the day of the first.
-    func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
+    /// The figures (``SessionFigures``) of the sessions that started on the days of `filter`, with
+    /// its app version and OS filters. With its page: of each session's events on that page (their
+    /// span and page views), counted on the day of the first.
+    func sessionFigures(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SessionFigures
 
     /// Each page's dwell histogram over the days of `filter`.
     func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String: DwellHistogram]

@@ -89,8 +89,8 @@ extension ClickHouseSQL {
                 "retention of an event",
                 retention(projectId: projectId, filter: filter, returnEvent: "Product Viewed", days: 7).sql
             ),
-            ("sessions", storedSessions(projectId: projectId, filter: filter).sql),
-            ("sessions on a page", storedSessions(projectId: projectId, filter: onPage).sql),
+            ("sessions", sessionFigures(projectId: projectId, filter: filter).sql),
+            ("sessions on a page", sessionFigures(projectId: projectId, filter: onPage).sql),
             ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "").sql),
             (
                 "element texts",
@@ -110,7 +110,7 @@ extension ClickHouseSQL {
             ),
             (
                 "sessions on a page of every session",
-                storedSessions(projectId: projectId, filter: onPage, sessions: .all).sql
+                sessionFigures(projectId: projectId, filter: onPage, sessions: .all).sql
             ),
             ("dwell on a page", rollupDwell(projectId: projectId, filter: onPage).sql),
             ("moves", rollupMoves(projectId: projectId, filter: filter, from: nil).sql),

@@ -48,11 +48,12 @@ extension ReportEngine {
     /// Session count, length and screens per session.
     public func sessions() -> SessionReport {
         RollupReports.sessions(
-            timelines.compactMap { timeline in
-                guard let start = timeline.start, let end = timeline.end else { return nil }
-                return StoredSession(
-                    lengthMilliseconds: end.saturatingSubtract(start), pageViews: timeline.pageViews)
-            })
+            SessionFigures(
+                timelines.compactMap { timeline in
+                    guard let start = timeline.start, let end = timeline.end else { return nil }
+                    return StoredSession(
+                        lengthMilliseconds: end.saturatingSubtract(start), pageViews: timeline.pageViews)
+                }))
     }
 
     /// Every page view's move to the next page, as rollup rows.

@@ -123,8 +123,12 @@ extension ReportEngine {
     static func median(_ values: [Int64]) -> Int? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
-        let middle = sorted.count / 2
-        if sorted.count % 2 == 1 { return Int(sorted[middle]) }
-        return Int(saturating: (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2)
+        return median(lower: sorted[(sorted.count - 1) / 2], upper: sorted[sorted.count / 2])
+    }
+
+    /// The median of sorted values whose middle ones are `lower` and `upper` (the same one for
+    /// an odd count): their mean.
+    static func median(lower: Int64, upper: Int64) -> Int {
+        lower == upper ? Int(lower) : Int(saturating: (Double(lower) + Double(upper)) / 2)
     }
 }

@@ -158,11 +158,12 @@ extension ClickHouseEventStore {
         return reached
     }
 
-    public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
-    {
-        if let page = filter.page, page.isEmpty { return [] }
+    public func sessionFigures(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SessionFigures {
+        if let page = filter.page, page.isEmpty { return SessionFigures([]) }
         let sessions = try sessionsToRead(projectId: projectId, filter: filter, page: filter.page)
-        return try client.rows(sql.storedSessions(projectId: projectId, filter: filter, sessions: sessions))
+        return try client.rows(sql.sessionFigures(projectId: projectId, filter: filter, sessions: sessions))
+            .first
+            ?? SessionFigures([])
     }
 
     public func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String:

@@ -157,18 +157,39 @@ extension ClickHouseSQL {
             """
     }
 
-    /// The sessions that started on `filter`'s days (with its page: each session's events on
-    /// that page): length and page views.
-    func storedSessions(projectId: Int64, filter: ReportFilter, sessions: Sessions = .inRange)
-        -> ClickHouseQuery<StoredSession>
+    /// The figures (``SessionFigures``) of the sessions that started on `filter`'s days (with its
+    /// page: of each session's events on that page), counted here, one row back. The lengths are
+    /// added as their high and low 32 bits apart, each sum exact below 2^31 sessions, so the
+    /// total is exact wherever it fits in `Int64`; the middle lengths are read from the sorted
+    /// lengths (ClickHouse's quantiles interpolate or pick otherwise).
+    func sessionFigures(projectId: Int64, filter: ReportFilter, sessions: Sessions = .inRange)
+        -> ClickHouseQuery<SessionFigures>
     {
-        ClickHouseQuery(
+        let rows = sessionRows(
+            projectId: projectId, filter: filter, page: filter.page, length: true, sessions: sessions)
+        return ClickHouseQuery(
             """
-            SELECT greatest(0, length), views FROM (\(sessionRows(projectId: projectId, filter: filter, page: filter.page, length: true, sessions: sessions)))
-            WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
-            """, fields: 2
+            SELECT n, high, low, screens, bounces, if(n = 0, 0, sorted[intDiv(n - 1, 2) + 1]),
+                if(n = 0, 0, sorted[intDiv(n, 2) + 1])
+            FROM (
+                SELECT count() AS n, sum(intDiv(kept, 4294967296)) AS high, sum(kept % 4294967296) AS low,
+                    sum(views) AS screens, countIf(views <= 1) AS bounces, arraySort(groupArray(kept)) AS sorted
+                FROM (
+                    SELECT greatest(0, length) AS kept, views FROM (\(rows))
+                    WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
+                )
+            )
+            """, fields: 7
         ) { row throws(ServerError) in
-            StoredSession(lengthMilliseconds: try row.int64(0), pageViews: try row.int(1))
+            let (high, low) = (try row.int64(1), try row.int64(2))
+            let (shifted, overflow) = high.multipliedReportingOverflow(by: 1 << 32)
+            var total = overflow ? Int64.max : shifted
+            total.addSaturating(low)
+            return SessionFigures(
+                sessions: try row.int(0), totalLengthMilliseconds: total,
+                lowerMiddleLengthMilliseconds: try row.int64(5),
+                upperMiddleLengthMilliseconds: try row.int64(6),
+                pageViews: Int(clamping: try row.uint64(3)), bounces: try row.int(4))
         }
     }
 

@@ -194,8 +194,12 @@ extension SQLiteEventStore {
         }
     }
 
-    public func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession]
-    {
+    public func sessionFigures(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SessionFigures {
+        SessionFigures(try storedSessions(projectId: projectId, filter: filter))
+    }
+
+    /// The sessions ``sessionFigures(projectId:filter:)`` sums up.
+    func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession] {
         let (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
         let table =
             filter.page == nil
