@@ -1,4 +1,3 @@
-import Dispatch
 import FootprintWire
 
 extension ReportService {
@@ -8,40 +7,40 @@ extension ReportService {
     /// project's whole counts. Built from the same service calls as the API and the dashboard,
     /// so from rollups when the range is whole days.
     ///
-    /// The reads are split over two threads of about equal work: element paths, plan-named
-    /// events and items on one, traffic and events (over one read of their daily counts) on the
-    /// other.
+    /// The reads are split over two threads of about equal work (``atOnce(_:_:)``): traffic and
+    /// events (over one read of their daily counts) on one, element paths, plan-named events and
+    /// items on the other; traffic's dwell takes a thread of its own.
     public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
-        let other = LockedValue<
-            Result<([ElementStatistics], [EventStatistics], [ItemStatistics]), ServerError>?
-        >(nil)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            let result = Result { () throws(ServerError) in
-                (
-                    try elements(
-                        project: project, parameters: parameters, grouping: .exact,
-                        limit: Report.topElementLimit),
-                    try self.namedEvents(
-                        project: project, parameters: parameters, limit: Report.topEventLimit),
-                    try self.items(project: project, parameters: parameters, limit: Report.itemLimit)
-                )
-            }
-            other.withLock { $0 = result }
+        // Traffic and events over one read of their daily counts, and the project's totals.
+        func trafficAndEvents() throws(ServerError) -> (
+            TrafficReport, [EventStatistics], Int, Int
+        ) {
+            let counts =
+                RollupReports.canAnswer(parameters.filter)
+                ? try events.rollupCounts(
+                    projectId: project.id, filter: parameters.filter, kinds: RollupReports.trafficCountKinds)
+                : nil
+            return (
+                try self.traffic(project: project, parameters: parameters, dwell: true, counts: counts),
+                try self.topEvents(
+                    project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts),
+                try events.eventCount(projectId: project.id), try events.lostEventCount(projectId: project.id)
+            )
         }
-        defer { group.wait() }
-        let counts =
-            RollupReports.canAnswer(parameters.filter)
-            ? try events.rollupCounts(
-                projectId: project.id, filter: parameters.filter, kinds: RollupReports.trafficCountKinds)
-            : nil
-        let traffic = try traffic(project: project, parameters: parameters, dwell: true, counts: counts)
-        let topEvents = try topEvents(
-            project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts)
-        let totalEvents = try events.eventCount(projectId: project.id)
-        let lostEvents = try events.lostEventCount(projectId: project.id)
-        group.wait()
-        let (topElements, namedEvents, items) = try other.withLock { $0! }.get()
+        let service = self
+        let ((traffic, topEvents, totalEvents, lostEvents), (topElements, namedEvents, items)) =
+            try Self.atOnce(
+                trafficAndEvents,
+                { () throws(ServerError) -> ([ElementStatistics], [EventStatistics], [ItemStatistics]) in
+                    (
+                        try service.elements(
+                            project: project, parameters: parameters, grouping: .exact,
+                            limit: Report.topElementLimit),
+                        try service.namedEvents(
+                            project: project, parameters: parameters, limit: Report.topEventLimit),
+                        try service.items(project: project, parameters: parameters, limit: Report.itemLimit)
+                    )
+                })
         return Report(
             project: project.name, fromDay: parameters.fromDay, toDay: parameters.toDay,
             totalEvents: totalEvents, uniqueVisitors: traffic.people, lostEvents: lostEvents,
