@@ -44,10 +44,22 @@ extension ClickHouseSQL {
         projectId: Int64, filter: ReportFilter, items: [String], groups: [String], state: String,
         source: (table: String, role: Int, range: [String])? = nil
     ) -> String {
+        peopleParts(
+            projectId: projectId, filter: filter, items: items, groups: groups, states: [(state, "state")],
+            source: source)
+    }
+
+    /// ``peopleParts(projectId:filter:items:groups:state:source:)`` with several states, each
+    /// `expression AS name` (a state of some of the rows only is an `…StateIf` on their kind or key).
+    func peopleParts(
+        projectId: Int64, filter: ReportFilter, items: [String], groups: [String],
+        states: [(expression: String, name: String)],
+        source: (table: String, role: Int, range: [String])? = nil
+    ) -> String {
         let (table, role, range) = source ?? (tables.personDays, 2, Self.rangeConditions(filter))
         let columns = groups.map { $0 == "person" ? "\(Self.person) AS person" : $0 }
         let names = groups.map { $0.components(separatedBy: " AS ").last ?? $0 }
-        let select = (columns + ["\(state) AS state"]).joined(separator: ", ")
+        let select = (columns + states.map { "\($0.expression) AS \($0.name)" }).joined(separator: ", ")
         let group = groups.isEmpty ? "" : "GROUP BY \(names.joined(separator: ", "))"
         let aggregate =
             aggregateConditions(projectId: projectId, filter: filter, days: false, people: true) + items
@@ -81,11 +93,15 @@ extension ClickHouseSQL {
     )
         -> String
     {
-        let (first, _) = RollupReports.days(of: filter)
         let parts = peopleParts(
             projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["person"],
-            state: "groupBitOrState(bitShiftLeft(toUInt64(1), toUInt64(day - \(first))))")
+            state: "groupBitOrState(\(Self.dayBit(filter)))")
         return "SELECT person, groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY person"
+    }
+
+    /// A row's day as the bit of its mask (``personMasks(projectId:filter:kind:keys:)``).
+    static func dayBit(_ filter: ReportFilter) -> String {
+        "bitShiftLeft(toUInt64(1), toUInt64(day - \(RollupReports.days(of: filter).first)))"
     }
 
     /// The days of the range among the `window` days from each day of `mask` on
@@ -220,21 +236,29 @@ extension ClickHouseSQL {
         -> ClickHouseQuery<(first: Int, n: Int, people: Int, returned: Int)>
     {
         let (_, count) = RollupReports.days(of: filter)
-        let active = personMasks(projectId: projectId, filter: filter, kind: .anyEvent)
         let masks: String
         if let returnEvent {
-            let returns = personMasks(
-                projectId: projectId, filter: filter, kind: .trackEvents, keys: [returnEvent])
+            // Both masks of each person from one grouping of the rows of either kind.
+            let (active, returns) = (RollupKind.anyEvent.rawValue, RollupKind.trackEvents.rawValue)
+            let parts = peopleParts(
+                projectId: projectId, filter: filter,
+                items: [
+                    "(kind = \(active) OR (kind = \(returns) AND key = \(ClickHouseFormat.literal(returnEvent))))"
+                ],
+                groups: ["person"],
+                states: [
+                    ("groupBitOrStateIf(\(Self.dayBit(filter)), kind = \(active))", "active_state"),
+                    ("groupBitOrStateIf(\(Self.dayBit(filter)), kind = \(returns))", "returned_state"),
+                ])
             masks = """
-                SELECT person, groupBitOrIf(mask, which = 0) AS active, groupBitOrIf(mask, which = 1) AS returned
-                FROM (
-                    SELECT toUInt8(0) AS which, person, mask FROM (\(active))
-                    UNION ALL
-                    SELECT toUInt8(1) AS which, person, mask FROM (\(returns)))
-                GROUP BY person
+                SELECT person, groupBitOrMerge(active_state) AS active, groupBitOrMerge(returned_state) AS returned
+                FROM (\(parts)) GROUP BY person
                 """
         } else {
-            masks = "SELECT person, mask AS active, mask AS returned FROM (\(active))"
+            masks = """
+                SELECT person, mask AS active, mask AS returned
+                FROM (\(personMasks(projectId: projectId, filter: filter, kind: .anyEvent)))
+                """
         }
         // A mask's first day: the power of two of its lowest bit (exact in a double).
         let sql = """
