@@ -198,22 +198,44 @@ extension SQLiteEventStore {
         SessionFigures(try storedSessions(projectId: projectId, filter: filter))
     }
 
-    /// The sessions ``sessionFigures(projectId:filter:)`` sums up.
+    /// The sessions ``sessionFigures(projectId:filter:)`` sums up. A range of at most
+    /// ``seekedDays`` days is read in runs of days side by side (both indexes are keyed by day after
+    /// the project, and page), each run on its own connection.
     func storedSessions(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [StoredSession] {
-        let (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
         let table =
             filter.page == nil
             ? "sessions INDEXED BY sessions_by_day" : "session_pages INDEXED BY session_pages_by_page"
-        return try read { database in
-            try database.prepare(
-                """
-                SELECT max(0, end_time - start_time), max(0, page_views) FROM \(table)
-                WHERE \(conditions.joined(separator: " AND "))
-                """
-            ).rows(values) { row in
-                StoredSession(lengthMilliseconds: row.int64(at: 0), pageViews: Int(row.int64(at: 1)))
+        var runs: [Range<Int64>?] = [nil]
+        if let from = filter.from?.dayNumber,
+            let to = filter.to.map({ $0.adding(milliseconds: -1).dayNumber + 1 }),
+            from < to, to - from <= Self.seekedDays
+        {
+            runs = Self.runs(of: Array(from..<to)).compactMap { run in
+                run.first.map { $0..<run[run.count - 1] + 1 }
             }
+            values += [.null, .null]
+            conditions += ["day >= ?\(values.count - 1)", "day < ?\(values.count)"]
+        } else {
+            (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
         }
+        let sql = """
+            SELECT max(0, end_time - start_time), max(0, page_views) FROM \(table)
+            WHERE \(conditions.joined(separator: " AND "))
+            """
+        let bound = values
+        return try concurrently(runs) { (days: Range<Int64>?) throws(ServerError) -> [StoredSession] in
+            var values = bound
+            if let days {
+                values[values.count - 2] = .integer(days.lowerBound)
+                values[values.count - 1] = .integer(days.upperBound)
+            }
+            return try read { database in
+                try database.prepare(sql).rows(values) { row in
+                    StoredSession(lengthMilliseconds: row.int64(at: 0), pageViews: Int(row.int64(at: 1)))
+                }
+            }
+        }.flatMap { $0 }
     }
 
     public func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String:
