@@ -27,18 +27,17 @@ extension ReportService {
                 try events.eventCount(projectId: project.id), try events.lostEventCount(projectId: project.id)
             )
         }
-        let service = self
         let ((traffic, topEvents, totalEvents, lostEvents), (topElements, namedEvents, items)) =
             try Self.atOnce(
                 trafficAndEvents,
                 { () throws(ServerError) -> ([ElementStatistics], [EventStatistics], [ItemStatistics]) in
                     (
-                        try service.elements(
+                        try self.elements(
                             project: project, parameters: parameters, grouping: .exact,
                             limit: Report.topElementLimit),
-                        try service.namedEvents(
+                        try self.namedEvents(
                             project: project, parameters: parameters, limit: Report.topEventLimit),
-                        try service.items(project: project, parameters: parameters, limit: Report.itemLimit)
+                        try self.items(project: project, parameters: parameters, limit: Report.itemLimit)
                     )
                 })
         return Report(

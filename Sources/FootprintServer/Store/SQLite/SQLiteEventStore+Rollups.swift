@@ -206,30 +206,24 @@ extension SQLiteEventStore {
         let table =
             filter.page == nil
             ? "sessions INDEXED BY sessions_by_day" : "session_pages INDEXED BY session_pages_by_page"
-        var runs: [Range<Int64>?] = [nil]
-        if let from = filter.from?.dayNumber,
-            let to = filter.to.map({ $0.adding(milliseconds: -1).dayNumber + 1 }),
-            from < to, to - from <= Self.seekedDays
-        {
-            runs = Self.runs(of: Array(from..<to)).compactMap { run in
-                run.first.map { $0..<run[run.count - 1] + 1 }
-            }
-            values += [.null, .null]
-            conditions += ["day >= ?\(values.count - 1)", "day < ?\(values.count)"]
-        } else {
-            (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
-        }
+        let first = filter.from?.dayNumber ?? .min
+        let end = filter.to.map { $0.adding(milliseconds: -1).dayNumber + 1 } ?? .max
+        guard first < end else { return [] }
+        let (span, overflow) = end.subtractingReportingOverflow(first)
+        let runs =
+            !overflow && span <= Self.seekedDays
+            ? Self.runs(of: Array(first..<end)).map { $0[0]..<$0[$0.count - 1] + 1 } : [first..<end]
+        values += [.null, .null]
+        conditions += ["day >= ?\(values.count - 1)", "day < ?\(values.count)"]
         let sql = """
             SELECT max(0, end_time - start_time), max(0, page_views) FROM \(table)
             WHERE \(conditions.joined(separator: " AND "))
             """
         let bound = values
-        return try concurrently(runs) { (days: Range<Int64>?) throws(ServerError) -> [StoredSession] in
+        return try concurrently(runs) { (days: Range<Int64>) throws(ServerError) -> [StoredSession] in
             var values = bound
-            if let days {
-                values[values.count - 2] = .integer(days.lowerBound)
-                values[values.count - 1] = .integer(days.upperBound)
-            }
+            values[values.count - 2] = .integer(days.lowerBound)
+            values[values.count - 1] = .integer(days.upperBound)
             return try read { database in
                 try database.prepare(sql).rows(values) { row in
                     StoredSession(lengthMilliseconds: row.int64(at: 0), pageViews: Int(row.int64(at: 1)))
