@@ -233,7 +233,7 @@ import Testing
                     DROP TABLE person_sets; DROP TABLE person_merges; DROP TABLE person_numbers;
                     DELETE FROM store_state WHERE key = 'person_sets_pending';
                     DROP TABLE metadata_revision;
-                    """)
+                    """ + Self.beforeRollupTimes)
                 for table in ["projects", "write_keys"] {
                     for change in ["insert", "update", "delete"] {
                         try database.execute("DROP TRIGGER \(table)_\(change)_bumps_metadata_revision")
@@ -246,6 +246,75 @@ import Testing
             let project = try #require(try store.project(named: "old"))
             #expect(try PeopleTests.everyReport(store, project, end: data.end) == before)
             try Self.expectSetsEqualRows(store, project, Self.everything(data.end), "upgraded")
+        }
+    }
+
+    /// Back to the funnel times of schema 9 (before `rollup_times`): one row per person and 8-day
+    /// block keyed by the ids (left empty: the upgrade drops it and fills `rollup_times` from the
+    /// events).
+    static let beforeRollupTimes = """
+        DROP TABLE rollup_times;
+        DELETE FROM store_state WHERE key = '\(SQLiteSchema.timesKey)';
+        CREATE TABLE rollup_person_times(
+            project_id INTEGER NOT NULL, kind INTEGER NOT NULL, key TEXT NOT NULL, block INTEGER NOT NULL,
+            anonymous_id TEXT NOT NULL, user_id TEXT NOT NULL, page TEXT NOT NULL, app_version TEXT NOT NULL,
+            os TEXT NOT NULL, times BLOB NOT NULL,
+            PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os)
+        ) WITHOUT ROWID;
+        """
+
+    /// A file of schema version 9 opens, fills `rollup_times` from its events (in chunks that
+    /// resume), and answers every report as it did, funnels and the deletion of a person
+    /// included; read-only, it is refused until then.
+    @Test func aSchema9DatabaseFillsItsFunnelTimesFromItsEvents() throws {
+        let data = PeopleTests.DataSet(seed: 9)
+        try withTemporaryDatabase("footprint-times-upgrade") { path in
+            var configuration = SQLiteEventStore.Configuration()
+            configuration.synchronous = "OFF"
+            var before: [String] = []
+            do {
+                let store = try SQLiteEventStore(path: path, configuration: configuration)
+                let project = try store.createProject(named: "old")
+                try data.write(into: store, project: project)
+                before = try PeopleTests.everyReport(store, project, end: data.end)
+                store.close()
+            }
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.execute(Self.beforeRollupTimes)
+                try database.setUserVersion(9)
+            }
+            var readOnly = configuration
+            readOnly.readOnly = true
+            #expect(throws: ServerError.self, "version 9") {
+                try SQLiteEventStore(path: path, configuration: readOnly)
+            }
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.migrate(SQLiteSchema.migrations)
+            }
+            let refused = #expect(throws: ServerError.self, "migrated, not filled yet") {
+                try SQLiteEventStore(path: path, configuration: readOnly)
+            }
+            #expect(refused?.message.contains("still being built") == true)
+            do {
+                // Filled 7 events per transaction, each moving the progress on.
+                let database = try SQLiteDatabase(path: path)
+                let writer = try GroupCommitWriter(database: database)
+                #expect(try writer.fillRollupTimes(chunk: 7) == data.batches.map(\.events.count).reduce(0, +))
+                #expect(try writer.fillRollupTimes(chunk: 7) == 0, "done once")
+                writer.close()
+            }
+            let store = try SQLiteEventStore(path: path, configuration: configuration)
+            defer { store.close() }
+            let project = try #require(try store.project(named: "old"))
+            #expect(try PeopleTests.everyReport(store, project, end: data.end) == before)
+            let pending = try store.read { database in
+                try database.prepare("SELECT count(*) FROM store_state WHERE key = ?1").rows([
+                    .text(SQLiteSchema.timesKey)
+                ]) { $0.int64(at: 0) }
+            }
+            #expect(pending == [0])
         }
     }
 

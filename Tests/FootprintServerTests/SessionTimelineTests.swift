@@ -203,41 +203,76 @@ struct SessionTimelineTests {
         }
     }
 
-    // MARK: Time lists
+    // MARK: Person times
 
     @Test(arguments: 0..<30)
-    func timeListsRoundTripAndConcatenate(seed: Int) {
+    func personTimesRoundTripAndConcatenate(seed: Int) {
         var random = SeededRandom(seed: UInt64(seed) &+ 500)
-        let block = Int64.random(in: -300_000...300_000, using: &random)
-        let start = TimeList.start(ofBlock: block)
-        func times(_ count: Int) -> [Int64] {
+        let day = Int64.random(in: -3_000_000...3_000_000, using: &random)
+        let start = PersonTimes.start(ofDay: day)
+        func entries(_ count: Int) -> [PersonTimes.Entry] {
             (0..<count).map { _ in
-                // Mostly inside the block; now and then any value, which must survive too.
-                Int.random(in: 0...9, using: &random) == 0
-                    ? Int64.random(in: Int64.min...Int64.max, using: &random)
-                    : start + Int64.random(in: 0..<691_200_000, using: &random)
+                // Mostly inside the day and small numbers; now and then any value, which must
+                // survive too.
+                let odd = Int.random(in: 0...9, using: &random) == 0
+                return PersonTimes.Entry(
+                    member: odd ? UInt64.random(in: 0...UInt64.max, using: &random) : UInt64.random(in: 0..<500_000, using: &random),
+                    time: odd
+                        ? Int64.random(in: Int64.min...Int64.max, using: &random)
+                        : start + Int64.random(in: 0..<86_400_000, using: &random))
             }
         }
-        let first = times(Int.random(in: 0...300, using: &random))
-        let encoded = TimeList.encode(first, block: block)
-        #expect(TimeList.decode(encoded, block: block) == first)
-        // What the writer does in SQL: a transaction's times appended to the stored bytes.
-        let more = times(5)
-        #expect(TimeList.decode(encoded + TimeList.encode(more, block: block), block: block) == first + more)
+        let first = entries(Int.random(in: 0...300, using: &random))
+        var encoded: [UInt8] = []
+        PersonTimes.encode(first, day: day, into: &encoded)
+        #expect(PersonTimes.decode(encoded, day: day) == first)
+        // What the writer does in SQL: a transaction's entries appended to the stored bytes.
+        let more = entries(5)
+        var appended = encoded
+        PersonTimes.encode(more, day: day, into: &appended)
+        #expect(PersonTimes.decode(appended, day: day) == first + more)
+        // Split for storage: the first piece fits the room left, every other a chunk; together
+        // they are the entries in order.
+        let room = Int.random(in: -5...PersonTimes.chunkBytes, using: &random)
+        let all = first + more + entries(Int.random(in: 0...2_000, using: &random))
+        let pieces = PersonTimes.pieces(all, day: day, room: room)
+        #expect(pieces[0].count <= max(0, room))
+        #expect(pieces.dropFirst().allSatisfy { !$0.isEmpty && $0.count <= PersonTimes.chunkBytes })
+        #expect(pieces.allSatisfy { PersonTimes.decode($0, day: day) != nil }, "each piece ends on an entry")
+        #expect(PersonTimes.decode(Array(pieces.joined()), day: day) == all)
     }
 
-    @Test func damagedTimeListsAreRefused() {
-        #expect(TimeList.decode([], block: 0) == [])
-        #expect(TimeList.decode([0x80], block: 0) == nil, "a number cut short")
-        var times: [Int64] = [7]
-        #expect(!TimeList.decode([0x01, 0x80], block: 0, into: &times))
-        #expect(times == [7], "a damaged list adds nothing")
-        #expect(TimeList.decode([0x01, 0x02], block: 0, into: &times) && times == [7, 1, 2])
+    @Test func personTimesPiecesAndMembers() {
+        let entry = PersonTimes.Entry(member: PersonTimes.member(number: 3, anonymous: true), time: 86_400_000 + 5)
+        #expect(entry.member == 7 && PersonTimes.member(number: 3, anonymous: false) == 6)
+        #expect(PersonTimes.member(number: .max, anonymous: true) == UInt64(UInt32.max) << 1 | 1)
+        var one: [UInt8] = []
+        PersonTimes.encode([entry], day: 1, into: &one)
+        #expect(one == [7, 5], "member 7, 5 ms into day 1")
+        #expect(PersonTimes.pieces([], day: 1, room: 100) == [[]])
+        #expect(PersonTimes.pieces([entry, entry], day: 1, room: 2) == [[7, 5], [7, 5]])
+        #expect(PersonTimes.pieces([entry], day: 1, room: 1) == [[], [7, 5]], "no room: a new chunk")
+        #expect(PersonTimes.pieces([entry], day: 1, room: 0) == [[], [7, 5]])
+        let full = Array(repeating: entry, count: PersonTimes.chunkBytes / 2 + 1)
+        #expect(PersonTimes.pieces(full, day: 1, room: 0).map(\.count) == [0, PersonTimes.chunkBytes, 2])
+    }
+
+    @Test func damagedPersonTimesAreRefused() {
+        #expect(PersonTimes.decode([], day: 0) == [])
+        #expect(PersonTimes.decode([0x80], day: 0) == nil, "a number cut short")
+        #expect(PersonTimes.decode([0x01], day: 0) == nil, "a member without its time")
+        var seen: [PersonTimes.Entry] = []
+        #expect(!PersonTimes.decode([0x01, 0x02, 0x03, 0x80], day: 0) { seen.append($0) })
+        #expect(seen == [PersonTimes.Entry(member: 1, time: 2)], "the entries before the damage")
         #expect(
-            TimeList.decode(Array(repeating: 0xFF, count: 11) + [0x01], block: 0) == nil,
+            PersonTimes.decode([0x01] + Array(repeating: 0xFF, count: 11) + [0x01], day: 0) == nil,
             "longer than 64 bits")
-        let block = TimeList.block(ofDay: 1_796_083_200_000 / 86_400_000)
-        #expect(TimeList.encode([1_796_083_200_000, 1_796_083_200_250], block: block).count <= 10)
-        #expect(TimeList.block(ofDay: -1) == -1 && TimeList.start(ofBlock: -1) == -8 * 86_400_000)
+        let day = Int64(1_796_083_200_000 / 86_400_000)
+        var bytes: [UInt8] = []
+        PersonTimes.encode(
+            [PersonTimes.Entry(member: 400_000, time: PersonTimes.start(ofDay: day) + 86_399_999)], day: day,
+            into: &bytes)
+        #expect(bytes.count <= 7, "a number below 2^20 and an offset in the day: 3 + 4 bytes")
+        #expect(PersonTimes.start(ofDay: -1) == -86_400_000)
     }
 }

@@ -18,8 +18,16 @@ package struct RollupDelta {
         var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
         var page: String, appVersion: String, os: String
     }
-    /// The key of a person's event times (its block is 8 days, not 64).
-    typealias PersonTimesKey = PersonDaysKey
+    /// The key of a `rollup_times` row: the events of one kind, key, day, page, app version and
+    /// OS.
+    struct TimesKey: Hashable {
+        var project: Int64, kind: RollupKind, key: String, day: Int64, page: String, appVersion: String
+        var os: String
+    }
+    /// One event's time and the ids that tell its person.
+    struct PersonTime: Hashable {
+        var anonymousId: String, userId: String, time: Int64
+    }
     package struct SessionKey: Hashable {
         var project: Int64, key: String
     }
@@ -49,9 +57,9 @@ package struct RollupDelta {
     private(set) var stored: [Int64: Int64] = [:]
     private(set) var counts: [CountKey: (count: Int64, detail: String?)] = [:]
     private(set) var personDays: [PersonDaysKey: Int64] = [:]
-    /// New event times per person, page view, track event or clicked path, page and 8-day block
-    /// (for funnels).
-    private(set) var personTimes: [PersonTimesKey: [Int64]] = [:]
+    /// New event times with their people per page view, track event or clicked path, day, page,
+    /// app version and OS (for funnels; written by ``PersonSetWriter``, which numbers the people).
+    private(set) var personTimes: [TimesKey: [PersonTime]] = [:]
     package private(set) var sessions: [SessionKey: SessionEvents] = [:]
     /// Each session's events per page (for reports with a page filter).
     private(set) var sessionPages: [SessionPageKey: SessionPage] = [:]
@@ -86,18 +94,12 @@ package struct RollupDelta {
                 page: page, appVersion: appVersion, os: os)
             personDays[personKey, default: 0] |= bit
         }
-        func time(_ kind: RollupKind, _ key: String) {
-            let timesKey = PersonTimesKey(
-                project: project, kind: kind, key: key, block: TimeList.block(ofDay: day),
-                anonymousId: anonymousId, userId: userId, page: page, appVersion: appVersion, os: os)
-            personTimes[timesKey, default: []].append(event.time.millisecondsSince1970)
-        }
         for contribution in Self.contributions(of: event) {
             if contribution.counted {
                 count(contribution.kind, contribution.key, detail: contribution.detail)
             }
             if contribution.perPerson { person(contribution.kind, contribution.key) }
-            if contribution.timed { time(contribution.kind, contribution.key) }
+            if contribution.timed { time(event, project: project, contribution) }
         }
         let isView = event.type == .screen || event.type == .page
         let sessionKey = SessionKey(
@@ -126,6 +128,24 @@ package struct RollupDelta {
                     type: event.type, name: event.name, page: event.page,
                     durationMilliseconds: event.durationMilliseconds), isView
             ))
+    }
+
+    /// Adds only the event's times (``personTimes``): what a store that kept every other rollup
+    /// needs to fill `rollup_times`.
+    mutating func addTimes(_ event: EventRecord, project: Int64) {
+        for contribution in Self.contributions(of: event) where contribution.timed {
+            time(event, project: project, contribution)
+        }
+    }
+
+    private mutating func time(_ event: EventRecord, project: Int64, _ contribution: Contribution) {
+        let key = TimesKey(
+            project: project, kind: contribution.kind, key: contribution.key, day: event.time.dayNumber,
+            page: event.page ?? "", appVersion: event.appVersion ?? "", os: event.os ?? "")
+        personTimes[key, default: []].append(
+            PersonTime(
+                anonymousId: event.anonymousId ?? "", userId: event.userId ?? "",
+                time: event.time.millisecondsSince1970))
     }
 
     /// What one event adds to the rollups under one kind and key.
@@ -212,12 +232,12 @@ package struct RollupDelta {
     /// The statements ``write(_:)`` runs.
     struct Statements {
         let stored: SQLiteStatement, count: SQLiteStatement, personDays: SQLiteStatement
-        let personTimes: SQLiteStatement
         let sessionPage: SQLiteStatement
         let dwell: SQLiteStatement, move: SQLiteStatement
     }
 
-    /// Writes the sums (sessions are written by the caller, which reads them).
+    /// Writes the sums (sessions are written by the caller, which reads them, and the times by
+    /// ``PersonSetWriter/addTimes(_:numbers:)``).
     func write(_ statements: Statements) throws(SQLiteError) {
         for (project, count) in stored {
             try statements.stored.run([.integer(project), .integer(count)])
@@ -235,13 +255,6 @@ package struct RollupDelta {
                 .text(key.anonymousId), .text(key.userId), .text(key.page), .text(key.appVersion),
                 .text(key.os),
                 .integer(days),
-            ])
-        }
-        for (key, times) in personTimes {
-            try statements.personTimes.run([
-                .integer(key.project), .integer(key.kind.rawValue), .text(key.key), .integer(key.block),
-                .text(key.anonymousId), .text(key.userId), .text(key.page), .text(key.appVersion),
-                .text(key.os), .blob(TimeList.encode(times, block: key.block)),
             ])
         }
         for (key, span) in sessionPages {

@@ -74,6 +74,7 @@ extension GroupCommitWriter {
                     read: unchanged ? (found.clickDays, found.clickTexts, found.throughId) : nil)
                 try Self.removePersonRows(removed, database: database)
                 var numbers: PersonSetWriter.Numbers = [:]
+                try statements.people.removeTimes(removed.personTimes, numbers: &numbers)
                 for block in Set(
                     removed.personDays.keys.map {
                         PersonSetWriter.BlockKey(
@@ -216,22 +217,17 @@ extension GroupCommitWriter {
     /// Removes the per-person rollup rows of the removed events (every event of such a row is
     /// the person's: a row is one `anonymousId`/`userId` pair).
     private static func removePersonRows(_ removed: RollupDelta, database: SQLiteDatabase) throws {
-        let key = """
-            project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4 AND anonymous_id = ?5 AND user_id = ?6
-                AND page = ?7 AND app_version = ?8 AND os = ?9
+        let delete = try database.prepare(
             """
-        for (table, keys) in [
-            ("rollup_person_days", Array(removed.personDays.keys)),
-            ("rollup_person_times", Array(removed.personTimes.keys)),
-        ] {
-            let delete = try database.prepare("DELETE FROM \(table) WHERE \(key)")
-            for personKey in keys {
-                try delete.run([
-                    .integer(personKey.project), .integer(personKey.kind.rawValue), .text(personKey.key),
-                    .integer(personKey.block), .text(personKey.anonymousId), .text(personKey.userId),
-                    .text(personKey.page), .text(personKey.appVersion), .text(personKey.os),
-                ])
-            }
+            DELETE FROM rollup_person_days WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4
+                AND anonymous_id = ?5 AND user_id = ?6 AND page = ?7 AND app_version = ?8 AND os = ?9
+            """)
+        for personKey in removed.personDays.keys {
+            try delete.run([
+                .integer(personKey.project), .integer(personKey.kind.rawValue), .text(personKey.key),
+                .integer(personKey.block), .text(personKey.anonymousId), .text(personKey.userId),
+                .text(personKey.page), .text(personKey.appVersion), .text(personKey.os),
+            ])
         }
     }
 

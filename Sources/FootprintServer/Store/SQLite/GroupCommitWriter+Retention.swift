@@ -54,7 +54,7 @@ extension GroupCommitWriter {
             ])
         }
         try step { database, _ in
-            for table in ["rollup_counts", "rollup_dwell", "rollup_moves", "person_sets"] {
+            for table in ["rollup_counts", "rollup_dwell", "rollup_moves", "person_sets", "rollup_times"] {
                 try database.prepare("DELETE FROM \(table) WHERE project_id = ?1 AND day < ?2").run([
                     project, day,
                 ])
@@ -64,10 +64,6 @@ extension GroupCommitWriter {
         // from the horizon's day on. One kind per transaction (each an index range).
         let block = SQLiteValue.integer(horizonDay >> 6)
         let keptBits = SQLiteValue.integer(Int64(bitPattern: ~((UInt64(1) << UInt64(horizonDay & 63)) &- 1)))
-        // Event times: whole 8-day blocks before the horizon go, its own block keeps the times
-        // from the horizon on.
-        let timesBlock = TimeList.block(ofDay: horizonDay)
-        let start = horizonDay &* 86_400_000
         for kind in RollupKind.allCases.map({ SQLiteValue.integer($0.rawValue) }) {
             try step { database, _ in
                 let inKind = "project_id = ?1 AND kind = ?2"
@@ -81,39 +77,6 @@ extension GroupCommitWriter {
                     "DELETE FROM rollup_person_days WHERE \(inKind) AND block = ?3 AND days = 0"
                 )
                 .run([project, kind, block])
-            }
-            try step { database, _ in
-                try database.prepare(
-                    "DELETE FROM rollup_person_times WHERE project_id = ?1 AND kind = ?2 AND block < ?3"
-                )
-                .run([project, kind, .integer(timesBlock)])
-                let select = try database.prepare(
-                    """
-                    SELECT key, anonymous_id, user_id, page, app_version, os, times FROM rollup_person_times
-                    WHERE project_id = ?1 AND kind = ?2 AND block = ?3
-                    """)
-                let where9 = """
-                    project_id = ?1 AND kind = ?2 AND block = ?3 AND key = ?4 AND anonymous_id = ?5 AND user_id = ?6
-                        AND page = ?7 AND app_version = ?8 AND os = ?9
-                    """
-                let update = try database.prepare(
-                    "UPDATE rollup_person_times SET times = ?10 WHERE \(where9)")
-                let delete = try database.prepare("DELETE FROM rollup_person_times WHERE \(where9)")
-                let rows = try select.rows([project, kind, .integer(timesBlock)]) { row in
-                    (
-                        [project, kind, .integer(timesBlock)]
-                            + (0..<6).map { SQLiteValue.text(row.text(at: $0) ?? "") },
-                        TimeList.decode(row.blob(at: 6), block: timesBlock) ?? []
-                    )
-                }
-                for (key, times) in rows {
-                    let kept = times.filter { $0 >= start }
-                    if kept.isEmpty {
-                        try delete.run(key)
-                    } else if kept.count != times.count {
-                        try update.run(key + [.blob(TimeList.encode(kept, block: timesBlock))])
-                    }
-                }
             }
         }
         try recordHorizon(projectId: projectId, day: horizonDay)

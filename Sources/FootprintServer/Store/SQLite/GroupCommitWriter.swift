@@ -64,7 +64,6 @@ final class GroupCommitWriter: @unchecked Sendable {
                 stored: try database.prepare(SQLiteSchema.addStoredEvents),
                 count: try database.prepare(SQLiteSchema.upsertRollupCount),
                 personDays: try database.prepare(SQLiteSchema.upsertPersonDays),
-                personTimes: try database.prepare(SQLiteSchema.upsertPersonTimes),
                 sessionPage: try database.prepare(SQLiteSchema.upsertSessionPage),
                 dwell: try database.prepare(SQLiteSchema.upsertDwell),
                 move: try database.prepare(SQLiteSchema.upsertMove)),
@@ -128,10 +127,36 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// - Returns: the events counted.
     @discardableResult
     func rebuildRollups(chunk: Int = 20_000) throws(ServerError) -> Int {
+        try countStoredEvents(progress: SQLiteSchema.rebuildKey, chunk: chunk, count: { $0.add($1, project: $2) }) {
+            database throws(SQLiteError) in
+            // The sets and merges are made again from the rebuilt person rows.
+            try database.prepare("INSERT OR REPLACE INTO store_state(key, value) VALUES (?1, 1)").run([
+                .text(SQLiteSchema.personSetsKey)
+            ])
+        }
+    }
+
+    /// Adds the stored events' times to `rollup_times` (after the migration that adds it), as
+    /// ``rebuildRollups(chunk:)`` counts every rollup.
+    /// - Returns: the events whose times were added.
+    @discardableResult
+    func fillRollupTimes(chunk: Int = 20_000) throws(ServerError) -> Int {
+        try countStoredEvents(
+            progress: SQLiteSchema.timesKey, chunk: chunk, count: { $0.addTimes($1, project: $2) }, finish: { _ in })
+    }
+
+    /// Counts the stored events after the one `progress` (a `store_state` key) names into the
+    /// rollups with `count`, oldest first, `chunk` per transaction, moving `progress` on with
+    /// each; when none are left, removes `progress` and runs `finish` in the same transaction.
+    /// Does nothing without `progress`.
+    private func countStoredEvents(
+        progress key: String, chunk: Int, count: (inout RollupDelta, EventRecord, Int64) -> Void,
+        finish: (SQLiteDatabase) throws(SQLiteError) -> Void
+    ) throws(ServerError) -> Int {
         try perform { database in
             guard let statements = self.statements else { return 0 }
             let progress = try database.prepare("SELECT value FROM store_state WHERE key = ?1").rows([
-                .text(SQLiteSchema.rebuildKey)
+                .text(key)
             ]) { $0.int64(at: 0) }
             guard var last = progress.first else { return 0 }
             let select = try database.prepare(
@@ -143,19 +168,15 @@ final class GroupCommitWriter: @unchecked Sendable {
                     var delta = RollupDelta()
                     let rows = try select.rows([.integer(last), .integer(Int64(chunk))], Self.rollupRow)
                     guard let newest = rows.last else {
-                        try database.execute(
-                            "DELETE FROM store_state WHERE key = '\(SQLiteSchema.rebuildKey)'")
-                        // The sets and merges are made again from the rebuilt person rows.
-                        try database.prepare(
-                            "INSERT OR REPLACE INTO store_state(key, value) VALUES (?1, 1)"
-                        ).run([.text(SQLiteSchema.personSetsKey)])
+                        try database.prepare("DELETE FROM store_state WHERE key = ?1").run([.text(key)])
+                        try finish(database)
                         return true
                     }
-                    for row in rows { delta.add(row.event, project: row.project) }
+                    for row in rows { count(&delta, row.event, row.project) }
                     try Self.write(delta, using: statements)
                     last = newest.id
                     counted += rows.count
-                    try save.run([.text(SQLiteSchema.rebuildKey), .integer(last)])
+                    try save.run([.text(key), .integer(last)])
                     return false
                 }
                 if finished { return counted }
@@ -291,6 +312,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         try rollups.write(statements.rollups)
         var numbers: PersonSetWriter.Numbers = [:]
         try statements.people.add(delta.personDays, numbers: &numbers)
+        try statements.people.addTimes(delta.personTimes, numbers: &numbers)
     }
 
     /// The values of ``SQLiteSchema/insertEvent`` for `event`, its payload as stored.

@@ -36,6 +36,11 @@ struct PersonSetWriter {
     private let selectLink: SQLiteStatement
     private let upsertMerge: SQLiteStatement
     private let deleteMerge: SQLiteStatement
+    private let lastTimes: SQLiteStatement
+    private let appendTimes: SQLiteStatement
+    private let insertTimes: SQLiteStatement
+    private let selectTimes: SQLiteStatement
+    private let deleteTimes: SQLiteStatement
 
     init(database: SQLiteDatabase, salt: [UInt8]) throws(SQLiteError) {
         self.database = database
@@ -63,6 +68,20 @@ struct PersonSetWriter {
             "INSERT OR REPLACE INTO person_merges(project_id, anonymous, person) VALUES (?1, ?2, ?3)")
         deleteMerge = try database.prepare(
             "DELETE FROM person_merges WHERE project_id = ?1 AND anonymous = ?2")
+        let timesRow = """
+            project_id = ?1 AND kind = ?2 AND key = ?3 AND day = ?4 AND page = ?5 AND app_version = ?6 AND os = ?7
+            """
+        lastTimes = try database.prepare(
+            "SELECT chunk, length(entries) FROM rollup_times WHERE \(timesRow) ORDER BY chunk DESC LIMIT 1")
+        appendTimes = try database.prepare(
+            "UPDATE rollup_times SET entries = entries || ?9 WHERE \(timesRow) AND chunk = ?8")
+        insertTimes = try database.prepare(
+            """
+            INSERT INTO rollup_times(project_id, kind, key, day, page, app_version, os, chunk, entries)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            """)
+        selectTimes = try database.prepare("SELECT entries FROM rollup_times WHERE \(timesRow) ORDER BY chunk")
+        deleteTimes = try database.prepare("DELETE FROM rollup_times WHERE \(timesRow)")
     }
 
     /// The numbers looked up in one transaction.
@@ -203,6 +222,80 @@ struct PersonSetWriter {
         }
     }
 
+    /// The `rollup_times` entries of `times`, each person numbered (given a number now when
+    /// `assign`; without one, and not assigning, an entry is left out).
+    private func entries(
+        _ times: [RollupDelta.PersonTime], project: Int64, numbers: inout Numbers, assign: Bool
+    ) throws(SQLiteError) -> [PersonTimes.Entry] {
+        var entries: [PersonTimes.Entry] = []
+        entries.reserveCapacity(times.count)
+        for time in times {
+            let (role, id) = Self.member(anonymousId: time.anonymousId, userId: time.userId)
+            guard let number = try number(of: id, project: project, numbers: &numbers, assign: assign) else {
+                continue
+            }
+            entries.append(
+                PersonTimes.Entry(member: PersonTimes.member(number: number, anonymous: role == 1), time: time.time))
+        }
+        return entries
+    }
+
+    /// Appends a transaction's event times to `rollup_times`: to each row's last chunk while it
+    /// has room, then in new chunks (``PersonTimes/pieces(_:day:room:)``).
+    func addTimes(_ times: [RollupDelta.TimesKey: [RollupDelta.PersonTime]], numbers: inout Numbers)
+        throws(SQLiteError)
+    {
+        for (key, added) in times {
+            let row = key.values
+            try lastTimes.bind(row)
+            var last: (chunk: Int64, length: Int)?
+            if try lastTimes.step() { last = (lastTimes.int64(at: 0), Int(lastTimes.int64(at: 1))) }
+            lastTimes.reset()
+            let pieces = PersonTimes.pieces(
+                try entries(added, project: key.project, numbers: &numbers, assign: true), day: key.day,
+                room: last.map { PersonTimes.chunkBytes - $0.length } ?? 0)
+            var chunk = last?.chunk ?? -1
+            for (index, piece) in pieces.enumerated() where !piece.isEmpty {
+                if index == 0, let last {
+                    try appendTimes.run(row + [.integer(last.chunk), .blob(piece)])
+                } else {
+                    chunk += 1
+                    try insertTimes.run(row + [.integer(chunk), .blob(piece)])
+                }
+            }
+        }
+    }
+
+    /// Takes the times of removed events off `rollup_times` (each entry once, as many times as
+    /// it was removed), rewriting the rows they were in; a row left empty goes.
+    func removeTimes(_ times: [RollupDelta.TimesKey: [RollupDelta.PersonTime]], numbers: inout Numbers)
+        throws(SQLiteError)
+    {
+        for (key, removed) in times {
+            var left: [PersonTimes.Entry: Int] = [:]
+            for entry in try entries(removed, project: key.project, numbers: &numbers, assign: false) {
+                left[entry, default: 0] += 1
+            }
+            guard !left.isEmpty else { continue }
+            let row = key.values
+            var kept: [PersonTimes.Entry] = []
+            for chunk in try selectTimes.rowsOrThrow(row, { $0.blob(at: 0) }) {
+                // What cannot be read (not written by this code) is left out from its damage on.
+                _ = PersonTimes.decode(chunk, day: key.day) { entry in
+                    if let count = left[entry], count > 0 {
+                        left[entry] = count - 1
+                    } else {
+                        kept.append(entry)
+                    }
+                }
+            }
+            try deleteTimes.run(row)
+            for (chunk, piece) in PersonTimes.pieces(kept, day: key.day, room: 0).dropFirst().enumerated() {
+                try insertTimes.run(row + [.integer(Int64(chunk)), .blob(piece)])
+            }
+        }
+    }
+
     /// Builds every set and merge again from `rollup_person_days` and `identities` (after a
     /// migration or a rebuild of the rollups), then clears ``SQLiteSchema/personSetsKey``.
     func rebuildAll() throws(SQLiteError) {
@@ -224,6 +317,16 @@ struct PersonSetWriter {
         }
         try database.prepare("DELETE FROM store_state WHERE key = ?1").run([.text(SQLiteSchema.personSetsKey)]
         )
+    }
+}
+
+extension RollupDelta.TimesKey {
+    /// The key's values as `?1`…`?7` of a `rollup_times` statement.
+    var values: [SQLiteValue] {
+        [
+            .integer(project), .integer(kind.rawValue), .text(key), .integer(day), .text(page),
+            .text(appVersion), .text(os),
+        ]
     }
 }
 

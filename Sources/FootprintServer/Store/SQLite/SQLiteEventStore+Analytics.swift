@@ -20,134 +20,115 @@ extension SQLiteEventStore {
     }
 
     /// Each person's events in `filter` that complete funnel steps (in no order: ``FunnelReport``
-    /// sorts them), read from `rollup_person_times` (a few bytes per event), one index range per
-    /// source: rows per person, page, app version, OS and 8-day block, each row's steps by its
-    /// page, identity links applied. The sources are read in parallel, each on its own
-    /// connection, into one list of hits each; the lists are then gathered per person once.
+    /// sorts them), read from `rollup_times` (``PersonTimes``: a few bytes per event, many
+    /// people to a row), one index range per source: rows per day, page, app version and OS,
+    /// each row's steps by its page, identity links applied as merges of person numbers. The
+    /// sources are read in parallel, each on its own connection, then gathered per person once,
+    /// by number.
     func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
         -> [[FunnelHit]]
     {
-        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
-        func add(_ condition: String, _ value: SQLiteValue) {
-            values.append(value)
-            conditions.append(condition + "?\(values.count)")
-        }
-        if let from = filter.from { add("block >= ", .integer(TimeList.block(ofDay: from.dayNumber))) }
-        if let to = filter.to {
-            add("block <= ", .integer(TimeList.block(ofDay: to.adding(milliseconds: -1).dayNumber)))
-        }
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
         // Each read binds its source's kind and key here.
         let kindParameter = values.count
-        add("kind = ", .null)
-        add("key = ", .null)
+        values += [.null, .null]
+        conditions += ["kind = ?\(kindParameter + 1)", "key = ?\(kindParameter + 2)"]
         let sql =
-            "SELECT anonymous_id, user_id, block, times, page FROM rollup_person_times WHERE "
-            + conditions.joined(separator: " AND ")
+            "SELECT day, page, entries FROM rollup_times WHERE " + conditions.joined(separator: " AND ")
         let range = (filter.from?.millisecondsSince1970 ?? .min)..<(filter.to?.millisecondsSince1970 ?? .max)
-        let links = try identityLinks(projectId: projectId)
+        let merges = try read { database in try Self.personMerges(projectId: projectId, database: database) }
+        // Read after the merges, so that every number they name is counted.
+        let largest = try read { database in
+            try database.prepare("SELECT max(number) FROM person_numbers WHERE project_id = ?1").rows([
+                .integer(projectId)
+            ]) { $0.isNull(at: 0) ? nil : $0.int64(at: 0) }.first ?? nil
+        }
+        guard let merges else {
+            throw ServerError(
+                code: .storage,
+                message:
+                    "its people are still being numbered (after an upgrade); open it for writing once (footprint serve) and let it finish"
+            )
+        }
+        // Every number a member may hold: one past the project's largest (none without people).
+        let people = largest.map { Int(clamping: max(0, $0)) &+ 1 } ?? 0
         let bound = values
-        return PersonHits.timelines(
+        return SourceHits.timelines(
             try concurrently(
                 Array(sources.sources),
-                { read throws(ServerError) -> PersonHits in
+                { read throws(ServerError) -> SourceHits in
                     var values = bound
                     values[kindParameter] = .integer(read.key.kind.rawValue)
                     values[kindParameter + 1] = .text(read.key.key)
-                    return try personHits(
-                        sql: sql, values: values, steps: read.value, in: range, links: links)
-                }))
+                    return try sourceHits(
+                        sql: sql, values: values, steps: read.value, in: range, merges: merges, people: people)
+                }),
+            people: people)
     }
 
-    /// One source's hits in the order read, each with its person's number (people numbered in
-    /// the order first seen).
-    private struct PersonHits: Sendable {
-        var index: [String: Int] = [:]
-        var people: [String] = []
+    /// One source's hits in the order read, each with its person's number.
+    private struct SourceHits: Sendable {
         var hits: [FunnelHit] = []
-        /// The number of the person of each of ``hits``.
-        var persons: [Int] = []
+        /// The person number of each of ``hits``.
+        var persons: [UInt32] = []
 
-        /// The number of `person`, the next one when new.
-        mutating func number(of person: String) -> Int {
-            if let known = index[person] { return known }
-            index[person] = people.count
-            people.append(person)
-            return people.count - 1
-        }
-
-        /// The hits of `reads` per person, one timeline per person (in the order people were
-        /// first seen), each sized once: a person's hits in the order of the reads and of each
-        /// read.
-        static func timelines(_ reads: [PersonHits]) -> [[FunnelHit]] {
-            var index: [String: Int] = [:]
-            var sizes: [Int] = []
-            let numbers = reads.map { read in
-                read.people.map { person in
-                    if let known = index[person] { return known }
-                    index[person] = sizes.count
-                    sizes.append(0)
-                    return sizes.count - 1
-                }
+        /// The hits of `reads` per person (numbers below `people`), one timeline per person with
+        /// hits, in the order of their numbers, each sized once: a person's hits in the order of
+        /// the reads and of each read.
+        static func timelines(_ reads: [SourceHits], people: Int) -> [[FunnelHit]] {
+            var sizes = [Int](repeating: 0, count: people)
+            for read in reads {
+                for person in read.persons { sizes[Int(person)] += 1 }
             }
-            for (read, number) in zip(reads, numbers) {
-                for person in read.persons { sizes[number[person]] += 1 }
-            }
-            var timelines = sizes.map { size in
+            // The timeline of each number with hits.
+            var slots = [Int](repeating: -1, count: people)
+            var timelines: [[FunnelHit]] = []
+            for (person, size) in sizes.enumerated() where size > 0 {
+                slots[person] = timelines.count
                 var timeline: [FunnelHit] = []
                 timeline.reserveCapacity(size)
-                return timeline
+                timelines.append(timeline)
             }
-            for (read, number) in zip(reads, numbers) {
-                for (person, hit) in zip(read.persons, read.hits) { timelines[number[person]].append(hit) }
+            for read in reads {
+                for (person, hit) in zip(read.persons, read.hits) { timelines[slots[Int(person)]].append(hit) }
             }
             return timelines
         }
     }
 
-    /// The hits of one source's rows (`values` binds its kind and key): each row's times within
-    /// `range`, completing the steps its page completes.
-    private func personHits(
+    /// The hits of one source's rows (`values` binds its kind and key): each entry within `range`
+    /// completing the steps its row's page completes, with its person (links applied by
+    /// `merges`); an entry whose number is not below `people` (not written by this code) is
+    /// left out, as is a row from its damage on.
+    private func sourceHits(
         sql: String, values: [SQLiteValue], steps: FunnelSources.Steps, in range: Range<Int64>,
-        links: [String: String]
-    ) throws(ServerError) -> PersonHits {
-        var hits = PersonHits()
-        var times: [Int64] = []
-        // The ids of the row before and their person: a person's rows of one block (one per
-        // page, app version and OS) come one after another, and need no lookup after the first.
-        var last: (anonymousId: [UInt8], userId: [UInt8], person: Int)?
+        merges: PersonMerges, people: Int
+    ) throws(ServerError) -> SourceHits {
+        var result = SourceHits()
         try read { database in
             let statement = try database.prepare(sql)
             try statement.bind(values)
             while try statement.step() {
                 let completed =
                     steps.onPage.isEmpty
-                    ? steps.onAnyPage : steps.completed(onPage: statement.text(at: 4) ?? "")
-                times.removeAll(keepingCapacity: true)
-                let block = statement.int64(at: 2)
-                guard completed != 0,
-                    statement.withBlob(at: 3, { TimeList.decode($0, block: block, into: &times) })
-                else { continue }
-                let same =
-                    last.map { last in
-                        statement.withBlob(at: 0) { $0.elementsEqual(last.anonymousId) }
-                            && statement.withBlob(at: 1) { $0.elementsEqual(last.userId) }
-                    } ?? false
-                if !same {
-                    let anonymousId = statement.text(at: 0) ?? ""
-                    let userId = statement.text(at: 1) ?? ""
-                    last = (
-                        statement.withBlob(at: 0) { Array($0) }, statement.withBlob(at: 1) { Array($0) },
-                        hits.number(of: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId)
-                    )
-                }
-                let person = last!.person
-                for time in times where range.contains(time) {
-                    hits.hits.append(FunnelHit(time: time, steps: completed))
-                    hits.persons.append(person)
+                    ? steps.onAnyPage : steps.completed(onPage: statement.text(at: 1) ?? "")
+                guard completed != 0 else { continue }
+                let day = statement.int64(at: 0)
+                _ = statement.withBlob(at: 2) { bytes in
+                    PersonTimes.decode(bytes, day: day) { entry in
+                        let number = entry.member >> 1
+                        guard range.contains(entry.time), number < UInt64(people) else { return }
+                        let person =
+                            entry.member & 1 == 1
+                            ? merges.person(ofAnonymous: UInt32(number)) : UInt32(number)
+                        guard Int(person) < people else { return }
+                        result.hits.append(FunnelHit(time: entry.time, steps: completed))
+                        result.persons.append(person)
+                    }
                 }
             }
         }
-        return hits
+        return result
     }
 
     /// The WHERE conditions and values that select a project's events passing `filter`.

@@ -83,18 +83,7 @@ extension SQLiteEventStore {
             // One snapshot for the merges and every set.
             try database.execute("BEGIN")
             defer { try? database.execute("COMMIT") }
-            let pending = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rowsOrThrow([
-                .text(SQLiteSchema.personSetsKey)
-            ]) { _ in true }
-            guard pending.isEmpty else { return nil }
-            let merges = PersonMerges(
-                try database.prepare("SELECT anonymous, person FROM person_merges WHERE project_id = ?1")
-                    .rowsOrThrow([.integer(projectId)]) {
-                        (
-                            anonymous: UInt32(truncatingIfNeeded: max(0, $0.int64(at: 0))),
-                            person: UInt32(truncatingIfNeeded: max(0, $0.int64(at: 1)))
-                        )
-                    })
+            guard let merges = try Self.personMerges(projectId: projectId, database: database) else { return nil }
             let allKeys = try database.prepare(
                 """
                 SELECT key, day, role, members FROM person_sets
@@ -140,5 +129,22 @@ extension SQLiteEventStore {
             }
             return result
         }
+    }
+
+    /// The project's identity links as merges of person numbers, or `nil` while the sets and
+    /// merges are due to be built (``SQLiteSchema/personSetsKey``).
+    static func personMerges(projectId: Int64, database: SQLiteDatabase) throws(SQLiteError) -> PersonMerges? {
+        let pending = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rowsOrThrow([
+            .text(SQLiteSchema.personSetsKey)
+        ]) { _ in true }
+        guard pending.isEmpty else { return nil }
+        return PersonMerges(
+            try database.prepare("SELECT anonymous, person FROM person_merges WHERE project_id = ?1")
+                .rowsOrThrow([.integer(projectId)]) {
+                    (
+                        anonymous: UInt32(truncatingIfNeeded: max(0, $0.int64(at: 0))),
+                        person: UInt32(truncatingIfNeeded: max(0, $0.int64(at: 1)))
+                    )
+                })
     }
 }

@@ -361,23 +361,28 @@ extension SQLiteEventStore {
                     AND coalesce(app_version, '') = ?5
                 ORDER BY time DESC, id DESC LIMIT 1
                 """)
-            // The reports' times, kept per device for funnels, tell the newest one's exact time,
-            // so that the events index finds it without reading the whole day.
+            // The reports' times, kept for funnels, tell the newest one's exact time, so that the
+            // events index finds it without reading the whole day.
             let times = try database.prepare(
                 """
-                SELECT times FROM rollup_person_times
-                WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4 AND app_version = ?5
+                SELECT entries FROM rollup_times
+                WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND day = ?4 AND app_version = ?5
                 """)
             return try versions.compactMap { version -> PlanHealthReport? in
                 let dayStart = version.day.multipliedReportingOverflow(by: 86_400_000)
                 guard !dayStart.overflow else { return nil }
                 let day = dayStart.partialValue..<dayStart.partialValue.saturatingAdd(86_400_000)
-                let block = TimeList.block(ofDay: version.day)
-                let newest = try times.rows([
-                    .integer(projectId), .integer(RollupKind.trackEvents.rawValue),
-                    .text(PlanHealthReport.eventName), .integer(block), .text(version.version),
-                ]) { TimeList.decode($0.blob(at: 0), block: block) ?? [] }
-                .joined().filter { day.contains($0) }.max()
+                var newest: Int64?
+                for entries in try times.rows(
+                    [
+                        .integer(projectId), .integer(RollupKind.trackEvents.rawValue),
+                        .text(PlanHealthReport.eventName), .integer(version.day), .text(version.version),
+                    ], { $0.blob(at: 0) })
+                {
+                    _ = PersonTimes.decode(entries, day: version.day) { entry in
+                        if day.contains(entry.time) { newest = max(newest ?? entry.time, entry.time) }
+                    }
+                }
                 let range = newest.map { $0..<$0.saturatingAdd(1) } ?? day
                 return try latest.rows([
                     .integer(projectId), .integer(range.lowerBound), .integer(range.upperBound),

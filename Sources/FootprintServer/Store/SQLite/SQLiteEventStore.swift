@@ -72,8 +72,8 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                         message:
                             "schema version \(version), this build reads \(SQLiteSchema.migrations.count)")
                 }
-                let rebuilding = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rows([
-                    .text(SQLiteSchema.rebuildKey)
+                let rebuilding = try database.prepare("SELECT 1 FROM store_state WHERE key IN (?1, ?2)").rows([
+                    .text(SQLiteSchema.rebuildKey), .text(SQLiteSchema.timesKey),
                 ]) { _ in true }
                 guard rebuilding.isEmpty else {
                     throw ServerError(
@@ -96,6 +96,7 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                 try database.migrate(SQLiteSchema.migrations)
                 let writer = try GroupCommitWriter(database: database, linger: configuration.commitLinger)
                 try writer.rebuildRollups()
+                try writer.fillRollupTimes()
                 try writer.compressStoredPayloads()
                 try writer.buildPersonSetsIfDue()
                 self.writer = writer

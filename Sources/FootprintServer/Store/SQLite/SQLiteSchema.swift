@@ -368,6 +368,28 @@ enum SQLiteSchema {
         """
         INSERT INTO store_state(key, value) VALUES ('\(payloadsKey)', 0);
         """,
+        // Funnel times per day, many people to a row (``PersonTimes``): the events of one kind,
+        // key, day, page, app version and OS as (person number, time) pairs, in chunks, instead
+        // of one row per person and 8-day block keyed by the ids. Filled from the stored events
+        // on the first writable open (`timesKey`), unless a rebuild of every rollup is due,
+        // which fills it too.
+        """
+        DROP TABLE rollup_person_times;
+        CREATE TABLE rollup_times(
+            project_id INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            page TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            chunk INTEGER NOT NULL,
+            entries BLOB NOT NULL,
+            PRIMARY KEY(project_id, kind, key, day, page, app_version, os, chunk)
+        ) WITHOUT ROWID;
+        INSERT INTO store_state(key, value)
+            SELECT '\(timesKey)', 0 WHERE NOT EXISTS (SELECT 1 FROM store_state WHERE key = '\(rebuildKey)');
+        """,
     ]
 
     /// The `store_state` key whose value is the last event id whose text payload has been
@@ -378,6 +400,10 @@ enum SQLiteSchema {
     /// The `store_state` key whose value is the last event id the rollup rebuild has counted;
     /// present only while a rebuild is unfinished.
     static let rebuildKey = "rollups_rebuilt_through"
+
+    /// The `store_state` key whose value is the last event id whose times `rollup_times` holds;
+    /// present only while filling it from the stored events is unfinished.
+    static let timesKey = "rollup_times_filled_through"
 
     /// The `store_state` key present while `person_sets` and `person_merges` are to be built
     /// again from `rollup_person_days` and `identities` (after the migration that adds them, or
@@ -412,15 +438,6 @@ enum SQLiteSchema {
         INSERT INTO rollup_person_days(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os, days)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
         ON CONFLICT DO UPDATE SET days = days | excluded.days
-        """
-
-    /// Appends event times (``TimeList``) to those of a person, kind, key, page, app version
-    /// and OS in one 8-day block.
-    static let upsertPersonTimes = """
-        INSERT INTO rollup_person_times(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os,
-            times)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-        ON CONFLICT DO UPDATE SET times = times || excluded.times
         """
 
     /// Reads a stored session.
