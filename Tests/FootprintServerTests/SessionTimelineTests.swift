@@ -216,7 +216,9 @@ struct SessionTimelineTests {
                 // survive too.
                 let odd = Int.random(in: 0...9, using: &random) == 0
                 return PersonTimes.Entry(
-                    member: odd ? UInt64.random(in: 0...UInt64.max, using: &random) : UInt64.random(in: 0..<500_000, using: &random),
+                    member: odd
+                        ? UInt64.random(in: 0...UInt64.max, using: &random)
+                        : UInt64.random(in: 0..<500_000, using: &random),
                     time: odd
                         ? Int64.random(in: Int64.min...Int64.max, using: &random)
                         : start + Int64.random(in: 0..<86_400_000, using: &random))
@@ -243,7 +245,8 @@ struct SessionTimelineTests {
     }
 
     @Test func personTimesPiecesAndMembers() {
-        let entry = PersonTimes.Entry(member: PersonTimes.member(number: 3, anonymous: true), time: 86_400_000 + 5)
+        let entry = PersonTimes.Entry(
+            member: PersonTimes.member(number: 3, anonymous: true), time: 86_400_000 + 5)
         #expect(entry.member == 7 && PersonTimes.member(number: 3, anonymous: false) == 6)
         #expect(PersonTimes.member(number: .max, anonymous: true) == UInt64(UInt32.max) << 1 | 1)
         var one: [UInt8] = []

@@ -94,9 +94,9 @@ extension FunnelReport {
     /// Each occurrence of the first step may start an attempt; a person counts at the deepest
     /// step any attempt reached. A later step before the first, or after the window, does not
     /// count; one hit completes at most one step of an attempt.
-    public static func reached(stepCount: Int, people: [[FunnelHit]], windowMilliseconds window: Int64)
-        -> [Int]
-    {
+    public static func reached<Person: Collection<FunnelHit>>(
+        stepCount: Int, people: some Sequence<Person>, windowMilliseconds window: Int64
+    ) -> [Int] {
         var reached = Array(repeating: 0, count: max(0, stepCount))
         for person in people where stepCount > 0 {
             for step in 0..<depth(stepCount: stepCount, hits: person, windowMilliseconds: window) {
@@ -117,7 +117,11 @@ extension FunnelReport {
     /// every start in turn (each taking the earliest hit of its next step), in linear time
     /// rather than quadratic in a person's starts; ClickHouse runs it in array functions
     /// (``ClickHouseSQL/funnelDepths(of:stepSets:stepCount:windowMilliseconds:)``).
-    public static func depth(stepCount: Int, hits: [FunnelHit], windowMilliseconds window: Int64) -> Int {
+    public static func depth(
+        stepCount: Int, hits: some Collection<FunnelHit>, windowMilliseconds window: Int64
+    )
+        -> Int
+    {
         let levels = min(max(0, stepCount), 64)
         guard levels > 0 else { return 0 }
         // `starts[k]`: the latest start of an attempt that reached step `k + 1`, if any.

@@ -127,7 +127,9 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// - Returns: the events counted.
     @discardableResult
     func rebuildRollups(chunk: Int = 20_000) throws(ServerError) -> Int {
-        try countStoredEvents(progress: SQLiteSchema.rebuildKey, chunk: chunk, count: { $0.add($1, project: $2) }) {
+        try countStoredEvents(
+            progress: SQLiteSchema.rebuildKey, chunk: chunk, count: { $0.add($1, project: $2) }
+        ) {
             database throws(SQLiteError) in
             // The sets and merges are made again from the rebuilt person rows.
             try database.prepare("INSERT OR REPLACE INTO store_state(key, value) VALUES (?1, 1)").run([
@@ -142,7 +144,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     @discardableResult
     func fillRollupTimes(chunk: Int = 20_000) throws(ServerError) -> Int {
         try countStoredEvents(
-            progress: SQLiteSchema.timesKey, chunk: chunk, count: { $0.addTimes($1, project: $2) }, finish: { _ in })
+            progress: SQLiteSchema.timesKey, chunk: chunk, count: { $0.addTimes($1, project: $2) },
+            finish: { _ in })
     }
 
     /// Counts the stored events after the one `progress` (a `store_state` key) names into the

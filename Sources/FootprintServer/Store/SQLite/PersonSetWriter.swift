@@ -9,6 +9,9 @@ import FootprintSQLite
 /// events that carried none; split by the number's high bits, `chunk`, so a write rewrites at
 /// most 65,536 members of one set).
 ///
+/// It also appends the funnels' event times to `rollup_times` (``PersonTimes``), each event as
+/// its member's number, so that no id is stored there.
+///
 /// The sets are the `rollup_person_days` rows without their page, app version and OS, and each
 /// write derives them from the same ``RollupDelta``; every change that removes rows (a person's
 /// deletion) rebuilds the sets of the blocks it touched from those rows, so both always hold
@@ -80,7 +83,8 @@ struct PersonSetWriter {
             INSERT INTO rollup_times(project_id, kind, key, day, page, app_version, os, chunk, entries)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """)
-        selectTimes = try database.prepare("SELECT entries FROM rollup_times WHERE \(timesRow) ORDER BY chunk")
+        selectTimes = try database.prepare(
+            "SELECT entries FROM rollup_times WHERE \(timesRow) ORDER BY chunk")
         deleteTimes = try database.prepare("DELETE FROM rollup_times WHERE \(timesRow)")
     }
 
@@ -235,7 +239,8 @@ struct PersonSetWriter {
                 continue
             }
             entries.append(
-                PersonTimes.Entry(member: PersonTimes.member(number: number, anonymous: role == 1), time: time.time))
+                PersonTimes.Entry(
+                    member: PersonTimes.member(number: number, anonymous: role == 1), time: time.time))
         }
         return entries
     }

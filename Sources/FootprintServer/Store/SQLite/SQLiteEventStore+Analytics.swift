@@ -13,20 +13,22 @@ extension SQLiteEventStore {
         projectId: Int64, filter: ReportFilter, sources: FunnelSources, stepCount: Int,
         windowMilliseconds: Int64
     ) throws(ServerError) -> [Int] {
-        FunnelReport.reached(
+        let (hits, starts) = try funnelHits(projectId: projectId, filter: filter, sources: sources)
+        return FunnelReport.reached(
             stepCount: stepCount,
-            people: try funnelHits(projectId: projectId, filter: filter, sources: sources),
+            people: starts.indices.dropLast().lazy.map { hits[starts[$0]..<starts[$0 + 1]] },
             windowMilliseconds: windowMilliseconds)
     }
 
     /// Each person's events in `filter` that complete funnel steps (in no order: ``FunnelReport``
-    /// sorts them), read from `rollup_times` (``PersonTimes``: a few bytes per event, many
+    /// sorts them), as one run of `hits` per person number (person `n`'s from `starts[n]` to
+    /// `starts[n + 1]`), read from `rollup_times` (``PersonTimes``: a few bytes per event, many
     /// people to a row), one index range per source: rows per day, page, app version and OS,
     /// each row's steps by its page, identity links applied as merges of person numbers. The
     /// sources are read in parallel, each on its own connection, then gathered per person once,
     /// by number.
     func funnelHits(projectId: Int64, filter: ReportFilter, sources: FunnelSources) throws(ServerError)
-        -> [[FunnelHit]]
+        -> (hits: [FunnelHit], starts: [Int])
     {
         var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
         // Each read binds its source's kind and key here.
@@ -53,7 +55,7 @@ extension SQLiteEventStore {
         // Every number a member may hold: one past the project's largest (none without people).
         let people = largest.map { Int(clamping: max(0, $0)) &+ 1 } ?? 0
         let bound = values
-        return SourceHits.timelines(
+        return SourceHits.runs(
             try concurrently(
                 Array(sources.sources),
                 { read throws(ServerError) -> SourceHits in
@@ -61,7 +63,8 @@ extension SQLiteEventStore {
                     values[kindParameter] = .integer(read.key.kind.rawValue)
                     values[kindParameter + 1] = .text(read.key.key)
                     return try sourceHits(
-                        sql: sql, values: values, steps: read.value, in: range, merges: merges, people: people)
+                        sql: sql, values: values, steps: read.value, in: range, merges: merges, people: people
+                    )
                 }),
             people: people)
     }
@@ -72,27 +75,23 @@ extension SQLiteEventStore {
         /// The person number of each of ``hits``.
         var persons: [UInt32] = []
 
-        /// The hits of `reads` per person (numbers below `people`), one timeline per person with
-        /// hits, in the order of their numbers, each sized once: a person's hits in the order of
-        /// the reads and of each read.
-        static func timelines(_ reads: [SourceHits], people: Int) -> [[FunnelHit]] {
-            var sizes = [Int](repeating: 0, count: people)
+        /// The hits of `reads` in one run per person number below `people`, in the order of the
+        /// numbers (a counting sort): a person's hits in the order of the reads and of each read.
+        static func runs(_ reads: [SourceHits], people: Int) -> (hits: [FunnelHit], starts: [Int]) {
+            var starts = [Int](repeating: 0, count: people + 1)
             for read in reads {
-                for person in read.persons { sizes[Int(person)] += 1 }
+                for person in read.persons { starts[Int(person) + 1] += 1 }
             }
-            // The timeline of each number with hits.
-            var slots = [Int](repeating: -1, count: people)
-            var timelines: [[FunnelHit]] = []
-            for (person, size) in sizes.enumerated() where size > 0 {
-                slots[person] = timelines.count
-                var timeline: [FunnelHit] = []
-                timeline.reserveCapacity(size)
-                timelines.append(timeline)
-            }
+            for index in starts.indices.dropFirst() { starts[index] += starts[index - 1] }
+            var next = starts
+            var hits = [FunnelHit](repeating: FunnelHit(time: 0, steps: 0), count: starts[people])
             for read in reads {
-                for (person, hit) in zip(read.persons, read.hits) { timelines[slots[Int(person)]].append(hit) }
+                for (person, hit) in zip(read.persons, read.hits) {
+                    hits[next[Int(person)]] = hit
+                    next[Int(person)] += 1
+                }
             }
-            return timelines
+            return (hits, starts)
         }
     }
 
@@ -104,7 +103,8 @@ extension SQLiteEventStore {
         sql: String, values: [SQLiteValue], steps: FunnelSources.Steps, in range: Range<Int64>,
         merges: PersonMerges, people: Int
     ) throws(ServerError) -> SourceHits {
-        var result = SourceHits()
+        var hits: [FunnelHit] = []
+        var persons: [UInt32] = []
         try read { database in
             let statement = try database.prepare(sql)
             try statement.bind(values)
@@ -122,13 +122,13 @@ extension SQLiteEventStore {
                             entry.member & 1 == 1
                             ? merges.person(ofAnonymous: UInt32(number)) : UInt32(number)
                         guard Int(person) < people else { return }
-                        result.hits.append(FunnelHit(time: entry.time, steps: completed))
-                        result.persons.append(person)
+                        hits.append(FunnelHit(time: entry.time, steps: completed))
+                        persons.append(person)
                     }
                 }
             }
         }
-        return result
+        return SourceHits(hits: hits, persons: persons)
     }
 
     /// The WHERE conditions and values that select a project's events passing `filter`.

@@ -83,7 +83,9 @@ extension SQLiteEventStore {
             // One snapshot for the merges and every set.
             try database.execute("BEGIN")
             defer { try? database.execute("COMMIT") }
-            guard let merges = try Self.personMerges(projectId: projectId, database: database) else { return nil }
+            guard let merges = try Self.personMerges(projectId: projectId, database: database) else {
+                return nil
+            }
             let allKeys = try database.prepare(
                 """
                 SELECT key, day, role, members FROM person_sets
@@ -133,7 +135,8 @@ extension SQLiteEventStore {
 
     /// The project's identity links as merges of person numbers, or `nil` while the sets and
     /// merges are due to be built (``SQLiteSchema/personSetsKey``).
-    static func personMerges(projectId: Int64, database: SQLiteDatabase) throws(SQLiteError) -> PersonMerges? {
+    static func personMerges(projectId: Int64, database: SQLiteDatabase) throws(SQLiteError) -> PersonMerges?
+    {
         let pending = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rowsOrThrow([
             .text(SQLiteSchema.personSetsKey)
         ]) { _ in true }

@@ -27,30 +27,13 @@ extension SQLiteEventStore {
         try rollupCounts(projectId: projectId, filter: filter, kinds: Set(RollupKind.allCases))
     }
 
-    /// One index range per day and kind when the range has both ends and at most
-    /// ``seekedDays`` days (the rows are keyed by day, then kind, so the kinds not asked for are
-    /// never read), else one range over the days that skips the other kinds; the rows come in
-    /// the same order either way (day, kind, key).
+    /// One index range per day and kind (see ``countReads(projectId:filter:kinds:)``), the rows
+    /// in the same order either way (day, kind, key).
     public func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
         throws(ServerError) -> [RollupCount]
     {
         guard !kinds.isEmpty else { return [] }
-        let some = kinds.count < RollupKind.allCases.count
-        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
-        var reads = [values]
-        if some, let from = filter.from?.dayNumber,
-            let end = filter.to.map({ $0.adding(milliseconds: -1).dayNumber + 1 }),
-            end - from <= Self.seekedDays
-        {
-            (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
-            conditions += ["day = ?\(values.count + 1)", "kind = ?\(values.count + 2)"]
-            let numbers = kinds.map(\.rawValue).sorted()
-            reads = (from..<max(from, end)).flatMap { day in
-                numbers.map { values + [.integer(day), .integer($0)] }
-            }
-        } else if some {
-            conditions.append(RollupKind.sqlCondition(kinds))
-        }
+        let (conditions, reads, _) = countReads(projectId: projectId, filter: filter, kinds: kinds)
         let sql = """
             SELECT day, kind, key, count FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
             ORDER BY day, kind, key
@@ -59,6 +42,31 @@ extension SQLiteEventStore {
         return try concurrently(Self.runs(of: reads)) { run throws(ServerError) in
             try dailyCounts(sql: sql, reads: run)
         }.flatMap { $0 }
+    }
+
+    /// The conditions and the values of each read that select the `rollup_counts` rows of
+    /// `kinds` in `filter`: one index range per day and kind when the range has both ends and at
+    /// most ``seekedDays`` days (the rows are keyed by day, then kind, so the kinds not asked for
+    /// are never read; `perDayAndKind`), else one range over the days that skips the other kinds.
+    private func countReads(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) -> (
+        conditions: [String], reads: [[SQLiteValue]], perDayAndKind: Bool
+    ) {
+        let some = kinds.count < RollupKind.allCases.count
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        if some, let from = filter.from?.dayNumber,
+            let end = filter.to.map({ $0.adding(milliseconds: -1).dayNumber + 1 }),
+            end - from <= Self.seekedDays
+        {
+            (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
+            conditions += ["day = ?\(values.count + 1)", "kind = ?\(values.count + 2)"]
+            let numbers = kinds.map(\.rawValue).sorted()
+            let reads = (from..<max(from, end)).flatMap { day in
+                numbers.map { values + [.integer(day), .integer($0)] }
+            }
+            return (conditions, reads, true)
+        }
+        if some { conditions.append(RollupKind.sqlCondition(kinds)) }
+        return (conditions, [values], false)
     }
 
     /// The daily counts `sql` reads with each of `reads` bound in turn, in the order read.
@@ -105,21 +113,39 @@ extension SQLiteEventStore {
     public func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>, texts: Bool)
         throws(ServerError) -> [RollupPageCount]
     {
-        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
-        conditions.append(RollupKind.sqlCondition(kinds))
-        return try read { database in
-            try database.prepare(
-                """
-                SELECT kind, key, page, day, \(Self.countSum("count")), \(texts ? "max(detail)" : "NULL") FROM rollup_counts
-                WHERE \(conditions.joined(separator: " AND ")) GROUP BY kind, key, page, day
-                """
-            ).rows(values) { row in
-                RollupPageCount(
-                    kind: RollupKind(rawValue: row.int64(at: 0)) ?? .otherEvents, key: row.text(at: 1) ?? "",
-                    page: row.text(at: 2) ?? "", day: row.int64(at: 3), count: Int(row.int64(at: 4)),
-                    text: row.text(at: 5))
+        guard !kinds.isEmpty else { return [] }
+        let (conditions, reads, perDayAndKind) = countReads(
+            projectId: projectId, filter: filter, kinds: kinds)
+        // Within one day and kind, the groups follow the primary key: no sorting in SQLite.
+        let sql = """
+            SELECT kind, key, page, day, \(Self.countSum("count")), \(texts ? "max(detail)" : "NULL") FROM rollup_counts
+            WHERE \(conditions.joined(separator: " AND ")) GROUP BY \(perDayAndKind ? "key, page" : "kind, key, page, day")
+            """
+        let rows = try concurrently(Self.runs(of: reads)) { run throws(ServerError) in
+            try read { database in
+                let statement = try database.prepare(sql)
+                return try run.flatMap { values in
+                    try statement.rows(values) { row in
+                        RollupPageCount(
+                            kind: RollupKind(rawValue: row.int64(at: 0)) ?? .otherEvents,
+                            key: row.text(at: 1) ?? "",
+                            page: row.text(at: 2) ?? "", day: row.int64(at: 3), count: Int(row.int64(at: 4)),
+                            text: row.text(at: 5))
+                    }
+                }
             }
+        }.joined()
+        // In the order of one read: kind, key, page, day, text as SQLite orders it (its bytes).
+        func precedes(_ a: String, _ b: String) -> Bool? {
+            if a.utf8.lexicographicallyPrecedes(b.utf8) { return true }
+            return b.utf8.lexicographicallyPrecedes(a.utf8) ? false : nil
         }
+        return perDayAndKind
+            ? rows.sorted { a, b in
+                if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+                return precedes(a.key, b.key) ?? precedes(a.page, b.page) ?? (a.day < b.day)
+            }
+            : Array(rows)
     }
 
     /// Each stored row: its page, whatever `pages` says (the rows are stored per page).

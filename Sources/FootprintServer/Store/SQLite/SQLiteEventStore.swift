@@ -72,9 +72,10 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                         message:
                             "schema version \(version), this build reads \(SQLiteSchema.migrations.count)")
                 }
-                let rebuilding = try database.prepare("SELECT 1 FROM store_state WHERE key IN (?1, ?2)").rows([
-                    .text(SQLiteSchema.rebuildKey), .text(SQLiteSchema.timesKey),
-                ]) { _ in true }
+                let rebuilding = try database.prepare("SELECT 1 FROM store_state WHERE key IN (?1, ?2)").rows(
+                    [
+                        .text(SQLiteSchema.rebuildKey), .text(SQLiteSchema.timesKey),
+                    ]) { _ in true }
                 guard rebuilding.isEmpty else {
                     throw ServerError(
                         code: .storage,
