@@ -53,6 +53,34 @@ struct FunnelWalkTests {
         #expect(deep > 2_000)
     }
 
+    /// ``FunnelReport/reached(stepCount:people:windowMilliseconds:)`` walks every person in one
+    /// scratch space: long and short people in turn (slices of one array, as SQLite gives them)
+    /// count as each walked alone, by the definition.
+    @Test func peopleWalkedInOneScratchSpaceCountAsEachAlone() {
+        var random = SeededRandom(seed: 2026)
+        let sets: [UInt64] = [0b1, 0b10, 0b11, 0b100, 0b110, 0]
+        for _ in 0..<300 {
+            let stepCount = Int.random(in: 1...4, using: &random)
+            let window = [Int64(0), 3_000, 40_000, .max].randomElement(using: &random)!
+            let people = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                Self.timeline(using: &random, sets: sets, length: Bool.random(using: &random) ? 30 : 3)
+            }
+            var expected = Array(repeating: 0, count: stepCount)
+            for person in people {
+                for step in 0..<Self.attemptsDepth(stepCount: stepCount, hits: person, window: window) {
+                    expected[step] += 1
+                }
+            }
+            let hits = people.flatMap { $0 }
+            let ends = people.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+            let reached = FunnelReport.reached(
+                stepCount: stepCount,
+                people: people.indices.lazy.map { hits[ends[$0]..<ends[$0 + 1]] }, windowMilliseconds: window)
+            #expect(reached == expected, "\(stepCount) steps, window \(window): \(people)")
+            if reached != expected { return }
+        }
+    }
+
     /// The cases the attempts decide: a later start that still has its window beats an earlier
     /// one that reached further but ran out; one hit completing two steps counts once per
     /// attempt; a first step that is also the second does not finish its own attempt.

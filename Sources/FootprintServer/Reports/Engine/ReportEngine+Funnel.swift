@@ -98,10 +98,12 @@ extension FunnelReport {
         stepCount: Int, people: some Sequence<Person>, windowMilliseconds window: Int64
     ) -> [Int] {
         var reached = Array(repeating: 0, count: max(0, stepCount))
+        // One scratch space walks every person in turn.
+        var scratch = Walk()
         for person in people where stepCount > 0 {
-            for step in 0..<depth(stepCount: stepCount, hits: person, windowMilliseconds: window) {
-                reached[step] += 1
-            }
+            let deepest = depth(
+                stepCount: stepCount, hits: person, windowMilliseconds: window, scratch: &scratch)
+            for step in 0..<deepest { reached[step] += 1 }
         }
         return reached
     }
@@ -122,24 +124,45 @@ extension FunnelReport {
     )
         -> Int
     {
+        var scratch = Walk()
+        return depth(stepCount: stepCount, hits: hits, windowMilliseconds: window, scratch: &scratch)
+    }
+
+    /// The arrays one walk uses, kept from person to person so that a walk allocates nothing
+    /// once they have grown.
+    struct Walk {
+        /// The person's hits in funnel order.
+        var hits: [FunnelHit] = []
+        /// `starts[k]`: the latest start of an attempt that reached step `k + 1`, if any.
+        var starts: [Int64?] = []
+    }
+
+    /// ``depth(stepCount:hits:windowMilliseconds:)`` in `scratch` (its contents replaced).
+    static func depth(
+        stepCount: Int, hits: some Collection<FunnelHit>, windowMilliseconds window: Int64,
+        scratch: inout Walk
+    ) -> Int {
         let levels = min(max(0, stepCount), 64)
         guard levels > 0 else { return 0 }
-        // `starts[k]`: the latest start of an attempt that reached step `k + 1`, if any.
-        var starts = [Int64?](repeating: nil, count: levels)
+        scratch.hits.removeAll(keepingCapacity: true)
+        scratch.hits.append(contentsOf: hits)
+        scratch.hits.sort(by: FunnelHit.precedes)
+        scratch.starts.removeAll(keepingCapacity: true)
+        scratch.starts.append(contentsOf: repeatElement(nil, count: levels))
         var deepest = 0
-        for hit in hits.sorted(by: FunnelHit.precedes) {
+        for hit in scratch.hits {
             var step = min(levels - 1, deepest)
             while step >= 1 {
-                if hit.steps & (1 << UInt64(step)) != 0, let start = starts[step - 1],
-                    hit.time <= start.saturatingAdd(window), start > starts[step] ?? .min
+                if hit.steps & (1 << UInt64(step)) != 0, let start = scratch.starts[step - 1],
+                    hit.time <= start.saturatingAdd(window), start > scratch.starts[step] ?? .min
                 {
-                    starts[step] = start
+                    scratch.starts[step] = start
                     deepest = max(deepest, step + 1)
                 }
                 step -= 1
             }
             if hit.steps & 1 != 0 {
-                starts[0] = hit.time
+                scratch.starts[0] = hit.time
                 deepest = max(deepest, 1)
             }
             if deepest == levels { break }

@@ -14,10 +14,13 @@ extension SQLiteEventStore {
         windowMilliseconds: Int64
     ) throws(ServerError) -> [Int] {
         let (hits, starts) = try funnelHits(projectId: projectId, filter: filter, sources: sources)
-        return FunnelReport.reached(
-            stepCount: stepCount,
-            people: starts.indices.dropLast().lazy.map { hits[starts[$0]..<starts[$0 + 1]] },
-            windowMilliseconds: windowMilliseconds)
+        // The people in one run per core, walked side by side.
+        let reached = try concurrently(Self.runs(count: starts.count - 1)) { part in
+            FunnelReport.reached(
+                stepCount: stepCount, people: part.lazy.map { hits[starts[$0]..<starts[$0 + 1]] },
+                windowMilliseconds: windowMilliseconds)
+        }
+        return (0..<max(0, stepCount)).map { step in reached.reduce(0) { $0 + $1[step] } }
     }
 
     /// Each person's events in `filter` that complete funnel steps (in no order: ``FunnelReport``
@@ -74,9 +77,20 @@ extension SQLiteEventStore {
         var hits: [FunnelHit] = []
         /// The person number of each of ``hits``.
         var persons: [UInt32] = []
+        /// The runs of ``hits`` by day, in the order read: each day and the index of its first
+        /// hit (a run ends where the next begins).
+        var days: [(day: Int64, start: Int)] = []
+
+        /// Appends a hit of `day`'s row.
+        mutating func append(_ hit: FunnelHit, of person: UInt32, day: Int64) {
+            if days.last?.day != day { days.append((day, hits.count)) }
+            hits.append(hit)
+            persons.append(person)
+        }
 
         /// The hits of `reads` in one run per person number below `people`, in the order of the
-        /// numbers (a counting sort): a person's hits in the order of the reads and of each read.
+        /// numbers (a counting sort). Each person's hits come day by day (the reads' runs merged
+        /// by day), so that the walk's sort finds them nearly in order.
         static func runs(_ reads: [SourceHits], people: Int) -> (hits: [FunnelHit], starts: [Int]) {
             var starts = [Int](repeating: 0, count: people + 1)
             for read in reads {
@@ -85,11 +99,20 @@ extension SQLiteEventStore {
             for index in starts.indices.dropFirst() { starts[index] += starts[index - 1] }
             var next = starts
             var hits = [FunnelHit](repeating: FunnelHit(time: 0, steps: 0), count: starts[people])
-            for read in reads {
-                for (person, hit) in zip(read.persons, read.hits) {
-                    hits[next[Int(person)]] = hit
-                    next[Int(person)] += 1
+            // The next run of each read, taken earliest day first.
+            var cursors = [Int](repeating: 0, count: reads.count)
+            while let index = reads.indices.filter({ cursors[$0] < reads[$0].days.count }).min(by: {
+                reads[$0].days[cursors[$0]].day < reads[$1].days[cursors[$1]].day
+            }) {
+                let read = reads[index]
+                let run = cursors[index]
+                let end = run + 1 < read.days.count ? read.days[run + 1].start : read.hits.count
+                for position in read.days[run].start..<end {
+                    let person = Int(read.persons[position])
+                    hits[next[person]] = read.hits[position]
+                    next[person] += 1
                 }
+                cursors[index] += 1
             }
             return (hits, starts)
         }
@@ -103,8 +126,7 @@ extension SQLiteEventStore {
         sql: String, values: [SQLiteValue], steps: FunnelSources.Steps, in range: Range<Int64>,
         merges: PersonMerges, people: Int
     ) throws(ServerError) -> SourceHits {
-        var hits: [FunnelHit] = []
-        var persons: [UInt32] = []
+        var hits = SourceHits()
         try read { database in
             let statement = try database.prepare(sql)
             try statement.bind(values)
@@ -122,13 +144,12 @@ extension SQLiteEventStore {
                             entry.member & 1 == 1
                             ? merges.person(ofAnonymous: UInt32(number)) : UInt32(number)
                         guard Int(person) < people else { return }
-                        hits.append(FunnelHit(time: entry.time, steps: completed))
-                        persons.append(person)
+                        hits.append(FunnelHit(time: entry.time, steps: completed), of: person, day: day)
                     }
                 }
             }
         }
-        return SourceHits(hits: hits, persons: persons)
+        return hits
     }
 
     /// The WHERE conditions and values that select a project's events passing `filter`.

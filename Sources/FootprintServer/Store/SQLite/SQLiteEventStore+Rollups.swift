@@ -214,10 +214,13 @@ extension SQLiteEventStore {
 
     /// `items` in as many runs as there are cores, in order.
     private static func runs<Item>(of items: [Item]) -> [[Item]] {
-        let size = max(1, (items.count + concurrentReads - 1) / concurrentReads)
-        return stride(from: 0, to: items.count, by: size).map {
-            Array(items[$0..<min(items.count, $0 + size)])
-        }
+        runs(count: items.count).map { Array(items[$0]) }
+    }
+
+    /// `0..<count` in as many runs as there are cores, in order.
+    static func runs(count: Int) -> [Range<Int>] {
+        let size = max(1, (count + concurrentReads - 1) / concurrentReads)
+        return stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
     }
 
     public func sessionFigures(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SessionFigures {
