@@ -56,7 +56,7 @@ public protocol EventStore: Sendable {
         -> [RollupCount]
 
     /// The daily counts of these kinds on the days of `filter`, with its other filters, summed
-    /// per kind, key, page and day; with `texts`, each element click's (kinds 2 and 3) last
+    /// per kind, key, page and day (in no set order); with `texts`, each element click's (kinds 2 and 3) last
     /// stored text, else no text (matching definitions reads none, and on the cluster the texts
     /// are a read of their own over the person rows).
     func rollupPageCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>, texts: Bool)

@@ -121,7 +121,7 @@ extension SQLiteEventStore {
             SELECT kind, key, page, day, \(Self.countSum("count")), \(texts ? "max(detail)" : "NULL") FROM rollup_counts
             WHERE \(conditions.joined(separator: " AND ")) GROUP BY \(perDayAndKind ? "key, page" : "kind, key, page, day")
             """
-        let rows = try concurrently(Self.runs(of: reads)) { run throws(ServerError) in
+        return try concurrently(Self.runs(of: reads)) { run throws(ServerError) in
             try read { database in
                 let statement = try database.prepare(sql)
                 return try run.flatMap { values in
@@ -134,18 +134,7 @@ extension SQLiteEventStore {
                     }
                 }
             }
-        }.joined()
-        // In the order of one read: kind, key, page, day, text as SQLite orders it (its bytes).
-        func precedes(_ a: String, _ b: String) -> Bool? {
-            if a.utf8.lexicographicallyPrecedes(b.utf8) { return true }
-            return b.utf8.lexicographicallyPrecedes(a.utf8) ? false : nil
-        }
-        return perDayAndKind
-            ? rows.sorted { a, b in
-                if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
-                return precedes(a.key, b.key) ?? precedes(a.page, b.page) ?? (a.day < b.day)
-            }
-            : Array(rows)
+        }.flatMap { $0 }
     }
 
     /// Each stored row: its page, whatever `pages` says (the rows are stored per page).
