@@ -197,17 +197,37 @@ import Testing
             try data.write(into: store, project: project)
             let filter = Self.everything(data.end)
             try Self.expectSetsEqualRows(store, project, filter, "written")
+            try Self.expectTotalsEqualCounts(store, "written")
             for id in [shared.smallest, try #require(data.unlinkedDevice())] {
                 _ = try store.deletePerson(
                     id: id, projectId: project.id,
                     request: PersonDeletion.Request(requestedBy: "test", at: data.end))
                 try Self.expectSetsEqualRows(store, project, filter, "\(id) deleted")
+                try Self.expectTotalsEqualCounts(store, "\(id) deleted")
             }
             _ = try store.applyRetention(defaultDays: 4, now: data.end, chunk: 101)
             try Self.expectSetsEqualRows(store, project, filter, "after retention")
+            try Self.expectTotalsEqualCounts(store, "after retention")
             try Self.expectSetsEqualRows(
                 store, project, Self.lastDays(data.end), "after retention, kept days")
         }
+    }
+
+    /// `rollup_totals` holds `rollup_counts` summed over pages, app versions and OSes, row for
+    /// row (none missing, none extra).
+    static func expectTotalsEqualCounts(_ store: SQLiteEventStore, _ comment: Comment) throws {
+        let (totals, differing) = try store.read { database in
+            try database.prepare(
+                """
+                SELECT (SELECT count(*) FROM rollup_totals), count(*) FROM (
+                    SELECT project_id, day, kind, key, sum(count) AS count FROM rollup_counts GROUP BY 1, 2, 3, 4
+                ) c FULL OUTER JOIN rollup_totals t USING (project_id, day, kind, key)
+                WHERE c.count IS NOT t.count
+                """
+            ).rows([]) { ($0.int64(at: 0), $0.int64(at: 1)) }.first ?? (0, -1)
+        }
+        #expect(totals > 0, comment)
+        #expect(differing == 0, comment)
     }
 
     /// A file of schema version 6 (before the sets) opens, builds its sets from its person rows
@@ -251,8 +271,10 @@ import Testing
 
     /// Back to the funnel times of schema 9 (before `rollup_times`): one row per person and 8-day
     /// block keyed by the ids (left empty: the upgrade drops it and fills `rollup_times` from the
-    /// events).
+    /// events); and without the daily totals of schema 11 (the upgrade sums them from the daily
+    /// counts).
     static let beforeRollupTimes = """
+        DROP TABLE rollup_totals;
         DROP TABLE rollup_times;
         DELETE FROM store_state WHERE key = '\(SQLiteSchema.timesKey)';
         CREATE TABLE rollup_person_times(

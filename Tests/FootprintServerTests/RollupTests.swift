@@ -367,7 +367,8 @@ import Testing
                 try database.execute(
                     """
                     INSERT INTO store_state(key, value) VALUES ('\(SQLiteSchema.rebuildKey)', 0);
-                    DELETE FROM rollup_counts; DELETE FROM rollup_person_days; DELETE FROM rollup_times;
+                    DELETE FROM rollup_counts; DELETE FROM rollup_totals; DELETE FROM rollup_person_days;
+                    DELETE FROM rollup_times;
                     DELETE FROM sessions; DELETE FROM rollup_dwell; DELETE FROM rollup_moves;
                     """)
             }

@@ -30,7 +30,8 @@ struct StoredOverflowTests {
     ]
 
     /// Sets every rollup sum of the fixture to `Int64.max` and adds a second row of each
-    /// (another app version) so that every group sums past it; sessions span the whole of
+    /// (another app version) so that every group sums past it (the totals over every version
+    /// held at `Int64.max`, as their upsert holds them); sessions span the whole of
     /// `Int64`; dwell durations are `Int64.max`; one dwell total is the REAL an overflowing
     /// `+` leaves.
     static func writeOverflowingRows(into path: String, projectId: Int64) throws {
@@ -45,6 +46,7 @@ struct StoredOverflowTests {
             UPDATE rollup_counts SET count = \(max);
             INSERT INTO rollup_counts(project_id, day, kind, key, page, app_version, os, count, detail)
                 SELECT project_id, day, kind, key, page, 'old', os, \(max), detail FROM rollup_counts;
+            UPDATE rollup_totals SET count = \(max);
             UPDATE rollup_dwell SET count = 1, total = \(max);
             INSERT INTO rollup_dwell(project_id, day, page, app_version, os, bucket, count, total)
                 SELECT project_id, day, page, 'old', os, bucket, \(max), 1e19 FROM rollup_dwell;

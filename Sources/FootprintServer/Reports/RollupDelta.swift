@@ -13,6 +13,21 @@ package struct RollupDelta {
     struct CountKey: Hashable {
         var project: Int64, day: Int64, kind: RollupKind, key: String, page: String, appVersion: String
         var os: String
+
+        /// The key of its row in `rollup_totals`: without page, app version and OS.
+        var total: TotalKey { TotalKey(project: project, day: day, kind: kind, key: key) }
+    }
+
+    /// A daily count over every page, app version and OS.
+    struct TotalKey: Hashable {
+        var project: Int64, day: Int64, kind: RollupKind, key: String
+    }
+
+    /// ``counts`` summed per ``TotalKey``.
+    var totals: [TotalKey: Int64] {
+        var totals: [TotalKey: Int64] = [:]
+        for (key, value) in counts { totals[key.total, default: 0].addSaturating(value.count) }
+        return totals
     }
     struct PersonDaysKey: Hashable {
         var project: Int64, kind: RollupKind, key: String, block: Int64, anonymousId: String, userId: String
@@ -231,7 +246,8 @@ package struct RollupDelta {
 
     /// The statements ``write(_:)`` runs.
     struct Statements {
-        let stored: SQLiteStatement, count: SQLiteStatement, personDays: SQLiteStatement
+        let stored: SQLiteStatement, count: SQLiteStatement, total: SQLiteStatement
+        let personDays: SQLiteStatement
         let sessionPage: SQLiteStatement
         let dwell: SQLiteStatement, move: SQLiteStatement
     }
@@ -247,6 +263,12 @@ package struct RollupDelta {
                 .integer(key.project), .integer(key.day), .integer(key.kind.rawValue), .text(key.key),
                 .text(key.page), .text(key.appVersion), .text(key.os), .text(value.detail),
                 .integer(value.count),
+            ])
+        }
+        for (key, count) in totals {
+            try statements.total.run([
+                .integer(key.project), .integer(key.day), .integer(key.kind.rawValue), .text(key.key),
+                .integer(count),
             ])
         }
         for (key, days) in personDays {

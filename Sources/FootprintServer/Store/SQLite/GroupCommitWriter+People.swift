@@ -158,6 +158,18 @@ extension GroupCommitWriter {
             try subtract.run(values + [.integer(value.count)])
             try dropEmpty.run(values)
         }
+        let totalKey = "project_id = ?1 AND day = ?2 AND kind = ?3 AND key = ?4"
+        let subtractTotal = try database.prepare(
+            "UPDATE rollup_totals SET count = max(0, count - ?5) WHERE \(totalKey)")
+        let dropEmptyTotal = try database.prepare(
+            "DELETE FROM rollup_totals WHERE \(totalKey) AND count <= 0")
+        for (key, count) in removed.totals {
+            let values: [SQLiteValue] = [
+                .integer(key.project), .integer(key.day), .integer(key.kind.rawValue), .text(key.key),
+            ]
+            try subtractTotal.run(values + [.integer(count)])
+            try dropEmptyTotal.run(values)
+        }
         for (stored, count) in removed.stored {
             try statements.rollups.stored.run([.integer(stored), .integer(-count)])
         }

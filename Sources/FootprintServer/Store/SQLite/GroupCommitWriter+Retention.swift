@@ -54,7 +54,10 @@ extension GroupCommitWriter {
             ])
         }
         try step { database, _ in
-            for table in ["rollup_counts", "rollup_dwell", "rollup_moves", "person_sets", "rollup_times"] {
+            for table in [
+                "rollup_counts", "rollup_totals", "rollup_dwell", "rollup_moves", "person_sets",
+                "rollup_times",
+            ] {
                 try database.prepare("DELETE FROM \(table) WHERE project_id = ?1 AND day < ?2").run([
                     project, day,
                 ])

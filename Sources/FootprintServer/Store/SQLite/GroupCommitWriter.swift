@@ -63,6 +63,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             rollups: RollupDelta.Statements(
                 stored: try database.prepare(SQLiteSchema.addStoredEvents),
                 count: try database.prepare(SQLiteSchema.upsertRollupCount),
+                total: try database.prepare(SQLiteSchema.upsertRollupTotal),
                 personDays: try database.prepare(SQLiteSchema.upsertPersonDays),
                 sessionPage: try database.prepare(SQLiteSchema.upsertSessionPage),
                 dwell: try database.prepare(SQLiteSchema.upsertDwell),

@@ -28,14 +28,18 @@ extension SQLiteEventStore {
     }
 
     /// One index range per day and kind (see ``countReads(projectId:filter:kinds:)``), the rows
-    /// in the same order either way (day, kind, key).
+    /// in the same order either way (day, kind, key); from `rollup_totals` (a row per day, kind
+    /// and key) unless `filter` names a page, app version or OS.
     public func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
         throws(ServerError) -> [RollupCount]
     {
         guard !kinds.isEmpty else { return [] }
         let (conditions, reads, _) = countReads(projectId: projectId, filter: filter, kinds: kinds)
+        let table =
+            filter.page == nil && filter.appVersion == nil && filter.os == nil
+            ? "rollup_totals" : "rollup_counts"
         let sql = """
-            SELECT day, kind, key, count FROM rollup_counts WHERE \(conditions.joined(separator: " AND "))
+            SELECT day, kind, key, count FROM \(table) WHERE \(conditions.joined(separator: " AND "))
             ORDER BY day, kind, key
             """
         // Runs of the reads in order, in parallel: a group is never split between two reads.

@@ -390,6 +390,23 @@ enum SQLiteSchema {
         INSERT INTO store_state(key, value)
             SELECT '\(timesKey)', 0 WHERE NOT EXISTS (SELECT 1 FROM store_state WHERE key = '\(rebuildKey)');
         """,
+        // The daily counts without their page, app version and OS, for the reports that filter
+        // on none of them (most): a row per day, kind and key instead of one per page, version
+        // and OS as well. Summed from `rollup_counts` (empty while a rebuild is due, which
+        // writes both).
+        """
+        CREATE TABLE rollup_totals(
+            project_id INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY(project_id, day, kind, key)
+        ) WITHOUT ROWID;
+        INSERT INTO rollup_totals(project_id, day, kind, key, count)
+            SELECT project_id, day, kind, key, CAST(min(max(total(count), 0), 9223372036854775807) AS INTEGER)
+            FROM rollup_counts GROUP BY project_id, day, kind, key;
+        """,
     ]
 
     /// The `store_state` key whose value is the last event id whose text payload has been
@@ -431,6 +448,12 @@ enum SQLiteSchema {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9, ?8)
         ON CONFLICT DO UPDATE SET count = \(saturatingSum("count", "excluded.count")),
             detail = coalesce(excluded.detail, detail)
+        """
+
+    /// Adds to a daily count over every page, app version and OS (`rollup_totals`).
+    static let upsertRollupTotal = """
+        INSERT INTO rollup_totals(project_id, day, kind, key, count) VALUES (?1, ?2, ?3, ?4, ?5)
+        ON CONFLICT DO UPDATE SET count = \(saturatingSum("count", "excluded.count"))
         """
 
     /// Marks the days a device (and user) did something (see ``RollupKind``) in one 64-day block.
