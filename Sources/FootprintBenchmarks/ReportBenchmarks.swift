@@ -155,8 +155,8 @@ enum ReportWorkload {
             try database.transaction {
                 for table in [
                     "rollup_counts", "rollup_totals", "rollup_person_days", "rollup_times", "sessions",
-                    "session_pages",
-                    "rollup_dwell", "rollup_moves", "project_events", "person_sets", "person_merges",
+                    "session_pages", "rollup_dwell", "rollup_moves", "project_events", "person_sets",
+                    "person_merges",
                 ] {
                     try database.execute("DELETE FROM \(table)")
                 }

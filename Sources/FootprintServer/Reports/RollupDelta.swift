@@ -259,17 +259,10 @@ package struct RollupDelta {
             try statements.stored.run([.integer(project), .integer(count)])
         }
         for (key, value) in counts {
-            try statements.count.run([
-                .integer(key.project), .integer(key.day), .integer(key.kind.rawValue), .text(key.key),
-                .text(key.page), .text(key.appVersion), .text(key.os), .text(value.detail),
-                .integer(value.count),
-            ])
+            try statements.count.run(key.values + [.text(value.detail), .integer(value.count)])
         }
         for (key, count) in totals {
-            try statements.total.run([
-                .integer(key.project), .integer(key.day), .integer(key.kind.rawValue), .text(key.key),
-                .integer(count),
-            ])
+            try statements.total.run(key.values + [.integer(count)])
         }
         for (key, days) in personDays {
             try statements.personDays.run([

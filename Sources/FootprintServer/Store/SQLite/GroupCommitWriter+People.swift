@@ -164,11 +164,8 @@ extension GroupCommitWriter {
         let dropEmptyTotal = try database.prepare(
             "DELETE FROM rollup_totals WHERE \(totalKey) AND count <= 0")
         for (key, count) in removed.totals {
-            let values: [SQLiteValue] = [
-                .integer(key.project), .integer(key.day), .integer(key.kind.rawValue), .text(key.key),
-            ]
-            try subtractTotal.run(values + [.integer(count)])
-            try dropEmptyTotal.run(values)
+            try subtractTotal.run(key.values + [.integer(count)])
+            try dropEmptyTotal.run(key.values)
         }
         for (stored, count) in removed.stored {
             try statements.rollups.stored.run([.integer(stored), .integer(-count)])
@@ -318,11 +315,10 @@ extension RollupKind {
 
 extension RollupDelta.CountKey {
     /// The key's values as `?1`…`?7` of a `rollup_counts` statement.
-    var values: [SQLiteValue] {
-        [
-            .integer(project), .integer(day), .integer(kind.rawValue), .text(key), .text(page),
-            .text(appVersion),
-            .text(os),
-        ]
-    }
+    var values: [SQLiteValue] { total.values + [.text(page), .text(appVersion), .text(os)] }
+}
+
+extension RollupDelta.TotalKey {
+    /// The key's values as `?1`…`?4` of a `rollup_totals` statement.
+    var values: [SQLiteValue] { [.integer(project), .integer(day), .integer(kind.rawValue), .text(key)] }
 }

@@ -27,9 +27,9 @@ extension SQLiteEventStore {
         try rollupCounts(projectId: projectId, filter: filter, kinds: Set(RollupKind.allCases))
     }
 
-    /// One index range per day and kind (see ``countReads(projectId:filter:kinds:)``), the rows
-    /// in the same order either way (day, kind, key); from `rollup_totals` (a row per day, kind
-    /// and key) unless `filter` names a page, app version or OS.
+    /// The reads of ``countReads(projectId:filter:kinds:)``, the rows in day, kind and key order;
+    /// from `rollup_totals` (a row per day, kind and key) unless `filter` names a page, app
+    /// version or OS.
     public func rollupCounts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
         throws(ServerError) -> [RollupCount]
     {
@@ -48,10 +48,11 @@ extension SQLiteEventStore {
         }.flatMap { $0 }
     }
 
-    /// The conditions and the values of each read that select the `rollup_counts` rows of
-    /// `kinds` in `filter`: one index range per day and kind when the range has both ends and at
-    /// most ``seekedDays`` days (the rows are keyed by day, then kind, so the kinds not asked for
-    /// are never read; `perDayAndKind`), else one range over the days that skips the other kinds.
+    /// The conditions and the values of each read that select the rows of `kinds` in `filter`,
+    /// of `rollup_counts` or `rollup_totals`: one index range per day and kind when the range
+    /// has both ends and at most ``seekedDays`` days (both tables are keyed by day, then kind, so
+    /// the kinds not asked for are never read; `perDayAndKind`), else one range over the days
+    /// that skips the other kinds.
     private func countReads(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) -> (
         conditions: [String], reads: [[SQLiteValue]], perDayAndKind: Bool
     ) {
