@@ -1,5 +1,7 @@
+import Dispatch
 import FootprintServer
 import FootprintWire
+import Foundation
 
 /// Deterministic, plausible app traffic for load tests and benchmarks: people with sessions of
 /// page views, leaves with dwell, clicks on list cells and buttons, list exposures and skips,
@@ -168,30 +170,87 @@ public struct SyntheticTraffic: Sendable {
             durationMilliseconds: properties["duration_ms"]?.int64Value)
     }
 
-    /// Writes about `count` events into a project, in batches of about `batchSize`.
-    /// - Parameter progress: called after each batch with the events written so far.
-    /// - Returns: the events written.
+    /// Writes about `count` events into a project, in batches of about `batchSize`. The next
+    /// batch is made while the store commits the one before (at most `inFlight` batches handed
+    /// over and not yet committed), so making events and storing them share the machine's cores.
+    /// - Parameter progress: called after each committed batch with the events written so far.
+    /// - Returns: the events written (stored or found already stored).
     @discardableResult
     public mutating func write(
-        count: Int, into store: any EventStore, projectId: Int64, batchSize: Int = 5_000,
+        count: Int, into store: any EventStore, projectId: Int64, batchSize: Int = 20_000, inFlight: Int = 2,
         progress: (Int) -> Void = { _ in }
     ) throws(ServerError) -> Int {
-        var written = 0
-        while written < count {
+        let writes = WriteWindow(limit: inFlight)
+        var made = 0
+        while made < count {
             var events: [EventRecord] = []
             var links: [IdentityLink] = []
-            while events.count < batchSize, written + events.count < count {
+            while events.count < batchSize, made + events.count < count {
                 let session = session()
                 events += session.events
                 links += session.links
             }
-            let outcome = try store.write(
-                IngestBatch(
-                    projectId: projectId, events: events, identityLinks: links, receivedAt: configuration.end)
-            )
-            written += outcome.stored + outcome.duplicates
+            made += events.count
+            let batch = IngestBatch(
+                projectId: projectId, events: events, identityLinks: links, receivedAt: configuration.end)
+            let written = try writes.submit { completion in store.write(batch, completion: completion) }
             progress(written)
         }
+        let written = try writes.finish()
+        progress(written)
         return written
+    }
+}
+
+/// Batches handed to a store without waiting for each commit, at most `limit` outstanding: the
+/// first failure is thrown by the next ``submit(_:)`` or by ``finish()``.
+final class WriteWindow: @unchecked Sendable {
+    private let slots: DispatchSemaphore
+    private let limit: Int
+    private let lock = NSLock()
+    private var written = 0
+    private var failure: ServerError?
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+        slots = DispatchSemaphore(value: self.limit)
+    }
+
+    /// Waits for a free slot, then calls `start` with the completion of one write.
+    /// - Returns: the events written by the writes completed so far.
+    func submit(
+        _ start: (@escaping @Sendable (Result<WriteOutcome, ServerError>) -> Void) -> Void
+    ) throws(ServerError) -> Int {
+        slots.wait()
+        if let failure = state().failure {
+            slots.signal()
+            throw failure
+        }
+        start { result in
+            self.lock.lock()
+            switch result {
+            case .success(let outcome): self.written += outcome.stored + outcome.duplicates
+            case .failure(let error): self.failure = self.failure ?? error
+            }
+            self.lock.unlock()
+            self.slots.signal()
+        }
+        return state().written
+    }
+
+    /// Waits for every outstanding write.
+    /// - Returns: the events written by them all.
+    func finish() throws(ServerError) -> Int {
+        for _ in 0..<limit { slots.wait() }
+        for _ in 0..<limit { slots.signal() }
+        let (written, failure) = state()
+        if let failure { throw failure }
+        return written
+    }
+
+    private func state() -> (written: Int, failure: ServerError?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (written, failure)
     }
 }

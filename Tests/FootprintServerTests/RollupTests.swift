@@ -393,6 +393,70 @@ import Testing
         }
     }
 
+    /// The rows a store keeps for its events, every column, in a set order: the events by id, the
+    /// links, the daily counts and totals, the person days, the sessions and their pages, the
+    /// dwell and the moves.
+    static func storedRows(_ path: String) throws -> [String: [String]] {
+        let database = try SQLiteDatabase(path: path)
+        var rows: [String: [String]] = [:]
+        for table in [
+            "events", "identities", "rollup_counts", "rollup_totals", "rollup_person_days", "sessions",
+            "session_pages", "rollup_dwell", "rollup_moves",
+        ] {
+            let columns = try database.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")
+                .rows([.text(table)]) { $0.text(at: 0) ?? "" }
+            let quoted = columns.map { "quote(\($0))" }.joined(separator: " || ',' || ")
+            let order = table == "events" ? "id" : "1"
+            rows[table] = try database.prepare("SELECT \(quoted) FROM \(table) ORDER BY \(order)")
+                .rows { $0.text(at: 0) ?? "" }
+        }
+        return rows
+    }
+
+    /// The generator hands the store its next batch while the one before is being committed; the
+    /// rows stored are those of one batch at a time, whatever the batches' size and overlap.
+    @Test func generatedTrafficStoresTheSameRowsHowEverItsBatchesOverlap() throws {
+        var stored: [[String: [String]]] = []
+        for (batchSize, inFlight) in [(600, 1), (170, 4), (2_000, 2)] {
+            try withTemporaryDatabase("footprint-rollup-overlap") { path in
+                var configuration = SQLiteEventStore.Configuration()
+                configuration.synchronous = "OFF"
+                let store = try SQLiteEventStore(path: path, configuration: configuration)
+                let project = try store.createProject(named: "overlap")
+                var traffic = SyntheticTraffic(configuration: Self.synthetic(seed: 5))
+                var reported: [Int] = []
+                let written = try traffic.write(
+                    count: 2_500, into: store, projectId: project.id, batchSize: batchSize, inFlight: inFlight
+                ) { reported.append($0) }
+                #expect(written == (try store.eventCount(projectId: project.id)))
+                #expect(written >= 2_500)
+                #expect(reported.last == written)
+                #expect(reported == reported.sorted())
+                store.close()
+                stored.append(try Self.storedRows(path))
+            }
+        }
+        #expect(stored[0]["events"]?.count ?? 0 >= 2_500)
+        #expect(stored[0]["sessions"]?.isEmpty == false)
+        for table in stored[0].keys.sorted() {
+            #expect(stored[1][table] == stored[0][table], "\(table)")
+            #expect(stored[2][table] == stored[0][table], "\(table)")
+        }
+    }
+
+    /// A store that fails its writes fails the generator, at once and with the store's error.
+    @Test func generatedTrafficIntoAClosedStoreThrowsTheStoresError() throws {
+        try Self.withStore { store, project in
+            store.close()
+            var traffic = SyntheticTraffic(configuration: Self.synthetic(seed: 5))
+            let error = #expect(throws: ServerError.self) {
+                try traffic.write(
+                    count: 2_000, into: store, projectId: project.id, batchSize: 100, inFlight: 3)
+            }
+            #expect(error?.code == .closed)
+        }
+    }
+
     @Test func aRangeWithTooManyEventsIsRefusedButRollupsStillAnswer() throws {
         try Self.withStore(maximumReportEvents: 100) { store, project in
             var traffic = SyntheticTraffic()

@@ -145,6 +145,55 @@ package struct RollupDelta {
             ))
     }
 
+    /// Whether nothing has been added.
+    var isEmpty: Bool {
+        stored.isEmpty && counts.isEmpty && personDays.isEmpty && personTimes.isEmpty && sessions.isEmpty
+            && sessionPages.isEmpty && dwell.isEmpty && moves.isEmpty
+    }
+
+    /// Adds `later`, the delta of events that come after this one's: the same as adding its
+    /// events here one by one after this one's (a count's text and a session's or page's app
+    /// version and OS are the first known, its times in the order added).
+    package mutating func merge(_ later: RollupDelta) {
+        guard !isEmpty else {
+            self = later
+            return
+        }
+        for (project, count) in later.stored { stored[project, default: 0].addSaturating(count) }
+        for (key, value) in later.counts {
+            let previous = counts[key]
+            counts[key] = (
+                (previous?.count ?? 0).saturatingAdd(value.count), value.detail ?? previous?.detail
+            )
+        }
+        for (key, days) in later.personDays { personDays[key, default: 0] |= days }
+        for (key, times) in later.personTimes { personTimes[key, default: []] += times }
+        for (key, added) in later.sessions {
+            if sessions[key] == nil {
+                sessions[key] = added
+            } else {
+                sessions[key]?.events += added.events
+            }
+        }
+        for (key, page) in later.sessionPages {
+            guard var known = sessionPages[key] else {
+                sessionPages[key] = page
+                continue
+            }
+            known.start = min(known.start, page.start)
+            known.end = max(known.end, page.end)
+            known.pageViews.addSaturating(page.pageViews)
+            sessionPages[key] = known
+        }
+        for (key, bin) in later.dwell {
+            var sum = dwell[key] ?? DwellHistogram.Bin(count: 0, total: 0)
+            sum.count.addSaturating(bin.count)
+            sum.total.addSaturating(bin.total)
+            dwell[key] = sum
+        }
+        for (key, count) in later.moves { moves[key, default: 0].addSaturating(count) }
+    }
+
     /// Adds only the event's times (``personTimes``): what a store that kept every other rollup
     /// needs to fill `rollup_times`.
     mutating func addTimes(_ event: EventRecord, project: Int64) {

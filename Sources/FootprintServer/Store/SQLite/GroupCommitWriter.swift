@@ -22,15 +22,22 @@ final class GroupCommitWriter: @unchecked Sendable {
         let people: PersonSetWriter
     }
 
-    /// A batch queued for the writer, with its events' payloads as stored (``StoredPayload``):
-    /// the thread that queues it compresses them, so that the one writer does not.
+    /// A batch queued for the writer, with its events' payloads as stored (``StoredPayload``)
+    /// and what they add to the rollups when every one of them is new: the thread that queues
+    /// it does that work, so that the one writer does not.
     struct QueuedBatch: Sendable {
         let batch: IngestBatch
         let payloads: [SQLiteValue]
+        /// The rollups of every event in the batch; the writer counts the events again one by
+        /// one when some of them are not stored (already stored, or refused).
+        let rollups: RollupDelta
 
         init(_ batch: IngestBatch) {
             self.batch = batch
             self.payloads = batch.events.map { StoredPayload.value($0.payload) }
+            var rollups = RollupDelta()
+            for event in batch.events { rollups.add(event, project: batch.projectId) }
+            self.rollups = rollups
         }
     }
 
@@ -347,13 +354,19 @@ final class GroupCommitWriter: @unchecked Sendable {
         let refused = deletedIds.refusedEvents(of: batch)
         let refusedSet = Set(refused)
         let project = SQLiteValue.integer(batch.projectId)
+        var storedIndexes: [Int] = []
         for (index, event) in batch.events.enumerated() where !refusedSet.contains(index) {
             try statements.insertEvent.run(
                 Self.insertValues(event, project: project, payload: queued.payloads[index]))
             if statements.insertEvent.database.changes > 0 {
                 stored += 1
-                rollups.add(event, project: batch.projectId)
+                storedIndexes.append(index)
             }
+        }
+        if stored == batch.events.count {
+            rollups.merge(queued.rollups)
+        } else {
+            for index in storedIndexes { rollups.add(batch.events[index], project: batch.projectId) }
         }
         let now = SQLiteValue.integer(batch.receivedAt.millisecondsSince1970)
         for link in deletedIds.acceptedLinks(of: batch) {
