@@ -20,7 +20,11 @@ public final class SQLiteStatement {
         self.handle = handle
         self.database = database
         self.sql = sql
+        parameterCount = Int(sqlite3_bind_parameter_count(handle))
     }
+
+    /// The largest parameter index in the SQL.
+    private let parameterCount: Int
 
     deinit {
         sqlite3_finalize(handle)
@@ -44,9 +48,12 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Binds `values` to parameters 1, 2, ... in order, after a ``reset()``.
+    /// Binds `values` to parameters 1, 2, ... in order, after a ``reset()``: parameters past
+    /// the values are NULL.
     public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
-        reset()
+        sqlite3_reset(handle)
+        // Clearing is only needed for parameters the values do not bind again.
+        if values.count < parameterCount { sqlite3_clear_bindings(handle) }
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }

@@ -30,6 +30,25 @@ struct TextBindingTests {
         }
     }
 
+    /// A statement run again binds every parameter afresh: those its values leave out are NULL,
+    /// not the values of the run before.
+    @Test func parametersLeftOutOfARunAreNullNotThePreviousValues() throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        let select = try database.prepare("SELECT ?1, ?2, typeof(?3)")
+        let full = try select.rows([.text("a"), .integer(2), .blob([1])]) {
+            [$0.text(at: 0), $0.isNull(at: 1) ? nil : String($0.int64(at: 1)), $0.text(at: 2)]
+        }
+        #expect(full == [["a", "2", "blob"]])
+        let shorter = try select.rows([.text("b")]) {
+            [$0.text(at: 0), $0.isNull(at: 1) ? nil : String($0.int64(at: 1)), $0.text(at: 2)]
+        }
+        #expect(shorter == [["b", nil, "null"]])
+        let again = try select.rows([.text("c"), .integer(3), .text("t")]) {
+            [$0.text(at: 0), $0.isNull(at: 1) ? nil : String($0.int64(at: 1)), $0.text(at: 2)]
+        }
+        #expect(again == [["c", "3", "text"]])
+    }
+
     @Test func theStoreKeepsMessagesThatDifferAfterANULApart() throws {
         try withTemporaryStore("text-binding-store") { store, project in
             let time = Timestamp(iso8601: "2026-11-29T08:00:00.000Z")!
