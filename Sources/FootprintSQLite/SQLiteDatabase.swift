@@ -20,6 +20,12 @@ public final class SQLiteDatabase {
         /// of minus this); `nil` (default) keeps SQLite's own, 2 MiB. The cache grows only as
         /// pages are read.
         public var cacheKibibytes: Int?
+        /// `PRAGMA wal_autocheckpoint` of a writable WAL connection: its commit copies the log
+        /// into the file once the log holds this many pages; `nil` (default) keeps SQLite's
+        /// 1,000. A page changed by several commits before then is copied once. The log file is
+        /// also cut back to this many pages when it starts over (`PRAGMA journal_size_limit`):
+        /// one commit larger than that grows it, and it would otherwise keep that size.
+        public var checkpointPages: Int?
         /// Creates the default options.
         public init() {}
     }
@@ -47,6 +53,14 @@ public final class SQLiteDatabase {
         if let kibibytes = options.cacheKibibytes { try execute("PRAGMA cache_size=-\(max(64, kibibytes))") }
         if !options.readOnly {
             if options.writeAheadLog { try execute("PRAGMA journal_mode=WAL") }
+            if options.writeAheadLog, let pages = options.checkpointPages {
+                try execute("PRAGMA wal_autocheckpoint=\(max(1, pages))")
+                let statement = try prepare("PRAGMA page_size")
+                let pageBytes = try statement.step() ? statement.int64(at: 0) : 4096
+                statement.reset()
+                let (limit, overflow) = Int64(max(1, pages)).multipliedReportingOverflow(by: pageBytes)
+                try execute("PRAGMA journal_size_limit=\(overflow ? Int64.max : limit)")
+            }
             try execute("PRAGMA synchronous=\(options.synchronous)")
         }
         // Fail fast on a file that is not a database or is damaged in its header.

@@ -34,6 +34,14 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
         /// How long the cached write keys answer before the store checks whether they changed
         /// (another process revoked one), in seconds (0: at every lookup). Default 1.
         public var cacheSeconds = 1.0
+        /// The writer's WAL is copied into the file once it holds this many 4 KiB pages
+        /// (`PRAGMA wal_autocheckpoint`; SQLite's own is 1,000). Each commit appends every page it
+        /// changed to the log, and the rollups' pages are changed by nearly every commit: with a
+        /// longer log a page changed by many commits is copied into the file once, not once per
+        /// commit (docs/BENCHMARKS.md, *Loading: fewer, larger commits*). The log file is cut
+        /// back to this many pages when it starts over after a commit larger than that grew it.
+        /// Default 16,384 (64 MiB).
+        public var checkpointPages = 16_384
         /// Creates the default configuration.
         public init() {}
     }
@@ -93,6 +101,7 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                 // of them back from the file each time (`footprint generate` of 300,000 events:
                 // 8,600–11,200 events/s with 2 MiB, 12,000–12,600 with 64 MiB; docs/BENCHMARKS.md).
                 options.cacheKibibytes = 65_536
+                options.checkpointPages = configuration.checkpointPages
                 let database = try SQLiteDatabase(path: path, options: options)
                 try database.migrate(SQLiteSchema.migrations)
                 let writer = try GroupCommitWriter(database: database, linger: configuration.commitLinger)
