@@ -8,18 +8,26 @@ import Testing
 /// The write-ahead log is copied into the file once it holds the pages a connection's
 /// `checkpointPages` says, and the store's writer takes that from its configuration.
 struct WriteAheadLogTests {
-    /// The frames the log holds after `commits` commits of one row of about 3 KB each (at least
-    /// one page per commit) on a connection with `pages`.
-    private static func framesAfter(commits: Int, checkpointPages pages: Int?) throws -> Int64 {
-        try withTemporaryDatabase("wal-pages") { path in
+    /// `body` with a new database file whose connection has `pages`, its path, and a statement
+    /// that commits a row of about 3 KB (at least one page) when run outside a transaction.
+    private static func withLog<T>(
+        checkpointPages pages: Int?, _ body: (SQLiteDatabase, String, () throws -> Void) throws -> T
+    ) throws -> T {
+        try withTemporaryDatabase("wal") { path in
             var options = SQLiteDatabase.Options()
             options.checkpointPages = pages
             let database = try SQLiteDatabase(path: path, options: options)
             try database.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, value BLOB NOT NULL)")
             let insert = try database.prepare("INSERT INTO t(value) VALUES (?1)")
-            for commit in 0..<commits {
-                try insert.run([.blob(Array(repeating: UInt8(commit % 251), count: 3_000))])
-            }
+            let row = SQLiteValue.blob(Array(repeating: 7, count: 3_000))
+            return try body(database, path) { try insert.run([row]) }
+        }
+    }
+
+    /// The frames the log holds after `commits` commits of one row each.
+    private static func framesAfter(commits: Int, checkpointPages pages: Int?) throws -> Int64 {
+        try withLog(checkpointPages: pages) { database, _, addRow in
+            for _ in 0..<commits { try addRow() }
             // (busy, frames in the log, frames checkpointed): the log's size before this call.
             return try database.prepare("PRAGMA wal_checkpoint(PASSIVE)").rows { $0.int64(at: 1) }.first ?? -1
         }
@@ -37,17 +45,11 @@ struct WriteAheadLogTests {
 
     /// The log file's size after one commit of about 300 pages and then 60 small ones.
     private static func logBytesAfterALargeCommit(checkpointPages pages: Int?) throws -> Int {
-        try withTemporaryDatabase("wal-size") { path in
-            var options = SQLiteDatabase.Options()
-            options.checkpointPages = pages
-            let database = try SQLiteDatabase(path: path, options: options)
-            try database.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, value BLOB NOT NULL)")
-            let insert = try database.prepare("INSERT INTO t(value) VALUES (?1)")
-            let row = SQLiteValue.blob(Array(repeating: 7, count: 3_000))
+        try withLog(checkpointPages: pages) { database, path, addRow in
             try database.transaction {
-                for _ in 0..<300 { try insert.run([row]) }
+                for _ in 0..<300 { try addRow() }
             }
-            for _ in 0..<60 { try insert.run([row]) }
+            for _ in 0..<60 { try addRow() }
             let attributes = try FileManager.default.attributesOfItem(atPath: path + "-wal")
             return (attributes[.size] as? NSNumber)?.intValue ?? -1
         }
