@@ -48,14 +48,22 @@ public struct SyntheticTraffic: Sendable {
 
     private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
 
-    /// One session of a random person: its events, and the identity link its identify makes.
+    /// One session of a random person on a random day: its events, and the identity link its
+    /// identify makes.
     public mutating func session() -> (events: [EventRecord], links: [IdentityLink]) {
+        session(day: nil)
+    }
+
+    /// One session of a random person starting on `day` (0 the first of the configured days,
+    /// held within them; `nil` a random one).
+    mutating func session(day: Int?) -> (events: [EventRecord], links: [IdentityLink]) {
         let person = below(configuration.people)
         let anonymousId = "anon-\(person)"
         let userId: String? = person % 3 == 0 ? "user-\(person / 3)" : nil
+        let days = max(1, configuration.days)
         let dayStart = configuration.end.millisecondsSince1970 - Int64(configuration.days) * 86_400_000
-        // Earlier people start earlier, so returning people make retention cohorts.
-        var time = dayStart + Int64(below(configuration.days)) * 86_400_000 + Int64(below(86_000)) * 1000
+        let startDay = day.map { min(max(0, $0), days - 1) } ?? below(days)
+        var time = dayStart + Int64(startDay) * 86_400_000 + Int64(below(86_000)) * 1000
         let sessionId = "session-\(person)-\(time)"
         let version = Self.versions[person % Self.versions.count]
         let system = Self.systems[person % Self.systems.count]
@@ -170,7 +178,9 @@ public struct SyntheticTraffic: Sendable {
             durationMilliseconds: properties["duration_ms"]?.int64Value)
     }
 
-    /// Writes about `count` events into a project, in batches of about `batchSize`. The next
+    /// Writes about `count` events into a project, day after day as traffic arrives (about
+    /// `count / days` events of sessions starting on each day, people at random), in batches of
+    /// about `batchSize`: a batch's rows keyed by day then land on few pages. The next
     /// batch is made while the store commits the one before (at most `inFlight` batches handed
     /// over and not yet committed), so making events and storing them share the machine's cores.
     /// Larger batches make fewer, larger commits: a commit writes each page it changed once, and
@@ -185,11 +195,14 @@ public struct SyntheticTraffic: Sendable {
     ) throws(ServerError) -> Int {
         let writes = WriteWindow(limit: inFlight)
         var made = 0
+        let days = max(1, configuration.days)
         while made < count {
             var events: [EventRecord] = []
             var links: [IdentityLink] = []
             while events.count < batchSize, made + events.count < count {
-                let session = session()
+                // The day whose share of `count` the events made so far have not yet filled.
+                let (share, overflow) = (made + events.count).multipliedReportingOverflow(by: days)
+                let session = session(day: overflow ? days - 1 : share / max(1, count))
                 events += session.events
                 links += session.links
             }

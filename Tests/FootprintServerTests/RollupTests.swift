@@ -216,9 +216,9 @@ import Testing
             let configuration = Self.synthetic(seed: seed)
             var traffic = SyntheticTraffic(configuration: configuration)
             try traffic.write(count: 3_000, into: store, projectId: project.id, batchSize: 500)
-            // A resent batch must not count twice.
+            // Resent batches must not count twice.
             var again = SyntheticTraffic(configuration: configuration)
-            try again.write(count: 500, into: store, projectId: project.id, batchSize: 500)
+            try again.write(count: 3_000, into: store, projectId: project.id, batchSize: 500)
             #expect(!(try store.identityLinks(projectId: project.id)).isEmpty)
             let end = configuration.end
             let day: Int64 = 86_400_000
@@ -441,6 +441,34 @@ import Testing
         for table in stored[0].keys.sorted() {
             #expect(stored[1][table] == stored[0][table], "\(table)")
             #expect(stored[2][table] == stored[0][table], "\(table)")
+        }
+    }
+
+    /// The generator writes its days in order, as traffic arrives: the sessions' start days (in
+    /// their ids) never go back from one stored event to the next, and each day has its share.
+    @Test func generatedTrafficArrivesDayAfterDay() throws {
+        try withTemporaryDatabase("footprint-generated-days") { path in
+            let store = try SQLiteEventStore(path: path)
+            let project = try store.createProject(named: "days")
+            var configuration = Self.synthetic(seed: 7)
+            configuration.days = 10
+            var traffic = SyntheticTraffic(configuration: configuration)
+            let written = try traffic.write(count: 3_000, into: store, projectId: project.id, batchSize: 700)
+            store.close()
+            let first = configuration.end.millisecondsSince1970 / 86_400_000 - 10
+            let days = try SQLiteDatabase(path: path).prepare("SELECT session_id FROM events ORDER BY id")
+                .rows {
+                    Int64(($0.text(at: 0) ?? "").split(separator: "-").last ?? "").map {
+                        $0 / 86_400_000 - first
+                    }
+                }
+            #expect(days.count == written)
+            #expect(days.allSatisfy { $0 != nil })
+            let started = days.compactMap { $0 }
+            #expect(started == started.sorted())
+            let perDay = Dictionary(grouping: started, by: { $0 }).mapValues(\.count)
+            #expect(perDay.keys.sorted() == Array(0..<10))
+            #expect(perDay.values.allSatisfy { abs($0 - 300) <= 120 }, "\(perDay)")
         }
     }
 
