@@ -202,7 +202,7 @@ public struct SyntheticTraffic: Sendable {
             while events.count < batchSize, made + events.count < count {
                 // The day whose share of `count` the events made so far have not yet filled.
                 let (share, overflow) = (made + events.count).multipliedReportingOverflow(by: days)
-                let session = session(day: overflow ? days - 1 : share / max(1, count))
+                let session = session(day: overflow ? days - 1 : share / count)
                 events += session.events
                 links += session.links
             }

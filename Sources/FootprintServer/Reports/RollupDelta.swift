@@ -58,6 +58,14 @@ package struct RollupDelta {
     /// the first one to arrive.
     struct SessionPage {
         var start: Int64, end: Int64, pageViews: Int64, appVersion: String, os: String
+
+        /// Widened by `later` (of the same session and page): its span and views added, this
+        /// one's app version and OS kept.
+        mutating func absorb(_ later: SessionPage) {
+            start = min(start, later.start)
+            end = max(end, later.end)
+            pageViews.addSaturating(later.pageViews)
+        }
     }
     struct DwellKey: Hashable {
         var project: Int64, day: Int64, page: String, appVersion: String, os: String, bucket: Int64
@@ -99,8 +107,7 @@ package struct RollupDelta {
         func count(_ kind: RollupKind, _ key: String, detail: String? = nil) {
             let countKey = CountKey(
                 project: project, day: day, kind: kind, key: key, page: page, appVersion: appVersion, os: os)
-            let previous = counts[countKey]
-            counts[countKey] = ((previous?.count ?? 0).saturatingAdd(1), detail ?? previous?.detail)
+            addCount(1, detail: detail, to: countKey)
         }
         func person(_ kind: RollupKind, _ key: String) {
             let personKey = PersonDaysKey(
@@ -125,16 +132,9 @@ package struct RollupDelta {
         if !page.isEmpty {
             let time = event.time.millisecondsSince1970
             let views: Int64 = isView ? 1 : 0
-            let pageKey = SessionPageKey(project: project, session: sessionKey.key, page: page)
-            if var known = sessionPages[pageKey] {
-                known.start = min(known.start, time)
-                known.end = max(known.end, time)
-                known.pageViews.addSaturating(views)
-                sessionPages[pageKey] = known
-            } else {
-                sessionPages[pageKey] = SessionPage(
-                    start: time, end: time, pageViews: views, appVersion: appVersion, os: os)
-            }
+            addSessionPage(
+                SessionPage(start: time, end: time, pageViews: views, appVersion: appVersion, os: os),
+                to: SessionPageKey(project: project, session: sessionKey.key, page: page))
         }
         sessions[sessionKey, default: SessionEvents(appVersion: appVersion, os: os)].events.append(
             (
@@ -152,20 +152,15 @@ package struct RollupDelta {
     }
 
     /// Adds `later`, the delta of events that come after this one's: the same as adding its
-    /// events here one by one after this one's (a count's text and a session's or page's app
-    /// version and OS are the first known, its times in the order added).
+    /// events here one by one after this one's (a count's text the last given, a session's or
+    /// page's app version and OS the first known, a session's times in the order added).
     package mutating func merge(_ later: RollupDelta) {
         guard !isEmpty else {
             self = later
             return
         }
         for (project, count) in later.stored { stored[project, default: 0].addSaturating(count) }
-        for (key, value) in later.counts {
-            let previous = counts[key]
-            counts[key] = (
-                (previous?.count ?? 0).saturatingAdd(value.count), value.detail ?? previous?.detail
-            )
-        }
+        for (key, value) in later.counts { addCount(value.count, detail: value.detail, to: key) }
         for (key, days) in later.personDays { personDays[key, default: 0] |= days }
         for (key, times) in later.personTimes { personTimes[key, default: []] += times }
         for (key, added) in later.sessions {
@@ -175,16 +170,7 @@ package struct RollupDelta {
                 sessions[key]?.events += added.events
             }
         }
-        for (key, page) in later.sessionPages {
-            guard var known = sessionPages[key] else {
-                sessionPages[key] = page
-                continue
-            }
-            known.start = min(known.start, page.start)
-            known.end = max(known.end, page.end)
-            known.pageViews.addSaturating(page.pageViews)
-            sessionPages[key] = known
-        }
+        for (key, page) in later.sessionPages { addSessionPage(page, to: key) }
         for (key, bin) in later.dwell {
             var sum = dwell[key] ?? DwellHistogram.Bin(count: 0, total: 0)
             sum.count.addSaturating(bin.count)
@@ -192,6 +178,22 @@ package struct RollupDelta {
             dwell[key] = sum
         }
         for (key, count) in later.moves { moves[key, default: 0].addSaturating(count) }
+    }
+
+    /// Adds `count` to a daily count; a `detail` given replaces the one before.
+    private mutating func addCount(_ count: Int64, detail: String?, to key: CountKey) {
+        let previous = counts[key]
+        counts[key] = ((previous?.count ?? 0).saturatingAdd(count), detail ?? previous?.detail)
+    }
+
+    /// Adds `page` to its session page: the first of that session and page as it is, a later
+    /// one widening it.
+    private mutating func addSessionPage(_ page: SessionPage, to key: SessionPageKey) {
+        if sessionPages[key] == nil {
+            sessionPages[key] = page
+        } else {
+            sessionPages[key]?.absorb(page)
+        }
     }
 
     /// Adds only the event's times (``personTimes``): what a store that kept every other rollup
