@@ -154,7 +154,7 @@ enum ReportWorkload {
             }
             try database.transaction {
                 for table in [
-                    "rollup_counts", "rollup_totals", "rollup_person_days", "rollup_times", "sessions",
+                    "rollup_counts", "rollup_totals", "person_label_sets", "rollup_times", "sessions",
                     "session_pages", "rollup_dwell", "rollup_moves", "project_events", "person_sets",
                     "person_merges",
                 ] {
@@ -242,6 +242,8 @@ enum ReportWorkload {
             now: end.adding(milliseconds: -1))
         let onProductList = try ReportParameters(
             query: ["page": "ProductList"], now: end.adding(milliseconds: -1))
+        let onVersion = try ReportParameters(
+            query: ["app_version": "2.4.1"], now: end.adding(milliseconds: -1))
         let retention = try ReportParameters(query: ["days": "7"], now: end.adding(milliseconds: -1))
         let returning = try ReportParameters(
             query: ["days": "7", "return_event": "$element_click"], now: end.adding(milliseconds: -1))
@@ -257,6 +259,14 @@ enum ReportWorkload {
                 {
                     _ = try service.traffic(project: project, parameters: month, dwell: false)
                 }
+            ),
+            (
+                "traffic on page ProductList",
+                { _ = try service.traffic(project: project, parameters: onProductList) }
+            ),
+            (
+                "traffic on app version 2.4.1",
+                { _ = try service.traffic(project: project, parameters: onVersion) }
             ),
             (
                 "top events with people",

@@ -273,17 +273,119 @@ import Testing
     /// block keyed by the ids (left empty: the upgrade drops it and fills `rollup_times` from the
     /// events); and without the daily totals of schema 11 (the upgrade sums them from the daily
     /// counts).
-    static let beforeRollupTimes = """
-        DROP TABLE rollup_totals;
-        DROP TABLE rollup_times;
-        DELETE FROM store_state WHERE key = '\(SQLiteSchema.timesKey)';
-        CREATE TABLE rollup_person_times(
+    static let beforeRollupTimes =
+        beforeLabelSets + """
+            DROP TABLE rollup_totals;
+            DROP TABLE rollup_times;
+            DELETE FROM store_state WHERE key = '\(SQLiteSchema.timesKey)';
+            """ + personRowsTable("rollup_person_times", value: "times BLOB")
+
+    /// Back to the people of schema 11 (before `person_label_sets`): one row per person, 64-day
+    /// block, page, app version and OS keyed by the ids (left empty: the upgrade drops it and
+    /// fills both set tables from the events), and `person_sets` as it was.
+    static let beforeLabelSets = """
+        DROP TABLE person_label_sets;
+        DELETE FROM store_state WHERE key = '\(SQLiteSchema.labelSetsKey)';
+        """ + personRowsTable("rollup_person_days", value: "days INTEGER")
+
+    /// An earlier schema's table of one row per person, block, page, app version and OS keyed by
+    /// the ids, with one `value` column (its name and type).
+    static func personRowsTable(_ name: String, value: String) -> String {
+        """
+        CREATE TABLE \(name)(
             project_id INTEGER NOT NULL, kind INTEGER NOT NULL, key TEXT NOT NULL, block INTEGER NOT NULL,
             anonymous_id TEXT NOT NULL, user_id TEXT NOT NULL, page TEXT NOT NULL, app_version TEXT NOT NULL,
-            os TEXT NOT NULL, times BLOB NOT NULL,
+            os TEXT NOT NULL, \(value) NOT NULL,
             PRIMARY KEY(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os)
         ) WITHOUT ROWID;
         """
+    }
+
+    /// A file of schema version 11 opens, fills both set tables from its events (in chunks that
+    /// resume), and answers every report as it did, with and without a page, app version or OS,
+    /// and the deletion of a person; read-only, it is refused until then.
+    @Test func aSchema11DatabaseFillsItsSetsFromItsEvents() throws {
+        let data = PeopleTests.DataSet(seed: 12)
+        try withTemporaryDatabase("footprint-label-sets-upgrade") { path in
+            var configuration = SQLiteEventStore.Configuration()
+            configuration.synchronous = "OFF"
+            var before: [String] = []
+            let filters = [Self.everything(data.end)] + Self.labelFilters(data.end)
+            do {
+                let store = try SQLiteEventStore(path: path, configuration: configuration)
+                let project = try store.createProject(named: "old")
+                try data.write(into: store, project: project)
+                before = try PeopleTests.everyReport(store, project, end: data.end)
+                for filter in filters { before += try Self.peopleFigures(store, project, filter) }
+                store.close()
+            }
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.execute(Self.beforeLabelSets)
+                try database.setUserVersion(11)
+            }
+            do {
+                let database = try SQLiteDatabase(path: path)
+                try database.migrate(SQLiteSchema.migrations)
+                let sets = try database.prepare("SELECT count(*) FROM person_sets").rows([]) {
+                    $0.int64(at: 0)
+                }
+                #expect(sets == [0], "the migration empties the sets")
+            }
+            try Self.expectFilledOnTheFirstWritableOpen(path, configuration, data, chunk: 5) {
+                try $0.fillPersonSets(chunk: $1)
+            }
+            let store = try SQLiteEventStore(path: path, configuration: configuration)
+            defer { store.close() }
+            let project = try #require(try store.project(named: "old"))
+            var after = try PeopleTests.everyReport(store, project, end: data.end)
+            for filter in filters { after += try Self.peopleFigures(store, project, filter) }
+            #expect(after == before)
+            try Self.expectEventScanAndRows(store, project, filters[0], "upgraded")
+            for filter in filters.dropFirst() {
+                try Self.expectSetsEqualRows(store, project, filter, "upgraded")
+            }
+        }
+    }
+
+    /// After a migration whose new rows are filled from the stored events: a read-only open is
+    /// refused until they are, and `fill` (`chunk` events per transaction, each moving the
+    /// progress on) counts every event of `data` once.
+    static func expectFilledOnTheFirstWritableOpen(
+        _ path: String, _ configuration: SQLiteEventStore.Configuration, _ data: PeopleTests.DataSet,
+        chunk: Int, _ fill: (GroupCommitWriter, Int) throws -> Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        var readOnly = configuration
+        readOnly.readOnly = true
+        let refused = #expect(
+            throws: ServerError.self, "migrated, not filled yet", sourceLocation: sourceLocation
+        ) {
+            try SQLiteEventStore(path: path, configuration: readOnly)
+        }
+        #expect(refused?.message.contains("still being built") == true, sourceLocation: sourceLocation)
+        let writer = try GroupCommitWriter(database: try SQLiteDatabase(path: path))
+        defer { writer.close() }
+        #expect(
+            try fill(writer, chunk) == data.batches.map(\.events.count).reduce(0, +),
+            sourceLocation: sourceLocation)
+        #expect(try fill(writer, chunk) == 0, "done once", sourceLocation: sourceLocation)
+    }
+
+    /// Filters on one app version, OS or page of the data set (the labelled sets answer them).
+    static func labelFilters(_ end: Timestamp) -> [ReportFilter] {
+        var filters: [ReportFilter] = []
+        for change in [
+            { (filter: inout ReportFilter) in filter.appVersion = "2.4.0" },
+            { (filter: inout ReportFilter) in filter.os = "iOS 18.1" },
+            { (filter: inout ReportFilter) in filter.page = "Home" },
+        ] {
+            var filter = everything(end)
+            change(&filter)
+            filters.append(filter)
+        }
+        return filters
+    }
 
     /// A file of schema version 9 opens, fills `rollup_times` from its events (in chunks that
     /// resume), and answers every report as it did, funnels and the deletion of a person
@@ -315,17 +417,8 @@ import Testing
                 let database = try SQLiteDatabase(path: path)
                 try database.migrate(SQLiteSchema.migrations)
             }
-            let refused = #expect(throws: ServerError.self, "migrated, not filled yet") {
-                try SQLiteEventStore(path: path, configuration: readOnly)
-            }
-            #expect(refused?.message.contains("still being built") == true)
-            do {
-                // Filled 7 events per transaction, each moving the progress on.
-                let database = try SQLiteDatabase(path: path)
-                let writer = try GroupCommitWriter(database: database)
-                #expect(try writer.fillRollupTimes(chunk: 7) == data.batches.map(\.events.count).reduce(0, +))
-                #expect(try writer.fillRollupTimes(chunk: 7) == 0, "done once")
-                writer.close()
+            try Self.expectFilledOnTheFirstWritableOpen(path, configuration, data, chunk: 7) {
+                try $0.fillRollupTimes(chunk: $1)
             }
             let store = try SQLiteEventStore(path: path, configuration: configuration)
             defer { store.close() }
@@ -340,8 +433,8 @@ import Testing
         }
     }
 
-    /// A stored set that does not decode is never trusted: the reports count from the person
-    /// rows, and the next write that touches its block rebuilds it from them.
+    /// A stored set that does not decode is never trusted: the reports count from the labelled
+    /// sets, and the next write that touches it makes it again from the labelled sets of its day.
     @Test func aDamagedSetIsNotTrusted() throws {
         let data = PeopleTests.DataSet(seed: 6)
         try RollupTests.withStore { store, project in
@@ -357,12 +450,15 @@ import Testing
             let damagedDay = try #require(day)
             try store.requireWriter().perform { database in
                 try database.prepare(
-                    "UPDATE person_sets SET members = x'05FF' WHERE project_id = ?1 AND kind = ?2 AND day = ?3"
+                    """
+                    UPDATE person_sets SET members = x'05FF'
+                    WHERE project_id = ?1 AND kind = ?2 AND day = ?3 AND role = 1
+                    """
                 ).run([.integer(project.id), .integer(RollupKind.anyEvent.rawValue), .integer(damagedDay)])
             }
             #expect(try store.daySets(projectId: project.id, filter: filter, of: [(.anyEvent, nil)]) == nil)
             #expect(try Self.peopleFigures(store, project, filter) == wanted)
-            // A new event on that day rebuilds the block's sets.
+            // A new event of a device without a user on that day makes the set again.
             _ = try store.write(
                 IngestBatch(
                     projectId: project.id,
@@ -372,6 +468,47 @@ import Testing
                             at: Timestamp(millisecondsSince1970: damagedDay * Self.day + 1))
                     ], receivedAt: data.end))
             try Self.expectSetsEqualRows(store, project, filter, "rebuilt")
+        }
+    }
+
+    /// A labelled set that does not decode is never trusted: a report that needs it fails with a
+    /// reason, and the next write that touches it counts it again from its day's events.
+    @Test func aDamagedLabelledSetIsCountedAgainFromItsDaysEvents() throws {
+        let data = PeopleTests.DataSet(seed: 7)
+        try RollupTests.withStore { store, project in
+            try data.write(into: store, project: project)
+            let day = (data.end.millisecondsSince1970 - 1) / Self.day
+            func late(_ id: String) throws {
+                _ = try store.write(
+                    IngestBatch(
+                        projectId: project.id,
+                        events: [
+                            Self.event(
+                                id, anonymousId: "device-" + id,
+                                at: Timestamp(millisecondsSince1970: day * Self.day + 1))
+                        ], receivedAt: data.end))
+            }
+            try late("late-1")
+            var filter = Self.everything(data.end)
+            filter.appVersion = "1.0"
+            try store.requireWriter().perform { database in
+                try database.prepare(
+                    """
+                    UPDATE person_label_sets SET members = x'05FF'
+                    WHERE project_id = ?1 AND kind = ?2 AND day = ?3 AND app_version = '1.0'
+                    """
+                ).run([.integer(project.id), .integer(RollupKind.anyEvent.rawValue), .integer(day)])
+                #expect(database.changes == 1)
+            }
+            #expect(try store.daySets(projectId: project.id, filter: filter, of: [(.anyEvent, nil)]) == nil)
+            let refused = #expect(throws: ServerError.self) {
+                try store.activity(projectId: project.id, filter: filter)
+            }
+            #expect(refused?.message.contains("cannot be read") == true)
+            try late("late-2")
+            try Self.expectEventScanAndRows(store, project, filter, "counted again")
+            #expect(try store.activity(projectId: project.id, filter: filter).people == 2)
+            try Self.expectEventScanAndRows(store, project, Self.everything(data.end), "the others")
         }
     }
 }

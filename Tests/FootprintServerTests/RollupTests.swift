@@ -367,7 +367,8 @@ import Testing
                 try database.execute(
                     """
                     INSERT INTO store_state(key, value) VALUES ('\(SQLiteSchema.rebuildKey)', 0);
-                    DELETE FROM rollup_counts; DELETE FROM rollup_totals; DELETE FROM rollup_person_days;
+                    DELETE FROM rollup_counts; DELETE FROM rollup_totals; DELETE FROM person_label_sets;
+                    DELETE FROM person_sets;
                     DELETE FROM rollup_times;
                     DELETE FROM sessions; DELETE FROM rollup_dwell; DELETE FROM rollup_moves;
                     """)
@@ -400,8 +401,8 @@ import Testing
         let database = try SQLiteDatabase(path: path)
         var rows: [String: [String]] = [:]
         for table in [
-            "events", "identities", "rollup_counts", "rollup_totals", "rollup_person_days", "sessions",
-            "session_pages", "rollup_dwell", "rollup_moves",
+            "events", "identities", "rollup_counts", "rollup_totals", "sessions", "session_pages",
+            "rollup_dwell", "rollup_moves",
         ] {
             let columns = try database.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")
                 .rows([.text(table)]) { $0.text(at: 0) ?? "" }
@@ -409,6 +410,36 @@ import Testing
             let order = table == "events" ? "id" : "1"
             rows[table] = try database.prepare("SELECT \(quoted) FROM \(table) ORDER BY \(order)")
                 .rows { $0.text(at: 0) ?? "" }
+        }
+        // The sets of people, each member as its id (numbers follow the order ids were first
+        // seen; the file keeps only digests salted per file, here of the ids its events hold)
+        // and a set's chunks together.
+        let salt = try database.prepare("SELECT salt FROM people_salt").rows { $0.blob(at: 0) }.first ?? []
+        let ids = try database.prepare(
+            "SELECT anonymous_id FROM events UNION SELECT user_id FROM events WHERE user_id IS NOT NULL"
+        ).rows { $0.text(at: 0) ?? "" }
+        let byDigest = Dictionary(
+            ids.map { (PersonIdDigest(of: $0, salt: salt).bytes, $0) },
+            uniquingKeysWith: { first, _ in first })
+        let digests = Dictionary(
+            uniqueKeysWithValues: try database.prepare("SELECT number, digest FROM person_numbers").rows {
+                (UInt32($0.int64(at: 0)), byDigest[$0.blob(at: 1)] ?? "?")
+            })
+        for (table, columns) in [
+            ("person_sets", "project_id, kind, key, day, role"),
+            ("person_label_sets", "project_id, kind, key, day, page, app_version, os, role"),
+        ] {
+            var sets: [String: [String]] = [:]
+            let key = columns.split(separator: ", ").map { "quote(\($0))" }.joined(separator: " || ',' || ")
+            for (row, members) in try database.prepare("SELECT \(key), members FROM \(table)").rows(
+                [],
+                {
+                    ($0.text(at: 0) ?? "", PersonSet(encoded: $0.blob(at: 1))?.members ?? [.max])
+                })
+            {
+                sets[row, default: []] += members.map { digests[$0] ?? "?" }
+            }
+            rows[table] = sets.map { "\($0.key): \($0.value.sorted())" }.sorted()
         }
         return rows
     }

@@ -100,27 +100,16 @@ package struct RollupDelta {
         let page = event.page ?? ""
         let appVersion = event.appVersion ?? ""
         let os = event.os ?? ""
-        let anonymousId = event.anonymousId ?? ""
-        let userId = event.userId ?? ""
-        let block = day >> 6
-        let bit = Int64(1) << (day & 63)
         func count(_ kind: RollupKind, _ key: String, detail: String? = nil) {
             let countKey = CountKey(
                 project: project, day: day, kind: kind, key: key, page: page, appVersion: appVersion, os: os)
             addCount(1, detail: detail, to: countKey)
         }
-        func person(_ kind: RollupKind, _ key: String) {
-            let personKey = PersonDaysKey(
-                project: project, kind: kind, key: key, block: block, anonymousId: anonymousId,
-                userId: userId,
-                page: page, appVersion: appVersion, os: os)
-            personDays[personKey, default: 0] |= bit
-        }
         for contribution in Self.contributions(of: event) {
             if contribution.counted {
                 count(contribution.kind, contribution.key, detail: contribution.detail)
             }
-            if contribution.perPerson { person(contribution.kind, contribution.key) }
+            if contribution.perPerson { person(event, project: project, contribution) }
             if contribution.timed { time(event, project: project, contribution) }
         }
         let isView = event.type == .screen || event.type == .page
@@ -202,6 +191,23 @@ package struct RollupDelta {
         for contribution in Self.contributions(of: event) where contribution.timed {
             time(event, project: project, contribution)
         }
+    }
+
+    /// Adds only the event's people (``personDays``): what a store that kept every other rollup
+    /// needs to fill its sets of people.
+    mutating func addPeople(_ event: EventRecord, project: Int64) {
+        for contribution in Self.contributions(of: event) where contribution.perPerson {
+            person(event, project: project, contribution)
+        }
+    }
+
+    private mutating func person(_ event: EventRecord, project: Int64, _ contribution: Contribution) {
+        let day = event.time.dayNumber
+        let key = PersonDaysKey(
+            project: project, kind: contribution.kind, key: contribution.key, block: day >> 6,
+            anonymousId: event.anonymousId ?? "", userId: event.userId ?? "", page: event.page ?? "",
+            appVersion: event.appVersion ?? "", os: event.os ?? "")
+        personDays[key, default: 0] |= Int64(1) << (day & 63)
     }
 
     private mutating func time(_ event: EventRecord, project: Int64, _ contribution: Contribution) {
@@ -298,12 +304,12 @@ package struct RollupDelta {
     /// The statements ``write(_:)`` runs.
     struct Statements {
         let stored: SQLiteStatement, count: SQLiteStatement, total: SQLiteStatement
-        let personDays: SQLiteStatement
         let sessionPage: SQLiteStatement
         let dwell: SQLiteStatement, move: SQLiteStatement
     }
 
-    /// Writes the sums (sessions are written by the caller, which reads them, and the times by
+    /// Writes the sums (sessions are written by the caller, which reads them, the people by
+    /// ``PersonSetWriter/add(_:numbers:)`` and the times by
     /// ``PersonSetWriter/addTimes(_:numbers:)``).
     func write(_ statements: Statements) throws(SQLiteError) {
         for (project, count) in stored {
@@ -314,14 +320,6 @@ package struct RollupDelta {
         }
         for (key, count) in totals {
             try statements.total.run(key.values + [.integer(count)])
-        }
-        for (key, days) in personDays {
-            try statements.personDays.run([
-                .integer(key.project), .integer(key.kind.rawValue), .text(key.key), .integer(key.block),
-                .text(key.anonymousId), .text(key.userId), .text(key.page), .text(key.appVersion),
-                .text(key.os),
-                .integer(days),
-            ])
         }
         for (key, span) in sessionPages {
             try statements.sessionPage.run([

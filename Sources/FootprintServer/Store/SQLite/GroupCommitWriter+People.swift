@@ -22,8 +22,9 @@ extension GroupCommitWriter {
     /// every rollup they counted in, refuses the person's ids until the request's period ends,
     /// and logs the deletion (the person as a digest).
     ///
-    /// Rollups: the person's rows of the per-person rollups are removed (each row is one
-    /// `anonymousId`/`userId` pair, so all of its events are the person's); the daily counts
+    /// Rollups: the person's members leave the day sets and funnel times their events were in
+    /// (a member is all the events of one user id, or of one anonymous id without a user id, so
+    /// all of them are the person's); the daily counts
     /// lose the deleted events' counts (rows reaching 0 are removed) and the clicks' texts are
     /// read again from the day's remaining events; each session that held a deleted event is
     /// rebuilt from its remaining events, its dwell and moves replaced.
@@ -72,17 +73,9 @@ extension GroupCommitWriter {
                 try Self.subtractCounts(
                     removed, project: projectId, database: database, statements: statements,
                     read: unchanged ? (found.clickDays, found.clickTexts, found.throughId) : nil)
-                try Self.removePersonRows(removed, database: database)
                 var numbers: PersonSetWriter.Numbers = [:]
+                try statements.people.remove(removed.personDays, numbers: &numbers)
                 try statements.people.removeTimes(removed.personTimes, numbers: &numbers)
-                for block in Set(
-                    removed.personDays.keys.map {
-                        PersonSetWriter.BlockKey(
-                            project: $0.project, kind: $0.kind, key: $0.key, block: $0.block)
-                    })
-                {
-                    try statements.people.rebuild(block, numbers: &numbers)
-                }
                 try Self.rebuildSessions(
                     Array(removed.sessions.keys), database: database, statements: statements)
                 var removedLinks = 0
@@ -221,23 +214,6 @@ extension GroupCommitWriter {
             }
         }
         return texts
-    }
-
-    /// Removes the per-person rollup rows of the removed events (every event of such a row is
-    /// the person's: a row is one `anonymousId`/`userId` pair).
-    private static func removePersonRows(_ removed: RollupDelta, database: SQLiteDatabase) throws {
-        let delete = try database.prepare(
-            """
-            DELETE FROM rollup_person_days WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4
-                AND anonymous_id = ?5 AND user_id = ?6 AND page = ?7 AND app_version = ?8 AND os = ?9
-            """)
-        for personKey in removed.personDays.keys {
-            try delete.run([
-                .integer(personKey.project), .integer(personKey.kind.rawValue), .text(personKey.key),
-                .integer(personKey.block), .text(personKey.anonymousId), .text(personKey.userId),
-                .text(personKey.page), .text(personKey.appVersion), .text(personKey.os),
-            ])
-        }
     }
 
     /// Rebuilds every session that held a removed event from its remaining events (all of them

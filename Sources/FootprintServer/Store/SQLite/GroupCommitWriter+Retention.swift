@@ -25,9 +25,8 @@ extension GroupCommitWriter {
         }
     }
 
-    /// Drops a project's rollups before `horizonDay` once its older events are gone: daily rows
-    /// and day sets of people of earlier days, earlier days' bits and times of the per-person rows, sessions that ended
-    /// before it; the sessions across it are rebuilt from their remaining events. Records the
+    /// Drops a project's rollups before `horizonDay` once its older events are gone: daily rows,
+    /// day sets of people and funnel times of earlier days, sessions that ended before it; the sessions across it are rebuilt from their remaining events. Records the
     /// horizon for the reports' note.
     ///
     /// Each step is its own short transaction on the writer (ingest goes on between them); a
@@ -56,30 +55,11 @@ extension GroupCommitWriter {
         try step { database, _ in
             for table in [
                 "rollup_counts", "rollup_totals", "rollup_dwell", "rollup_moves", "person_sets",
-                "rollup_times",
+                "person_label_sets", "rollup_times",
             ] {
                 try database.prepare("DELETE FROM \(table) WHERE project_id = ?1 AND day < ?2").run([
                     project, day,
                 ])
-            }
-        }
-        // Day bitmasks: whole 64-day blocks before the horizon go, its own block keeps the bits
-        // from the horizon's day on. One kind per transaction (each an index range).
-        let block = SQLiteValue.integer(horizonDay >> 6)
-        let keptBits = SQLiteValue.integer(Int64(bitPattern: ~((UInt64(1) << UInt64(horizonDay & 63)) &- 1)))
-        for kind in RollupKind.allCases.map({ SQLiteValue.integer($0.rawValue) }) {
-            try step { database, _ in
-                let inKind = "project_id = ?1 AND kind = ?2"
-                try database.prepare("DELETE FROM rollup_person_days WHERE \(inKind) AND block < ?3").run([
-                    project, kind, block,
-                ])
-                try database.prepare(
-                    "UPDATE rollup_person_days SET days = days & ?4 WHERE \(inKind) AND block = ?3"
-                ).run([project, kind, block, keptBits])
-                try database.prepare(
-                    "DELETE FROM rollup_person_days WHERE \(inKind) AND block = ?3 AND days = 0"
-                )
-                .run([project, kind, block])
             }
         }
         try recordHorizon(projectId: projectId, day: horizonDay)

@@ -71,7 +71,6 @@ final class GroupCommitWriter: @unchecked Sendable {
                 stored: try database.prepare(SQLiteSchema.addStoredEvents),
                 count: try database.prepare(SQLiteSchema.upsertRollupCount),
                 total: try database.prepare(SQLiteSchema.upsertRollupTotal),
-                personDays: try database.prepare(SQLiteSchema.upsertPersonDays),
                 sessionPage: try database.prepare(SQLiteSchema.upsertSessionPage),
                 dwell: try database.prepare(SQLiteSchema.upsertDwell),
                 move: try database.prepare(SQLiteSchema.upsertMove)),
@@ -139,7 +138,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             progress: SQLiteSchema.rebuildKey, chunk: chunk, count: { $0.add($1, project: $2) }
         ) {
             database throws(SQLiteError) in
-            // The sets and merges are made again from the rebuilt person rows.
+            // The merges are made again from the links.
             try database.prepare("INSERT OR REPLACE INTO store_state(key, value) VALUES (?1, 1)").run([
                 .text(SQLiteSchema.personSetsKey)
             ])
@@ -153,6 +152,16 @@ final class GroupCommitWriter: @unchecked Sendable {
     func fillRollupTimes(chunk: Int = 20_000) throws(ServerError) -> Int {
         try countStoredEvents(
             progress: SQLiteSchema.timesKey, chunk: chunk, count: { $0.addTimes($1, project: $2) },
+            finish: { _ in })
+    }
+
+    /// Adds the stored events' people to the day sets (after the migration that adds
+    /// `person_label_sets`), as ``rebuildRollups(chunk:)`` counts every rollup.
+    /// - Returns: the events whose people were added.
+    @discardableResult
+    func fillPersonSets(chunk: Int = 20_000) throws(ServerError) -> Int {
+        try countStoredEvents(
+            progress: SQLiteSchema.labelSetsKey, chunk: chunk, count: { $0.addPeople($1, project: $2) },
             finish: { _ in })
     }
 
@@ -195,16 +204,16 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// Builds the person sets and merges from the person rows and the links when they are due
-    /// (``SQLiteSchema/personSetsKey``), in one transaction.
-    func buildPersonSetsIfDue() throws(ServerError) {
+    /// Builds the merges from the links when they are due (``SQLiteSchema/personSetsKey``), in
+    /// one transaction.
+    func buildMergesIfDue() throws(ServerError) {
         try perform { database in
             guard let statements = self.statements else { return }
             let due = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rows([
                 .text(SQLiteSchema.personSetsKey)
             ]) { _ in true }
             guard !due.isEmpty else { return }
-            try database.transaction { try statements.people.rebuildAll() }
+            try database.transaction { try statements.people.rebuildMerges() }
         }
     }
 

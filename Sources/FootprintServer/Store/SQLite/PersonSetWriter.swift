@@ -4,38 +4,66 @@ import FootprintSQLite
 /// `person_numbers` (a dense number per project for each id, anonymous or user, given on first
 /// sight and never reused; the id kept only as its salted digest, ``PersonIdDigest``, so a
 /// deleted person's ids are not left in it), `person_merges` (the identity links as numbers,
-/// ``PersonMerges``) and `person_sets` (per project, kind, key and day, the people as
-/// ``PersonSet``s: role 0 the user ids of events that carried one, role 1 the anonymous ids of
-/// events that carried none; split by the number's high bits, `chunk`, so a write rewrites at
-/// most 65,536 members of one set).
+/// ``PersonMerges``), and the people per day as ``PersonSet``s: `person_label_sets` per project,
+/// kind, key, day, page, app version and OS, and `person_sets` the same without page, app
+/// version and OS. In both, role 0 holds the user ids of events that carried one, role 1 the
+/// anonymous ids of events that carried none; a set is split by the number's high bits,
+/// `chunk`, so a write rewrites at most 65,536 members of one set.
 ///
 /// It also appends the funnels' event times to `rollup_times` (``PersonTimes``), each event as
 /// its member's number, so that no id is stored there.
 ///
-/// The sets are the `rollup_person_days` rows without their page, app version and OS, and each
-/// write derives them from the same ``RollupDelta``; every change that removes rows (a person's
-/// deletion) rebuilds the sets of the blocks it touched from those rows, so both always hold
-/// the same people.
+/// Both set tables are written from the same ``RollupDelta/personDays``, so `person_sets` is
+/// always the union of `person_label_sets` over page, app version and OS. A member is all the
+/// events of one user id, or of one anonymous id without a user id: a person's deletion takes
+/// the person's members off every set its events were in, exactly. A stored set that cannot be
+/// decoded (not written by this code) is made again when a write touches it: a `person_sets`
+/// one from the `person_label_sets` of its day, a `person_label_sets` one from its day's events.
 struct PersonSetWriter {
     /// The number's bits below the chunk.
     static let chunkBits: UInt32 = 16
 
-    /// One stored set's key.
+    /// One stored set's key: in `person_label_sets` with its labels, in `person_sets` without.
     struct SetKey: Hashable {
-        var project: Int64, kind: RollupKind, key: String, day: Int64, role: Int64, chunk: Int64
+        var project: Int64, kind: RollupKind, key: String, day: Int64
+        var labels: Labels?
+        var role: Int64, chunk: Int64
     }
 
-    /// A group of `rollup_person_days` rows: one project, kind, key and 64-day block.
-    struct BlockKey: Hashable {
-        var project: Int64, kind: RollupKind, key: String, block: Int64
+    /// The page, app version and OS of a `person_label_sets` row.
+    struct Labels: Hashable {
+        var page: String, appVersion: String, os: String
+    }
+
+    /// The statements on one table of sets, each with a ``SetKey``'s ``SetKey/values`` first.
+    struct SetTable {
+        let select: SQLiteStatement, upsert: SQLiteStatement, delete: SQLiteStatement
+
+        init(_ database: SQLiteDatabase, labelled: Bool) throws(SQLiteError) {
+            let table = labelled ? "person_label_sets" : "person_sets"
+            let columns =
+                ["project_id", "kind", "key", "day"] + (labelled ? ["page", "app_version", "os"] : [])
+                + ["role", "chunk"]
+            let row = columns.enumerated().map { "\($1) = ?\($0 + 1)" }.joined(separator: " AND ")
+            select = try database.prepare("SELECT members FROM \(table) WHERE \(row)")
+            upsert = try database.prepare(
+                """
+                INSERT OR REPLACE INTO \(table)(\(columns.joined(separator: ", ")), members)
+                VALUES (\((1...columns.count + 1).map { "?\($0)" }.joined(separator: ", ")))
+                """)
+            delete = try database.prepare("DELETE FROM \(table) WHERE \(row)")
+        }
     }
 
     let database: SQLiteDatabase
     let salt: [UInt8]
     private let selectNumber: SQLiteStatement
     private let insertNumber: SQLiteStatement
-    private let selectSet: SQLiteStatement
-    private let upsertSet: SQLiteStatement
+    private let plainSets: SetTable
+    private let labelSets: SetTable
+    private let labelSetsOfDay: SQLiteStatement
+    private let labelSetsOfDayDeleted: SQLiteStatement
+    private let eventsOfDay: SQLiteStatement
     private let selectLink: SQLiteStatement
     private let upsertMerge: SQLiteStatement
     private let deleteMerge: SQLiteStatement
@@ -55,15 +83,22 @@ struct PersonSetWriter {
             INSERT INTO person_numbers(project_id, digest, number)
             SELECT ?1, ?2, coalesce(max(number) + 1, 0) FROM person_numbers WHERE project_id = ?1
             """)
-        selectSet = try database.prepare(
+        plainSets = try SetTable(database, labelled: false)
+        labelSets = try SetTable(database, labelled: true)
+        labelSetsOfDay = try database.prepare(
             """
-            SELECT members FROM person_sets
+            SELECT members FROM person_label_sets
             WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND day = ?4 AND role = ?5 AND chunk = ?6
             """)
-        upsertSet = try database.prepare(
+        labelSetsOfDayDeleted = try database.prepare(
             """
-            INSERT OR REPLACE INTO person_sets(project_id, kind, key, day, role, chunk, members)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            DELETE FROM person_label_sets
+            WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND day = ?4 AND role = ?5 AND chunk = ?6
+            """)
+        eventsOfDay = try database.prepare(
+            """
+            SELECT \(GroupCommitWriter.rollupColumns) FROM events INDEXED BY events_by_time
+            WHERE project_id = ?1 AND time >= ?2 AND time < ?3
             """)
         selectLink = try database.prepare(
             "SELECT min(user_id) FROM identities WHERE project_id = ?1 AND anonymous_id = ?2")
@@ -123,87 +158,142 @@ struct PersonSetWriter {
         return UInt32(stored)
     }
 
-    /// The set role and id of a `rollup_person_days` row's person: its user id, else its
-    /// anonymous id.
+    /// The set role and id of an event's person: its user id, else its anonymous id.
     static func member(anonymousId: String, userId: String) -> (role: Int64, id: String) {
         userId.isEmpty ? (1, anonymousId) : (0, userId)
     }
 
     /// Adds the people of a transaction's new person-day bits to the day sets.
     func add(_ personDays: [RollupDelta.PersonDaysKey: Int64], numbers: inout Numbers) throws(SQLiteError) {
-        var added: [SetKey: [UInt32]] = [:]
-        for (row, days) in personDays {
-            try gather(
-                BlockKey(project: row.project, kind: row.kind, key: row.key, block: row.block),
-                anonymousId: row.anonymousId, userId: row.userId, days: days, into: &added, numbers: &numbers)
+        try change(personDays, numbers: &numbers, assign: true) { stored, members in stored.union(members) }
+    }
+
+    /// Takes the people of removed events (every event of their members removed: a person's
+    /// deletion) off the day sets those events were in; a set left empty goes.
+    func remove(_ personDays: [RollupDelta.PersonDaysKey: Int64], numbers: inout Numbers) throws(SQLiteError)
+    {
+        try change(personDays, numbers: &numbers, assign: false) { stored, members in
+            stored.subtracting(members)
         }
-        var unreadable: Set<BlockKey> = []
-        for (key, numbers) in added {
-            let values = key.values
-            try selectSet.bind(values)
-            var stored: PersonSet? = PersonSet()
-            if try selectSet.step() {
-                stored = selectSet.withBlob(at: 0) { PersonSet(encoded: $0) }
+    }
+
+    /// Rewrites each set the person-day bits fall in as `update` of its stored members and the
+    /// members the bits name (numbered now when `assign`; unnumbered ones left out). The
+    /// labelled sets go first, so that a `person_sets` row that cannot be decoded is made from
+    /// them, updated.
+    private func change(
+        _ personDays: [RollupDelta.PersonDaysKey: Int64], numbers: inout Numbers, assign: Bool,
+        update: (PersonSet, PersonSet) -> PersonSet
+    ) throws(SQLiteError) {
+        var changed: [SetKey: [UInt32]] = [:]
+        for (row, days) in personDays where days != 0 {
+            let (role, id) = Self.member(anonymousId: row.anonymousId, userId: row.userId)
+            guard let number = try number(of: id, project: row.project, numbers: &numbers, assign: assign)
+            else { continue }
+            var bits = UInt64(bitPattern: days)
+            while bits != 0 {
+                var key = SetKey(
+                    project: row.project, kind: row.kind, key: row.key,
+                    day: row.block &* 64 &+ Int64(bits.trailingZeroBitCount),
+                    labels: Labels(page: row.page, appVersion: row.appVersion, os: row.os), role: role,
+                    chunk: Int64(number >> Self.chunkBits))
+                bits &= bits - 1
+                changed[key, default: []].append(number)
+                key.labels = nil
+                changed[key, default: []].append(number)
             }
-            selectSet.reset()
-            guard let stored else {
-                // Not written by this code: rebuilt whole below, from the person rows.
-                unreadable.insert(
-                    BlockKey(project: key.project, kind: key.kind, key: key.key, block: key.day >> 6))
+        }
+        var undecodable: [SetKey] = []
+        for labelled in [true, false] {
+            let table = labelled ? labelSets : plainSets
+            for (key, members) in changed where (key.labels != nil) == labelled {
+                guard let stored = try stored(key, in: table) else {
+                    undecodable.append(key)
+                    continue
+                }
+                try write(update(stored, PersonSet(members)), as: key, in: table)
+            }
+        }
+        for key in undecodable {
+            try write(
+                key.labels == nil ? try unionOfLabels(key) : try recount(key), as: key,
+                in: key.labels == nil ? plainSets : labelSets)
+        }
+    }
+
+    /// The stored members of `key` (empty when it has no row), or `nil` when they cannot be
+    /// decoded.
+    private func stored(_ key: SetKey, in table: SetTable) throws(SQLiteError) -> PersonSet? {
+        try table.select.bind(key.values)
+        defer { table.select.reset() }
+        guard try table.select.step() else { return PersonSet() }
+        return table.select.withBlob(at: 0) { PersonSet(encoded: $0) }
+    }
+
+    /// Stores `members` as the set of `key`, or removes its row when there are none.
+    private func write(_ members: PersonSet, as key: SetKey, in table: SetTable) throws(SQLiteError) {
+        if members.isEmpty {
+            try table.delete.run(key.values)
+        } else {
+            try table.upsert.run(key.values + [.blob(members.encoded())])
+        }
+    }
+
+    /// The members of a `person_sets` key as the union of its day's labelled sets (each that
+    /// cannot be decoded counted again from the events).
+    private func unionOfLabels(_ key: SetKey) throws(SQLiteError) -> PersonSet {
+        var sets: [PersonSet] = []
+        var undecodable = false
+        for set in try labelSetsOfDay.rowsOrThrow(
+            key.values, { $0.withBlob(at: 0) { PersonSet(encoded: $0) } })
+        {
+            guard let set else {
+                undecodable = true
                 continue
             }
-            try upsertSet.run(values + [.blob(stored.union(PersonSet(numbers)).encoded())])
+            sets.append(set)
         }
-        for block in unreadable { try rebuild(block, numbers: &numbers) }
+        guard undecodable else { return PersonSet.union(sets) }
+        // Every labelled set of the day counted again and stored instead: the union is theirs.
+        let counted = try count(dayOf: key)
+        try labelSetsOfDayDeleted.run(key.values)
+        for (setKey, members) in counted where setKey.labels != nil {
+            try write(members, as: setKey, in: labelSets)
+        }
+        return counted[key] ?? PersonSet()
     }
 
-    /// Adds the person of a `rollup_person_days` row of `block` to the members of each of its
-    /// days.
-    private func gather(
-        _ block: BlockKey, anonymousId: String, userId: String, days: Int64,
-        into sets: inout [SetKey: [UInt32]],
-        numbers: inout Numbers
-    ) throws(SQLiteError) {
-        guard days != 0 else { return }
-        let (role, id) = Self.member(anonymousId: anonymousId, userId: userId)
-        guard let number = try number(of: id, project: block.project, numbers: &numbers) else { return }
-        var bits = UInt64(bitPattern: days)
-        while bits != 0 {
-            let day = block.block &* 64 &+ Int64(bits.trailingZeroBitCount)
-            bits &= bits - 1
-            sets[
-                SetKey(
-                    project: block.project, kind: block.kind, key: block.key, day: day, role: role,
-                    chunk: Int64(number >> Self.chunkBits)), default: []
-            ].append(number)
-        }
+    /// The members of a `person_label_sets` key counted again from its day's stored events.
+    private func recount(_ key: SetKey) throws(SQLiteError) -> PersonSet {
+        try count(dayOf: key)[key] ?? PersonSet()
     }
 
-    /// Replaces the day sets of one block by those of its `rollup_person_days` rows.
-    func rebuild(_ block: BlockKey, numbers: inout Numbers) throws(SQLiteError) {
-        let blockValues: [SQLiteValue] = [
-            .integer(block.project), .integer(block.kind.rawValue), .text(block.key), .integer(block.block),
-        ]
-        let rows = try database.prepare(
-            """
-            SELECT anonymous_id, user_id, days FROM rollup_person_days
-            WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND block = ?4
-            """
-        ).rowsOrThrow(blockValues) { ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "", $0.int64(at: 2)) }
-        var sets: [SetKey: [UInt32]] = [:]
-        for (anonymousId, userId, days) in rows {
-            try gather(
-                block, anonymousId: anonymousId, userId: userId, days: days, into: &sets, numbers: &numbers)
+    /// Every set of `key`'s day, kind, key, role and chunk (labelled and not), from the day's
+    /// stored events; members without a number yet are left out.
+    private func count(dayOf key: SetKey) throws(SQLiteError) -> [SetKey: PersonSet] {
+        var delta = RollupDelta()
+        for row in try eventsOfDay.rowsOrThrow(
+            [.integer(key.project), .integer(key.day &* 86_400_000), .integer((key.day &+ 1) &* 86_400_000)],
+            GroupCommitWriter.rollupRow)
+        {
+            delta.addPeople(row.event, project: key.project)
         }
-        try database.prepare(
-            """
-            DELETE FROM person_sets
-            WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND day >= ?4 * 64 AND day < ?4 * 64 + 64
-            """
-        ).run(blockValues)
-        for (key, members) in sets {
-            try upsertSet.run(key.values + [.blob(PersonSet(members).encoded())])
+        var members: [SetKey: [UInt32]] = [:]
+        var numbers: Numbers = [:]
+        for (row, days) in delta.personDays where row.kind == key.kind && row.key == key.key {
+            guard days & (Int64(1) << (key.day & 63)) != 0 else { continue }
+            let (role, id) = Self.member(anonymousId: row.anonymousId, userId: row.userId)
+            guard role == key.role,
+                let number = try number(of: id, project: key.project, numbers: &numbers, assign: false),
+                Int64(number >> Self.chunkBits) == key.chunk
+            else { continue }
+            var setKey = key
+            setKey.labels = Labels(page: row.page, appVersion: row.appVersion, os: row.os)
+            members[setKey, default: []].append(number)
+            setKey.labels = nil
+            members[setKey, default: []].append(number)
         }
+        return members.mapValues { PersonSet($0) }
     }
 
     /// Sets the merge of each of `anonymousIds` from the links stored now: the smallest linked
@@ -301,20 +391,11 @@ struct PersonSetWriter {
         }
     }
 
-    /// Builds every set and merge again from `rollup_person_days` and `identities` (after a
-    /// migration or a rebuild of the rollups), then clears ``SQLiteSchema/personSetsKey``.
-    func rebuildAll() throws(SQLiteError) {
+    /// Builds every merge again from `identities` (after the migration that adds them, or a
+    /// rebuild of the rollups), then clears ``SQLiteSchema/personSetsKey``.
+    func rebuildMerges() throws(SQLiteError) {
         var numbers: Numbers = [:]
-        try database.execute("DELETE FROM person_sets")
         try database.execute("DELETE FROM person_merges")
-        let blocks = try database.prepare(
-            "SELECT DISTINCT project_id, kind, key, block FROM rollup_person_days"
-        ).rowsOrThrow([]) {
-            BlockKey(
-                project: $0.int64(at: 0), kind: RollupKind(rawValue: $0.int64(at: 1)) ?? .anyEvent,
-                key: $0.text(at: 2) ?? "", block: $0.int64(at: 3))
-        }
-        for block in blocks { try rebuild(block, numbers: &numbers) }
         let links = try database.prepare("SELECT DISTINCT project_id, anonymous_id FROM identities")
             .rowsOrThrow([]) { ($0.int64(at: 0), $0.text(at: 1) ?? "") }
         for (project, ids) in Dictionary(grouping: links, by: \.0) {
@@ -336,12 +417,13 @@ extension RollupDelta.TimesKey {
 }
 
 extension PersonSetWriter.SetKey {
-    /// The key's values as `?1`…`?6` of a `person_sets` statement.
+    /// The key's values as the first parameters of its table's statements
+    /// (``PersonSetWriter/SetTable``): `?1`…`?6` of `person_sets`, `?1`…`?9` of
+    /// `person_label_sets`.
     var values: [SQLiteValue] {
-        [
-            .integer(project), .integer(kind.rawValue), .text(key), .integer(day), .integer(role),
-            .integer(chunk),
-        ]
+        var values: [SQLiteValue] = [.integer(project), .integer(kind.rawValue), .text(key), .integer(day)]
+        if let labels { values += [.text(labels.page), .text(labels.appVersion), .text(labels.os)] }
+        return values + [.integer(role), .integer(chunk)]
     }
 }
 

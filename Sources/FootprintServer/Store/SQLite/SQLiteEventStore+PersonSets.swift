@@ -1,10 +1,11 @@
 import FootprintSQLite
 import FootprintWire
 
-/// The reports that count people, from the per-day sets of person numbers (`person_sets`,
-/// `person_merges`; ``PersonSetWriter``) when they can answer: a whole-day range with no app
-/// version, OS or page (the sets keep none of those), sets built, and every stored set readable.
-/// Otherwise from the person rows, as ``EventStore``'s default implementations.
+/// The reports that count people, from the per-day sets of person numbers (`person_sets`, or
+/// with an app version, OS or page `person_label_sets`; `person_merges`; ``PersonSetWriter``)
+/// when they can answer: a whole-day range and every stored set readable. Otherwise from the
+/// person rows (``rollupPersonDays(projectId:filter:kind:keys:pages:)``), as ``EventStore``'s
+/// default implementations.
 extension SQLiteEventStore {
     public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
         if let sets = try daySets(
@@ -74,9 +75,19 @@ extension SQLiteEventStore {
     func daySets(projectId: Int64, filter: ReportFilter, of wanted: [(kind: RollupKind, keys: Set<String>?)])
         throws(ServerError) -> [[String: RollupReports.DaySets]]?
     {
-        guard configuration.countsPeopleFromSets, RollupReports.canAnswer(filter), filter.appVersion == nil,
-            filter.os == nil, filter.page == nil, let from = filter.from, let to = filter.to
+        guard configuration.countsPeopleFromSets, RollupReports.canAnswer(filter), let from = filter.from,
+            let to = filter.to
         else { return nil }
+        // Sets of one page, app version or OS: the labelled sets that match, read together.
+        var labels: [SQLiteValue] = []
+        var labelConditions = ""
+        for (column, value) in [("app_version", filter.appVersion), ("os", filter.os), ("page", filter.page)]
+        {
+            guard let value else { continue }
+            labels.append(.text(value))
+            labelConditions += " AND \(column) = ?\(5 + labels.count)"
+        }
+        let table = labels.isEmpty ? "person_sets" : "person_label_sets"
         let firstDay = from.dayNumber
         let endDay = to.adding(milliseconds: -1).dayNumber &+ 1
         return try read { database -> [[String: RollupReports.DaySets]]? in
@@ -88,13 +99,13 @@ extension SQLiteEventStore {
             }
             let allKeys = try database.prepare(
                 """
-                SELECT key, day, role, members FROM person_sets
-                WHERE project_id = ?1 AND kind = ?2 AND day >= ?3 AND day < ?4
+                SELECT key, day, role, members FROM \(table)
+                WHERE project_id = ?1 AND kind = ?2 AND day >= ?3 AND day < ?4\(labelConditions)
                 """)
             let oneKey = try database.prepare(
                 """
-                SELECT key, day, role, members FROM person_sets
-                WHERE project_id = ?1 AND kind = ?2 AND key = ?5 AND day >= ?3 AND day < ?4
+                SELECT key, day, role, members FROM \(table)
+                WHERE project_id = ?1 AND kind = ?2 AND key = ?5 AND day >= ?3 AND day < ?4\(labelConditions)
                 """)
             var result: [[String: RollupReports.DaySets]] = []
             for (kind, keys) in wanted {
@@ -104,7 +115,8 @@ extension SQLiteEventStore {
                     .integer(projectId), .integer(kind.rawValue), .integer(firstDay), .integer(endDay),
                 ]
                 let runs: [(SQLiteStatement, [SQLiteValue])] =
-                    keys.map { $0.sorted().map { (oneKey, base + [.text($0)]) } } ?? [(allKeys, base)]
+                    keys.map { $0.sorted().map { (oneKey, base + [.text($0)] + labels) } }
+                    ?? [(allKeys, labels.isEmpty ? base : base + [.null] + labels)]
                 for (statement, values) in runs {
                     try statement.bind(values)
                     defer { statement.reset() }

@@ -142,58 +142,75 @@ extension SQLiteEventStore {
         }.flatMap { $0 }
     }
 
-    /// Each stored row: its page, whatever `pages` says (the rows are stored per page).
+    /// The person rows of the labelled day sets (`person_label_sets`): per key, 64-day block,
+    /// person (a number, its links applied) and, with `pages` ``RollupPersonDays/Pages/each``,
+    /// page.
     public func rollupPersonDays(
         projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?,
         pages: RollupPersonDays.Pages
     ) throws(ServerError) -> [RollupPersonDays] {
         if let keys, keys.isEmpty { return [] }
-        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter, dayColumn: nil)
-        conditions = conditions.map { "r." + $0 }
-        func add(_ condition: String, _ value: SQLiteValue) {
-            values.append(value)
-            conditions.append(condition.replacingOccurrences(of: "?", with: "?\(values.count)"))
-        }
-        add("r.kind = ?", .integer(kind.rawValue))
-        if let from = filter.from { add("r.block >= ?", .integer(from.dayNumber >> 6)) }
-        if let to = filter.to { add("r.block <= ?", .integer(to.adding(milliseconds: -1).dayNumber >> 6)) }
+        var (conditions, values) = rollupConditions(projectId: projectId, filter: filter)
+        values.append(.integer(kind.rawValue))
+        conditions.append("kind = ?\(values.count)")
         // With keys: one index range per key, and the key (often a long path) is not read back.
         let keyParameter = values.count
         if keys != nil {
             values.append(.null)
-            conditions.append("r.key = ?\(values.count)")
+            conditions.append("key = ?\(values.count)")
         }
-        // People are resolved here rather than joined in SQL: one dictionary lookup per row.
-        let links = try identityLinks(projectId: projectId)
         let sql = """
-            SELECT r.key, r.block, r.anonymous_id, r.user_id, r.days, r.page FROM rollup_person_days r
+            SELECT key, day, role, members, page FROM person_label_sets
             WHERE \(conditions.joined(separator: " AND "))
             """
         let bound = values
+        let eachPage = pages == .each
+        struct Row: Hashable {
+            var key: String, block: Int64, person: UInt32, page: String
+        }
         // Several keys: runs of keys read in parallel, each run on its own connection.
         let runs = keys.map { Self.runs(of: $0.sorted().map(Optional.some)) } ?? [[nil]]
         return try concurrently(runs) { (run: [String?]) throws(ServerError) -> [RollupPersonDays] in
             var values = bound
             return try read { database in
+                // One snapshot for the merges and every set.
+                try database.execute("BEGIN")
+                defer { try? database.execute("COMMIT") }
+                guard let merges = try Self.personMerges(projectId: projectId, database: database) else {
+                    throw ServerError(
+                        code: .storage, message: "the people's identity links are still being built")
+                }
                 let statement = try database.prepare(sql)
-                var rows: [RollupPersonDays] = []
+                var rows: [Row: UInt64] = [:]
                 for key in run {
                     if let key { values[keyParameter] = .text(key) }
                     try statement.bind(values)
+                    defer { statement.reset() }
                     while try statement.step() {
-                        let anonymousId = statement.text(at: 2) ?? ""
-                        let userId = statement.text(at: 3) ?? ""
-                        rows.append(
-                            RollupPersonDays(
-                                key: key ?? statement.text(at: 0) ?? "",
-                                firstDay: statement.int64(at: 1) << 6,
-                                person: userId.isEmpty ? links[anonymousId] ?? anonymousId : userId,
-                                page: statement.text(at: 5) ?? "",
-                                days: UInt64(bitPattern: statement.int64(at: 4))))
+                        let day = statement.int64(at: 1)
+                        guard let set = statement.withBlob(at: 3, { PersonSet(encoded: $0) }) else {
+                            throw ServerError(
+                                code: .storage,
+                                message:
+                                    "a stored set of people (day \(day)) cannot be read; the next event of that day counts it again"
+                            )
+                        }
+                        let anonymous = statement.int64(at: 2) == 1
+                        let rowKey = key ?? statement.text(at: 0) ?? ""
+                        let page = eachPage ? statement.text(at: 4) ?? "" : ""
+                        let bit = UInt64(1) << UInt64(day & 63)
+                        for member in set.members {
+                            let person = anonymous ? merges.person(ofAnonymous: member) : member
+                            rows[Row(key: rowKey, block: day >> 6, person: person, page: page), default: 0] |=
+                                bit
+                        }
                     }
-                    statement.reset()
                 }
-                return rows
+                return rows.map { row, days in
+                    RollupPersonDays(
+                        key: row.key, firstDay: row.block << 6, person: String(row.person), page: row.page,
+                        days: days)
+                }
             }
         }.flatMap { $0 }
     }

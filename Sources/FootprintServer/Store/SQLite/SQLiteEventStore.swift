@@ -80,10 +80,13 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                         message:
                             "schema version \(version), this build reads \(SQLiteSchema.migrations.count)")
                 }
-                let rebuilding = try database.prepare("SELECT 1 FROM store_state WHERE key IN (?1, ?2)").rows(
-                    [
-                        .text(SQLiteSchema.rebuildKey), .text(SQLiteSchema.timesKey),
-                    ]) { _ in true }
+                let rebuilding = try database.prepare(
+                    "SELECT 1 FROM store_state WHERE key IN (?1, ?2, ?3, ?4)"
+                )
+                .rows([
+                    .text(SQLiteSchema.rebuildKey), .text(SQLiteSchema.timesKey),
+                    .text(SQLiteSchema.labelSetsKey), .text(SQLiteSchema.personSetsKey),
+                ]) { _ in true }
                 guard rebuilding.isEmpty else {
                     throw ServerError(
                         code: .storage,
@@ -107,8 +110,9 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
                 let writer = try GroupCommitWriter(database: database, linger: configuration.commitLinger)
                 try writer.rebuildRollups()
                 try writer.fillRollupTimes()
+                try writer.fillPersonSets()
                 try writer.compressStoredPayloads()
-                try writer.buildPersonSetsIfDue()
+                try writer.buildMergesIfDue()
                 self.writer = writer
             }
         } catch let error as ServerError {

@@ -407,6 +407,32 @@ enum SQLiteSchema {
             SELECT project_id, day, kind, key, CAST(min(max(total(count), 0), 9223372036854775807) AS INTEGER)
             FROM rollup_counts GROUP BY project_id, day, kind, key;
         """,
+        // The people per day, page, app version and OS as sets of person numbers
+        // (`person_label_sets`, ``PersonSet``), instead of one row per person, 64-day block, page,
+        // app version and OS keyed by the ids (`rollup_person_days`): a write touches the rows of
+        // its own days only, not a page of every person it saw, and no id is stored. Both set
+        // tables are filled again from the stored events on the first writable open
+        // (`labelSetsKey`), unless a rebuild of every rollup that has not begun will fill them.
+        """
+        DROP TABLE rollup_person_days;
+        CREATE TABLE person_label_sets(
+            project_id INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            page TEXT NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            role INTEGER NOT NULL,
+            chunk INTEGER NOT NULL,
+            members BLOB NOT NULL,
+            PRIMARY KEY(project_id, kind, key, day, page, app_version, os, role, chunk)
+        ) WITHOUT ROWID;
+        DELETE FROM person_sets;
+        INSERT INTO store_state(key, value)
+            SELECT '\(labelSetsKey)', 0
+            WHERE NOT EXISTS (SELECT 1 FROM store_state WHERE key = '\(rebuildKey)' AND value = 0);
+        """,
     ]
 
     /// The `store_state` key whose value is the last event id whose text payload has been
@@ -422,10 +448,15 @@ enum SQLiteSchema {
     /// present only while filling it from the stored events is unfinished.
     static let timesKey = "rollup_times_filled_through"
 
-    /// The `store_state` key present while `person_sets` and `person_merges` are to be built
-    /// again from `rollup_person_days` and `identities` (after the migration that adds them, or
-    /// a rebuild of the rollups); reports count people from the person rows meanwhile.
+    /// The `store_state` key present while `person_merges` is to be built again from
+    /// `identities` (after the migration that adds it, or a rebuild of the rollups); a read-only
+    /// open is refused meanwhile.
     static let personSetsKey = "person_sets_pending"
+
+    /// The `store_state` key whose value is the last event id whose people `person_label_sets`
+    /// and `person_sets` hold; present only while filling them from the stored events is
+    /// unfinished.
+    static let labelSetsKey = "person_sets_filled_through"
 
     /// `a + b` in SQL, held within `Int64`: SQLite's `+` turns an integer overflow into a REAL,
     /// which `min`/`max` bring back to the nearest bound, so a stored sum never leaves the
@@ -454,13 +485,6 @@ enum SQLiteSchema {
     static let upsertRollupTotal = """
         INSERT INTO rollup_totals(project_id, day, kind, key, count) VALUES (?1, ?2, ?3, ?4, ?5)
         ON CONFLICT DO UPDATE SET count = \(saturatingSum("count", "excluded.count"))
-        """
-
-    /// Marks the days a device (and user) did something (see ``RollupKind``) in one 64-day block.
-    static let upsertPersonDays = """
-        INSERT INTO rollup_person_days(project_id, kind, key, block, anonymous_id, user_id, page, app_version, os, days)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-        ON CONFLICT DO UPDATE SET days = days | excluded.days
         """
 
     /// Reads a stored session.
