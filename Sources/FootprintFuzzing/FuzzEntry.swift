@@ -69,9 +69,9 @@ public enum FuzzEntry {
                 timeline.add(time: event.time, mark: event.mark, isPageView: event.isPageView)
             }
             if let start = timeline.start, let end = timeline.end {
-                let stored = SessionTimeline(
-                    start: start, end: end, pageViews: timeline.pageViews, encodedMarks: timeline.encodedMarks
-                )
+                let stored = timeline.storedMarks.withUnsafeBytes {
+                    SessionTimeline(start: start, end: end, pageViews: timeline.pageViews, storedMarks: $0)
+                }
                 precondition(stored == timeline, "a session timeline that does not read back as written")
             }
             rollups.replace(

@@ -251,6 +251,50 @@ import Testing
         }
     }
 
+    /// Sessions stored before their marks were bytes (JSON text) are read, continued by later
+    /// events, and rewritten as bytes: the reports equal the event scan's.
+    @Test func sessionsStoredWithMarksAsTextAreReadAndContinued() throws {
+        var generator = SyntheticTraffic(configuration: Self.synthetic(seed: 14))
+        var events: [EventRecord] = []
+        while events.count < 1_500 { events += generator.session().events }
+        let end = Self.synthetic(seed: 14).end
+        let everything = ReportFilter(
+            from: end.adding(milliseconds: -11 * 86_400_000), to: end.adding(milliseconds: 86_400_000))
+        try Self.withStore { store, project in
+            // Each session's events split across the two writes.
+            let first = events.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            let second = events.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            _ = try store.write(IngestBatch(projectId: project.id, events: first, receivedAt: end))
+            let rewritten = try store.requireWriter().perform { database in
+                let rows = try database.prepare(
+                    "SELECT start_time, end_time, page_views, app_version, os, marks, session_key FROM sessions"
+                ).rows { (GroupCommitWriter.storedTimeline($0), $0.text(at: 6) ?? "") }
+                let update = try database.prepare("UPDATE sessions SET marks = ?1 WHERE session_key = ?2")
+                for (timeline, key) in rows {
+                    try update.run([.text(try #require(timeline).encodedMarks), .text(key)])
+                }
+                return rows.count
+            }
+            #expect(rewritten > 100)
+            let text = try store.read { database in
+                try database.prepare("SELECT count(*) FROM sessions WHERE typeof(marks) = 'text'").rows {
+                    $0.int64(at: 0)
+                }
+            }
+            #expect(text == [Int64(rewritten)])
+            _ = try store.write(IngestBatch(projectId: project.id, events: second, receivedAt: end))
+            try Self.expectSameReports(
+                try Self.both(store, project, everything), sessions: true, dwell: true, "text marks continued"
+            )
+            let stillText = try store.read { database in
+                try database.prepare("SELECT count(*) FROM sessions WHERE typeof(marks) = 'text'").rows {
+                    $0.int64(at: 0)
+                }
+            }
+            #expect(stillText.first ?? 0 < Int64(rewritten), "the sessions continued are bytes now")
+        }
+    }
+
     /// The rollups do not depend on the order events arrive in: batches shuffled, split and
     /// resent give the same reports as the events sent in order.
     @Test(arguments: [UInt64(4), 5])

@@ -110,6 +110,68 @@ struct SessionTimelineTests {
         }
     }
 
+    /// The marks as bytes read back as written, for timelines of any pages, times (far apart,
+    /// out of order, at the ends of `Int64`) and durations.
+    @Test(arguments: 0..<8) func storedMarksAsBytesReadBackAsWritten(seed: Int) throws {
+        var random = SeededRandom(seed: UInt64(seed) &+ 900)
+        let pages = ["Home", "", "Cart ✓", String(repeating: "x", count: 300), "\u{0}nul"]
+        for _ in 0..<40 {
+            var timeline = SessionTimeline()
+            for _ in 0..<Int.random(in: 0...60, using: &random) {
+                let time =
+                    Bool.random(using: &random)
+                    ? Int64.random(in: 1_790_000_000_000...1_790_000_900_000, using: &random)
+                    : [Int64.min, Int64.max, 0, -1].randomElement(using: &random)!
+                let page = pages.randomElement(using: &random)!
+                let mark: SessionTimeline.Mark =
+                    Bool.random(using: &random)
+                    ? .view(page: page)
+                    : .leave(
+                        page: page, durationMilliseconds: Int64.random(in: 0...Int64.max, using: &random))
+                timeline.add(time: time, mark: mark, isPageView: true)
+            }
+            guard let start = timeline.start, let end = timeline.end else { continue }
+            let bytes = timeline.storedMarks
+            let stored = bytes.withUnsafeBytes {
+                SessionTimeline(start: start, end: end, pageViews: timeline.pageViews, storedMarks: $0)
+            }
+            #expect(stored == timeline)
+        }
+    }
+
+    /// Bytes that are not what the store writes are refused, never read as marks or trapped on:
+    /// every cut of a valid encoding, each byte changed, padding, and random bytes.
+    @Test func damagedMarkBytesAreRefused() throws {
+        let timeline = Self.timeline([
+            Self.view("Home", 0), Self.leave("Home", 3, 2_500), Self.view("Next", 9), Self.view("Home", 12),
+        ])
+        let start = try #require(timeline.start)
+        func read(_ bytes: [UInt8]) -> SessionTimeline? {
+            bytes.withUnsafeBytes { SessionTimeline(start: start, end: start, pageViews: 3, storedMarks: $0) }
+        }
+        let bytes = timeline.storedMarks
+        #expect(read(bytes) != nil)
+        for cut in 0..<bytes.count { #expect(read(Array(bytes[..<cut])) == nil, "cut at \(cut)") }
+        #expect(read(bytes + [0]) == nil, "a byte after the end")
+        #expect(read([2] + bytes.dropFirst()) == nil, "another format")
+        #expect(read([1, 0x81, 0x00]) == nil, "a padded count")
+        #expect(read([1, 1, 4, 0]) == nil, "a page place never given")
+        #expect(read([1, 1, 0, 2, 0xC3, 0x28, 0]) == nil, "a page that is not UTF-8")
+        #expect(read([1, 0xE9, 0x07]) == nil, "more marks than a timeline keeps")
+        #expect(read([1, 1, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]) == nil, "a page longer than the bytes")
+        var random = SeededRandom(seed: 77)
+        for _ in 0..<2_000 {
+            var changed = bytes
+            changed[Int.random(in: 0..<changed.count, using: &random)] = UInt8.random(
+                in: 0...255, using: &random)
+            _ = read(changed)
+            _ = read(
+                (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                })
+        }
+    }
+
     @Test func sessionKeysUseTheSessionIdElseTheDeviceAndDay() {
         let time = Timestamp(millisecondsSince1970: Self.start + 5)
         #expect(

@@ -26,12 +26,7 @@ struct ClickHouseRowBinary: Sendable, Equatable {
     /// An unsigned LEB128 varint: seven bits a byte, low bits first, the high bit set on every
     /// byte but the last.
     mutating func appendVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
+        Varint.append(value, to: &bytes)
     }
 
     /// A `UInt8`.

@@ -239,9 +239,7 @@ extension GroupCommitWriter {
             }
             let start = select.int64(at: 0)
             let end = select.int64(at: 1)
-            let before = SessionTimeline(
-                start: start, end: end, pageViews: Int(select.int64(at: 2)),
-                encodedMarks: select.text(at: 5) ?? "")
+            let before = storedTimeline(select)
             let appVersion = select.text(at: 3) ?? ""
             let os = select.text(at: 4) ?? ""
             select.reset()
@@ -270,7 +268,7 @@ extension GroupCommitWriter {
                     .integer(Timestamp(millisecondsSince1970: first).dayNumber), .integer(first),
                     .integer(last),
                     .integer(Int64(timeline.pageViews)), .text(added.appVersion), .text(added.os),
-                    .text(timeline.encodedMarks),
+                    .blob(timeline.storedMarks),
                 ])
             for (pageKey, span) in remaining.sessionPages where pageKey.session == key.key {
                 try statements.rollups.sessionPage.run([

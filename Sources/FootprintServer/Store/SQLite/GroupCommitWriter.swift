@@ -302,13 +302,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             try select.bind(values)
             var stored: (timeline: SessionTimeline?, appVersion: String, os: String)?
             if try select.step() {
-                stored = (
-                    SessionTimeline(
-                        start: select.int64(at: 0), end: select.int64(at: 1),
-                        pageViews: Int(select.int64(at: 2)),
-                        encodedMarks: select.text(at: 5) ?? ""),
-                    select.text(at: 3) ?? "", select.text(at: 4) ?? ""
-                )
+                stored = (storedTimeline(select), select.text(at: 3) ?? "", select.text(at: 4) ?? "")
             }
             select.reset()
             // A stored timeline that cannot be read (never written by this code) starts again.
@@ -326,13 +320,29 @@ final class GroupCommitWriter: @unchecked Sendable {
                     .integer(Timestamp(millisecondsSince1970: start).dayNumber), .integer(start),
                     .integer(end),
                     .integer(Int64(timeline.pageViews)), .text(appVersion), .text(os),
-                    .text(timeline.encodedMarks),
+                    .blob(timeline.storedMarks),
                 ])
         }
         try rollups.write(statements.rollups)
         var numbers: PersonSetWriter.Numbers = [:]
         try statements.people.add(delta.personDays, numbers: &numbers)
         try statements.people.addTimes(delta.personTimes, numbers: &numbers)
+    }
+
+    /// The timeline of a row of ``SQLiteSchema/selectSession``: its marks as a BLOB
+    /// (``SessionTimeline/storedMarks``) or, in rows written before those, as JSON text
+    /// (``SessionTimeline/encodedMarks``); `nil` when they cannot be read.
+    static func storedTimeline(_ select: SQLiteStatement) -> SessionTimeline? {
+        let start = select.int64(at: 0)
+        let end = select.int64(at: 1)
+        let pageViews = Int(select.int64(at: 2))
+        guard select.isBlob(at: 5) else {
+            return SessionTimeline(
+                start: start, end: end, pageViews: pageViews, encodedMarks: select.text(at: 5) ?? "")
+        }
+        return select.withBlob(at: 5) {
+            SessionTimeline(start: start, end: end, pageViews: pageViews, storedMarks: $0)
+        }
     }
 
     /// The values of ``SQLiteSchema/insertEvent`` for `event`, its payload as stored.

@@ -33,8 +33,8 @@ enum PersonTimes {
     static func encode(_ entries: some Sequence<Entry>, day: Int64, into bytes: inout [UInt8]) {
         let start = start(ofDay: day)
         for entry in entries {
-            append(entry.member, to: &bytes)
-            append(UInt64(bitPattern: entry.time &- start), to: &bytes)
+            Varint.append(entry.member, to: &bytes)
+            Varint.append(UInt64(bitPattern: entry.time &- start), to: &bytes)
         }
     }
 
@@ -58,15 +58,6 @@ enum PersonTimes {
             pieces[pieces.count - 1] += one
         }
         return pieces
-    }
-
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        var number = value
-        while number >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: number) | 0x80)
-            number >>= 7
-        }
-        bytes.append(UInt8(number))
     }
 
     /// Calls `body` with each entry of `bytes` (one list or several concatenated, in order);

@@ -433,6 +433,13 @@ enum SQLiteSchema {
             SELECT '\(labelSetsKey)', 0
             WHERE NOT EXISTS (SELECT 1 FROM store_state WHERE key = '\(rebuildKey)' AND value = 0);
         """,
+        // Session marks as bytes (``SessionTimeline/storedMarks``, a BLOB in `sessions.marks`)
+        // from here on; a row written before keeps its JSON text, still read, until its session
+        // is written again. Nothing to change in the file: the version bump keeps an earlier
+        // build, which would take the bytes for damaged JSON and start those sessions again, out.
+        """
+        UPDATE store_state SET value = value WHERE 0;
+        """,
     ]
 
     /// The `store_state` key whose value is the last event id whose text payload has been
