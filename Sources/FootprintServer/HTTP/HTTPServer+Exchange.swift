@@ -29,6 +29,9 @@ extension HTTPServer {
             connections.startReaping(every: min(0.5, configuration.headerDeadlineSeconds / 2))
         }
 
+        /// Whether a new connection is taken: until ``stop()`` begins.
+        var acceptsConnections: Bool { !stopping.withLock { $0 } }
+
         /// Bytes of request bodies held now.
         var bufferedBodyBytes: Int { buffered.withLock { $0 } }
 
@@ -63,10 +66,11 @@ extension HTTPServer {
                     return !value
                 }), let daemon = daemon.withLock({ $0 })
             else { return }
-            // Quiescing hands the listening socket back to us. It is closed only once every
-            // libmicrohttpd thread has ended: a thread may still poll it for a moment, and a
-            // closed descriptor number can be reused by another socket.
-            let listener = MHD_quiesce_daemon(daemon)
+            // From here on a new connection is refused as it is accepted (``acceptsConnections``)
+            // while the requests in flight finish. Not `MHD_quiesce_daemon`: with epoll and
+            // internal threads it races the event loop that removes the same listening socket
+            // from the same epoll set, and libmicrohttpd 0.9.75 aborts the process when it loses.
+            // `MHD_stop_daemon` closes the listening socket.
             let deadline = Date().addingTimeInterval(configuration.shutdownGraceSeconds)
             while connections.requestsInFlight > 0, Date() < deadline {
                 usleep(2000)
@@ -75,7 +79,6 @@ extension HTTPServer {
             self.daemon.withLock { $0 = nil }
             connections.stopReaping()
             MHD_stop_daemon(daemon)
-            if listener >= 0 { close(listener) }
             Unmanaged.passUnretained(self).release()
         }
     }
@@ -355,6 +358,13 @@ private func bodyEnded(_ core: HTTPServer.Core, _ exchange: HTTPServer.Exchange,
         return send(response, on: connection)
     }
     return .YES
+}
+
+/// Refuses every connection once the server is stopping (libmicrohttpd closes it at once).
+let acceptPolicy: MHD_AcceptPolicyCallback = { context, _, _ in
+    guard let context else { return .NO }
+    return Unmanaged<HTTPServer.Core>.fromOpaque(context).takeUnretainedValue().acceptsConnections
+        ? .YES : .NO
 }
 
 /// libmicrohttpd's request callback: the head, each piece of the body, its end, and the call after

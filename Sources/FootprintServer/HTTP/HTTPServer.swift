@@ -129,7 +129,8 @@ public final class HTTPServer: Sendable {
                         ptr_value: nil))
             }
             options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
-            return cmhd_start_daemon(flags, configuration.port, nil, nil, accessHandler, context, &options)
+            return cmhd_start_daemon(
+                flags, configuration.port, acceptPolicy, context, accessHandler, context, &options)
         }
         guard let started else {
             throw ServerError(
