@@ -85,16 +85,11 @@ struct PersonSetWriter {
             """)
         plainSets = try SetTable(database, labelled: false)
         labelSets = try SetTable(database, labelled: true)
-        labelSetsOfDay = try database.prepare(
-            """
-            SELECT members FROM person_label_sets
-            WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND day = ?4 AND role = ?5 AND chunk = ?6
-            """)
-        labelSetsOfDayDeleted = try database.prepare(
-            """
-            DELETE FROM person_label_sets
-            WHERE project_id = ?1 AND kind = ?2 AND key = ?3 AND day = ?4 AND role = ?5 AND chunk = ?6
-            """)
+        // The labelled sets of a `person_sets` key: its day's, over every page, version and OS.
+        let ofPlainKey =
+            "project_id = ?1 AND kind = ?2 AND key = ?3 AND day = ?4 AND role = ?5 AND chunk = ?6"
+        labelSetsOfDay = try database.prepare("SELECT members FROM person_label_sets WHERE \(ofPlainKey)")
+        labelSetsOfDayDeleted = try database.prepare("DELETE FROM person_label_sets WHERE \(ofPlainKey)")
         eventsOfDay = try database.prepare(
             """
             SELECT \(GroupCommitWriter.rollupColumns) FROM events INDEXED BY events_by_time
@@ -185,7 +180,28 @@ struct PersonSetWriter {
         _ personDays: [RollupDelta.PersonDaysKey: Int64], numbers: inout Numbers, assign: Bool,
         update: (PersonSet, PersonSet) -> PersonSet
     ) throws(SQLiteError) {
-        var changed: [SetKey: [UInt32]] = [:]
+        let changed = try members(of: personDays, numbers: &numbers, assign: assign)
+        var undecodable: [SetKey] = []
+        for labelled in [true, false] {
+            for (key, members) in changed where (key.labels != nil) == labelled {
+                guard let stored = try stored(key) else {
+                    undecodable.append(key)
+                    continue
+                }
+                try write(update(stored, PersonSet(members)), as: key)
+            }
+        }
+        for key in undecodable {
+            try write(key.labels == nil ? try unionOfLabels(key) : try recount(key), as: key)
+        }
+    }
+
+    /// The members person-day bits give each set they fall in, labelled and not (numbered now
+    /// when `assign`; unnumbered ones left out).
+    private func members(
+        of personDays: [RollupDelta.PersonDaysKey: Int64], numbers: inout Numbers, assign: Bool
+    ) throws(SQLiteError) -> [SetKey: [UInt32]] {
+        var members: [SetKey: [UInt32]] = [:]
         for (row, days) in personDays where days != 0 {
             let (role, id) = Self.member(anonymousId: row.anonymousId, userId: row.userId)
             guard let number = try number(of: id, project: row.project, numbers: &numbers, assign: assign)
@@ -198,32 +214,21 @@ struct PersonSetWriter {
                     labels: Labels(page: row.page, appVersion: row.appVersion, os: row.os), role: role,
                     chunk: Int64(number >> Self.chunkBits))
                 bits &= bits - 1
-                changed[key, default: []].append(number)
+                members[key, default: []].append(number)
                 key.labels = nil
-                changed[key, default: []].append(number)
+                members[key, default: []].append(number)
             }
         }
-        var undecodable: [SetKey] = []
-        for labelled in [true, false] {
-            let table = labelled ? labelSets : plainSets
-            for (key, members) in changed where (key.labels != nil) == labelled {
-                guard let stored = try stored(key, in: table) else {
-                    undecodable.append(key)
-                    continue
-                }
-                try write(update(stored, PersonSet(members)), as: key, in: table)
-            }
-        }
-        for key in undecodable {
-            try write(
-                key.labels == nil ? try unionOfLabels(key) : try recount(key), as: key,
-                in: key.labels == nil ? plainSets : labelSets)
-        }
+        return members
     }
+
+    /// The table `key`'s set is stored in.
+    private func table(of key: SetKey) -> SetTable { key.labels == nil ? plainSets : labelSets }
 
     /// The stored members of `key` (empty when it has no row), or `nil` when they cannot be
     /// decoded.
-    private func stored(_ key: SetKey, in table: SetTable) throws(SQLiteError) -> PersonSet? {
+    private func stored(_ key: SetKey) throws(SQLiteError) -> PersonSet? {
+        let table = table(of: key)
         try table.select.bind(key.values)
         defer { table.select.reset() }
         guard try table.select.step() else { return PersonSet() }
@@ -231,7 +236,8 @@ struct PersonSetWriter {
     }
 
     /// Stores `members` as the set of `key`, or removes its row when there are none.
-    private func write(_ members: PersonSet, as key: SetKey, in table: SetTable) throws(SQLiteError) {
+    private func write(_ members: PersonSet, as key: SetKey) throws(SQLiteError) {
+        let table = table(of: key)
         if members.isEmpty {
             try table.delete.run(key.values)
         } else {
@@ -258,7 +264,7 @@ struct PersonSetWriter {
         let counted = try count(dayOf: key)
         try labelSetsOfDayDeleted.run(key.values)
         for (setKey, members) in counted where setKey.labels != nil {
-            try write(members, as: setKey, in: labelSets)
+            try write(members, as: setKey)
         }
         return counted[key] ?? PersonSet()
     }
@@ -278,22 +284,17 @@ struct PersonSetWriter {
         {
             delta.addPeople(row.event, project: key.project)
         }
-        var members: [SetKey: [UInt32]] = [:]
         var numbers: Numbers = [:]
-        for (row, days) in delta.personDays where row.kind == key.kind && row.key == key.key {
-            guard days & (Int64(1) << (key.day & 63)) != 0 else { continue }
-            let (role, id) = Self.member(anonymousId: row.anonymousId, userId: row.userId)
-            guard role == key.role,
-                let number = try number(of: id, project: key.project, numbers: &numbers, assign: false),
-                Int64(number >> Self.chunkBits) == key.chunk
-            else { continue }
-            var setKey = key
-            setKey.labels = Labels(page: row.page, appVersion: row.appVersion, os: row.os)
-            members[setKey, default: []].append(number)
-            setKey.labels = nil
-            members[setKey, default: []].append(number)
+        let counted = try members(
+            of: delta.personDays.filter { $0.key.kind == key.kind && $0.key.key == key.key },
+            numbers: &numbers,
+            assign: false)
+        var sets: [SetKey: PersonSet] = [:]
+        for (setKey, members) in counted
+        where setKey.day == key.day && setKey.role == key.role && setKey.chunk == key.chunk {
+            sets[setKey] = PersonSet(members)
         }
-        return members.mapValues { PersonSet($0) }
+        return sets
     }
 
     /// Sets the merge of each of `anonymousIds` from the links stored now: the smallest linked
