@@ -33,6 +33,10 @@ public struct ReportFilter: Sendable, Hashable {
             to: Timestamp(millisecondsSince1970: end))
     }
 
+    /// Whether it names a page, app version or OS: what the stores' sums over every page,
+    /// version and OS cannot answer.
+    public var namesPageVersionOrOS: Bool { page != nil || appVersion != nil || os != nil }
+
     /// Whether `event` passes the filter.
     public func includes(_ event: AnalyticsEvent) -> Bool {
         if let from, event.time < from { return false }

@@ -75,48 +75,26 @@ extension SQLiteEventStore {
     func daySets(projectId: Int64, filter: ReportFilter, of wanted: [(kind: RollupKind, keys: Set<String>?)])
         throws(ServerError) -> [[String: RollupReports.DaySets]]?
     {
-        guard configuration.countsPeopleFromSets, RollupReports.canAnswer(filter), let from = filter.from,
-            let to = filter.to
+        guard configuration.countsPeopleFromSets, RollupReports.canAnswer(filter), filter.from != nil,
+            filter.to != nil
         else { return nil }
-        // Sets of one page, app version or OS: the labelled sets that match, read together.
-        var labels: [SQLiteValue] = []
-        var labelConditions = ""
-        for (column, value) in [("app_version", filter.appVersion), ("os", filter.os), ("page", filter.page)]
-        {
-            guard let value else { continue }
-            labels.append(.text(value))
-            labelConditions += " AND \(column) = ?\(5 + labels.count)"
-        }
-        let table = labels.isEmpty ? "person_sets" : "person_label_sets"
-        let firstDay = from.dayNumber
-        let endDay = to.adding(milliseconds: -1).dayNumber &+ 1
-        return try read { database -> [[String: RollupReports.DaySets]]? in
-            // One snapshot for the merges and every set.
-            try database.execute("BEGIN")
-            defer { try? database.execute("COMMIT") }
-            guard let merges = try Self.personMerges(projectId: projectId, database: database) else {
-                return nil
-            }
+        // With a page, app version or OS: the labelled sets that match, read together.
+        let table = filter.namesPageVersionOrOS ? "person_label_sets" : "person_sets"
+        let (conditions, bound) = rollupConditions(projectId: projectId, filter: filter)
+        let inRange = (conditions + ["kind = ?\(bound.count + 1)"]).joined(separator: " AND ")
+        return try readSets(projectId: projectId) { database, merges -> [[String: RollupReports.DaySets]]? in
+            guard let merges else { return nil }
             let allKeys = try database.prepare(
-                """
-                SELECT key, day, role, members FROM \(table)
-                WHERE project_id = ?1 AND kind = ?2 AND day >= ?3 AND day < ?4\(labelConditions)
-                """)
+                "SELECT key, day, role, members FROM \(table) WHERE \(inRange)")
             let oneKey = try database.prepare(
-                """
-                SELECT key, day, role, members FROM \(table)
-                WHERE project_id = ?1 AND kind = ?2 AND key = ?5 AND day >= ?3 AND day < ?4\(labelConditions)
-                """)
+                "SELECT key, day, role, members FROM \(table) WHERE \(inRange) AND key = ?\(bound.count + 2)")
             var result: [[String: RollupReports.DaySets]] = []
             for (kind, keys) in wanted {
                 // Per key and day: the user ids' and the anonymous ids' chunks.
                 var parts: [String: [Int64: (users: [PersonSet], anonymous: [PersonSet])]] = [:]
-                let base: [SQLiteValue] = [
-                    .integer(projectId), .integer(kind.rawValue), .integer(firstDay), .integer(endDay),
-                ]
+                let base = bound + [.integer(kind.rawValue)]
                 let runs: [(SQLiteStatement, [SQLiteValue])] =
-                    keys.map { $0.sorted().map { (oneKey, base + [.text($0)] + labels) } }
-                    ?? [(allKeys, labels.isEmpty ? base : base + [.null] + labels)]
+                    keys.map { $0.sorted().map { (oneKey, base + [.text($0)]) } } ?? [(allKeys, base)]
                 for (statement, values) in runs {
                     try statement.bind(values)
                     defer { statement.reset() }
@@ -145,8 +123,20 @@ extension SQLiteEventStore {
         }
     }
 
-    /// The project's identity links as merges of person numbers, or `nil` while the sets and
-    /// merges are due to be built (``SQLiteSchema/personSetsKey``).
+    /// `body` on a read connection in one snapshot, with the project's merges (`nil` while they
+    /// are due to be built): the merges and every set read from the same state of the file.
+    func readSets<T>(projectId: Int64, _ body: (SQLiteDatabase, PersonMerges?) throws -> T)
+        throws(ServerError) -> T
+    {
+        try read { database in
+            try database.execute("BEGIN")
+            defer { try? database.execute("COMMIT") }
+            return try body(database, try Self.personMerges(projectId: projectId, database: database))
+        }
+    }
+
+    /// The project's identity links as merges of person numbers, or `nil` while the merges are
+    /// due to be built (``SQLiteSchema/personSetsKey``).
     static func personMerges(projectId: Int64, database: SQLiteDatabase) throws(SQLiteError) -> PersonMerges?
     {
         let pending = try database.prepare("SELECT 1 FROM store_state WHERE key = ?1").rowsOrThrow([

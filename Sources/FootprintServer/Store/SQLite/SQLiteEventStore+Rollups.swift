@@ -35,9 +35,7 @@ extension SQLiteEventStore {
     {
         guard !kinds.isEmpty else { return [] }
         let (conditions, reads, _) = countReads(projectId: projectId, filter: filter, kinds: kinds)
-        let table =
-            filter.page == nil && filter.appVersion == nil && filter.os == nil
-            ? "rollup_totals" : "rollup_counts"
+        let table = filter.namesPageVersionOrOS ? "rollup_counts" : "rollup_totals"
         let sql = """
             SELECT day, kind, key, count FROM \(table) WHERE \(conditions.joined(separator: " AND "))
             ORDER BY day, kind, key
@@ -172,11 +170,8 @@ extension SQLiteEventStore {
         let runs = keys.map { Self.runs(of: $0.sorted().map(Optional.some)) } ?? [[nil]]
         return try concurrently(runs) { (run: [String?]) throws(ServerError) -> [RollupPersonDays] in
             var values = bound
-            return try read { database in
-                // One snapshot for the merges and every set.
-                try database.execute("BEGIN")
-                defer { try? database.execute("COMMIT") }
-                guard let merges = try Self.personMerges(projectId: projectId, database: database) else {
+            return try readSets(projectId: projectId) { database, merges in
+                guard let merges else {
                     throw ServerError(
                         code: .storage, message: "the people's identity links are still being built")
                 }
