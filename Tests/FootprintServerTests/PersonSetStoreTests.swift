@@ -230,6 +230,22 @@ import Testing
         #expect(differing == 0, comment)
     }
 
+    /// Writes `data` into a new store at `path` (project "old") and closes it.
+    /// - Returns: every report of it (``PeopleTests/everyReport(_:_:end:)``), then its people
+    ///   figures over each of `people`: what an upgrade of the file must answer again.
+    static func answersOfAStoreWritten(
+        with data: PeopleTests.DataSet, at path: String, _ configuration: SQLiteEventStore.Configuration,
+        people filters: [ReportFilter] = []
+    ) throws -> [String] {
+        let store = try SQLiteEventStore(path: path, configuration: configuration)
+        defer { store.close() }
+        let project = try store.createProject(named: "old")
+        try data.write(into: store, project: project)
+        var answers = try PeopleTests.everyReport(store, project, end: data.end)
+        for filter in filters { answers += try peopleFigures(store, project, filter) }
+        return answers
+    }
+
     /// A file of schema version 6 (before the sets) opens, builds its sets from its person rows
     /// and links, and answers every report as it did.
     @Test func aSchema6DatabaseOpensAndAnswersAsBefore() throws {
@@ -237,14 +253,7 @@ import Testing
         try withTemporaryDatabase("footprint-person-sets-upgrade") { path in
             var configuration = SQLiteEventStore.Configuration()
             configuration.synchronous = "OFF"
-            var before: [String] = []
-            do {
-                let store = try SQLiteEventStore(path: path, configuration: configuration)
-                let project = try store.createProject(named: "old")
-                try data.write(into: store, project: project)
-                before = try PeopleTests.everyReport(store, project, end: data.end)
-                store.close()
-            }
+            let before = try Self.answersOfAStoreWritten(with: data, at: path, configuration)
             do {
                 // Back to schema 6: without the tables of migration 7, nor the revision of 8.
                 let database = try SQLiteDatabase(path: path)
@@ -309,16 +318,8 @@ import Testing
         try withTemporaryDatabase("footprint-label-sets-upgrade") { path in
             var configuration = SQLiteEventStore.Configuration()
             configuration.synchronous = "OFF"
-            var before: [String] = []
             let filters = [Self.everything(data.end)] + Self.labelFilters(data.end)
-            do {
-                let store = try SQLiteEventStore(path: path, configuration: configuration)
-                let project = try store.createProject(named: "old")
-                try data.write(into: store, project: project)
-                before = try PeopleTests.everyReport(store, project, end: data.end)
-                for filter in filters { before += try Self.peopleFigures(store, project, filter) }
-                store.close()
-            }
+            let before = try Self.answersOfAStoreWritten(with: data, at: path, configuration, people: filters)
             do {
                 let database = try SQLiteDatabase(path: path)
                 try database.execute(Self.beforeLabelSets)
@@ -395,14 +396,7 @@ import Testing
         try withTemporaryDatabase("footprint-times-upgrade") { path in
             var configuration = SQLiteEventStore.Configuration()
             configuration.synchronous = "OFF"
-            var before: [String] = []
-            do {
-                let store = try SQLiteEventStore(path: path, configuration: configuration)
-                let project = try store.createProject(named: "old")
-                try data.write(into: store, project: project)
-                before = try PeopleTests.everyReport(store, project, end: data.end)
-                store.close()
-            }
+            let before = try Self.answersOfAStoreWritten(with: data, at: path, configuration)
             do {
                 let database = try SQLiteDatabase(path: path)
                 try database.execute(Self.beforeRollupTimes)

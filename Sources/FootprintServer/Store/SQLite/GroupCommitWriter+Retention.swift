@@ -26,8 +26,9 @@ extension GroupCommitWriter {
     }
 
     /// Drops a project's rollups before `horizonDay` once its older events are gone: daily rows,
-    /// day sets of people and funnel times of earlier days, sessions that ended before it; the sessions across it are rebuilt from their remaining events. Records the
-    /// horizon for the reports' note.
+    /// day sets of people and funnel times of earlier days, sessions that ended before it; the
+    /// sessions across it are rebuilt from their remaining events. Records the horizon for the
+    /// reports' note.
     ///
     /// Each step is its own short transaction on the writer (ingest goes on between them); a
     /// report over days from the horizon on reads the same between any two of them.
