@@ -36,8 +36,9 @@ struct EndToEndDemoTests {
         var options = SQLiteDatabase.Options()
         options.readOnly = true
         let database = try SQLiteDatabase(path: outcome.directory + "/footprint.sqlite", options: options)
-        let revenues = try database.prepare("SELECT payload FROM events WHERE name = 'order_completed'").rows
-        {
+        let revenues = try database.prepare(
+            "SELECT \(StoredPayload.columns) FROM events WHERE name = 'order_completed'"
+        ).rows {
             try StoredPayload.message($0, at: 0)["properties"]?["revenue"]?.doubleValue ?? 0
         }
         #expect(revenues.count == tally.purchases)

@@ -39,7 +39,7 @@ struct EndToEndLifecycleTests {
         let database = try SQLiteDatabase(
             path: harness.fixture.directory + "/events.sqlite", options: options)
         return try database.prepare(
-            "SELECT name, payload FROM events WHERE type = 'track' ORDER BY id"
+            "SELECT name, \(StoredPayload.columns) FROM events WHERE type = 'track' ORDER BY id"
         ).rows { row in
             (row.text(at: 0) ?? "", try StoredPayload.message(row, at: 1)["properties"] ?? .object([:]))
         }

@@ -52,13 +52,36 @@ struct StoredPayloadTests {
         }
     }
 
-    /// `json` stored and read back.
-    static func roundTrip(_ json: String) throws -> String {
-        switch StoredPayload.value(json) {
+    /// Columns with no values: nothing is cut.
+    static let noColumns = StoredPayload.Columns(values: Array(repeating: .null, count: 17))
+
+    /// `json` stored in a row with `columns` and read back.
+    static func roundTrip(_ json: String, columns: StoredPayload.Columns = noColumns) throws -> String {
+        switch StoredPayload.value(json, columns: columns) {
         case .text(let text): return text
-        case .blob(let bytes): return try StoredPayload.json(stored: bytes)
+        case .blob(let bytes): return try StoredPayload.json(stored: bytes, columns: columns)
         default: throw GzipError(code: .corrupt, message: "neither text nor blob")
         }
+    }
+
+    /// Random values for a row's columns, some of them taken from `json` (so that they are cut
+    /// out of it), the rest random or absent.
+    static func columns(_ random: inout SeededRandom, from json: String) -> StoredPayload.Columns {
+        let strings = json.split(separator: "\"").map(String.init)
+        let values = (0..<Int(StoredPayload.Columns.count)).map { index -> SQLiteValue in
+            if StoredPayload.Columns.integers.contains(Int32(index)) {
+                return Bool.random(using: &random)
+                    ? .null : .integer(Int64.random(in: .min ... .max, using: &random))
+            }
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return .null
+            case 1: return .text(string(&random, maximumLength: 6))
+            default:
+                return .text(
+                    strings.isEmpty ? "" : strings[Int.random(in: 0..<strings.count, using: &random)])
+            }
+        }
+        return StoredPayload.Columns(values: values)
     }
 
     @Test(arguments: seeds)
@@ -67,6 +90,8 @@ struct StoredPayloadTests {
         for _ in 0..<200 {
             let json = JSONWriter.string(Self.value(&random, depth: 4))
             #expect(try Self.roundTrip(json) == json, "seed \(seed)")
+            let columns = Self.columns(&random, from: json)
+            #expect(try Self.roundTrip(json, columns: columns) == json, "seed \(seed): \(columns)")
         }
         // Not JSON at all, empty, one long run, and a message of the largest size accepted.
         for json in [
@@ -93,68 +118,204 @@ struct StoredPayloadTests {
             stored.append(try #require(UInt8(hex[index..<next], radix: 16)))
             index = next
         }
-        let message = [
-            ##"{"anonymousId":"6F1C2A57-0B7E-4C1D-9A51-2D5F3E8B9C10","context":{"app":{"build":"42","##,
-            ##""name":"Shop","version":"2.1"},"os":{"name":"iOS","version":"18.1"},"sessionId":"s-1""##,
-            ##"},"event":"$element_click","messageId":"m-1","properties":{"$element_path":"#buy:#UIB"##,
-            ##"utton#UIStackView[0]#CartViewController","$page_name":"Cart"},"timestamp":"2026-11-23"##,
-            ##"T01:16:44.880Z","type":"track"}"##,
-        ].joined()
-        #expect(try StoredPayload.json(stored: stored) == message)
+        #expect(try StoredPayload.json(stored: stored, columns: Self.noColumns) == Self.pinnedMessage)
     }
 
-    @Test func aTypicalMessageCompressesToLessThanHalf() throws {
+    /// The message the pinned bytes of both formats hold, and its row's columns.
+    static let pinnedMessage = [
+        ##"{"anonymousId":"6F1C2A57-0B7E-4C1D-9A51-2D5F3E8B9C10","context":{"app":{"build":"42","##,
+        ##""name":"Shop","version":"2.1"},"os":{"name":"iOS","version":"18.1"},"sessionId":"s-1""##,
+        ##"},"event":"$element_click","messageId":"m-1","properties":{"$element_path":"#buy:#UIB"##,
+        ##"utton#UIStackView[0]#CartViewController","$page_name":"Cart"},"timestamp":"2026-11-23"##,
+        ##"T01:16:44.880Z","type":"track"}"##,
+    ].joined()
+
+    static var pinnedColumns: StoredPayload.Columns {
+        var values = noColumns.values
+        values[0] = .text("m-1")
+        values[1] = .text("6F1C2A57-0B7E-4C1D-9A51-2D5F3E8B9C10")
+        values[3] = .integer(1_795_396_604_880)
+        values[5] = .text("track")
+        values[6] = .text("$element_click")
+        values[7] = .text("s-1")
+        values[8] = .text("Cart")
+        values[9] = .text("#buy:#UIButton#UIStackView[0]#CartViewController")
+        values[13] = .text("iOS 18.1")
+        values[14] = .text("2.1")
+        return StoredPayload.Columns(values: values)
+    }
+
+    /// Bytes stored in format 2 read back the same forever: the residual dictionary and the
+    /// pieces' numbers are part of the format.
+    @Test func formatTwoBytesStillReadBack() throws {
+        #expect(StoredPayload.residualDictionary.count == 1871)
+        let stored: [UInt8] = [
+            0x02, 0xc3, 0x6e, 0x10, 0xbc, 0x8c, 0x35, 0x31, 0x42, 0x94, 0x18, 0xc1, 0x19, 0xf9, 0xc0, 0xe2,
+            0x9f, 0xe8, 0x80, 0x45, 0xd8, 0x01, 0x00,
+        ]
+        #expect(try StoredPayload.json(stored: stored, columns: Self.pinnedColumns) == Self.pinnedMessage)
+        // Ten pieces cut: 371 bytes of JSON kept in 23.
+        #expect(try Self.roundTrip(Self.pinnedMessage, columns: Self.pinnedColumns) == Self.pinnedMessage)
+        guard case .blob(let bytes) = StoredPayload.value(Self.pinnedMessage, columns: Self.pinnedColumns)
+        else {
+            Issue.record("not compressed")
+            return
+        }
+        #expect(bytes.count < 30)
+    }
+
+    /// The synthetic traffic's messages: their ids, times, names, pages, elements, versions and
+    /// OSes are cut out (format 2), and what is left compresses to a few bytes.
+    @Test func aTypicalMessageKeepsLessThanAFifthOfItsBytes() throws {
         var traffic = SyntheticTraffic(configuration: RollupTests.synthetic(seed: 3))
-        let payloads = traffic.session().events.map(\.payload)
-        let stored = payloads.map { StoredPayload.value($0) }
-        let text = payloads.map(\.utf8.count).reduce(0, +)
-        let compressed = stored.map { value -> Int in
-            if case .blob(let bytes) = value { bytes.count } else { Int.max / 1000 }
-        }.reduce(0, +)
-        #expect(compressed * 2 < text, "\(compressed) bytes for \(text)")
+        let events = (0..<20).flatMap { _ in traffic.session().events }
+        var text = 0
+        var stored = 0
+        for event in events {
+            guard case .blob(let bytes) = StoredPayload.value(of: event) else {
+                Issue.record("not compressed: \(event.payload)")
+                continue
+            }
+            #expect(bytes.first == StoredPayload.residualFormat)
+            #expect(try StoredPayload.json(stored: bytes, columns: .init(event)) == event.payload)
+            text += event.payload.utf8.count
+            stored += bytes.count
+        }
+        #expect(stored * 5 < text, "\(stored) bytes for \(text)")
+    }
+
+    /// Messages as the SDK makes them, with hostile ids, names and texts (quotes, escapes,
+    /// NULs, the cut's own keys inside values and properties, an OS without a version), each
+    /// stored with its own row's columns: every one reads back byte for byte.
+    @Test(arguments: seeds)
+    func everyMessageWithItsColumnsComesBack(seed: UInt64) throws {
+        var random = SeededRandom(seed: seed)
+        func text() -> String? {
+            Int.random(in: 0..<5, using: &random) == 0 ? nil : Self.string(&random, maximumLength: 8)
+        }
+        let types: [MessageType] = [.track, .screen, .page, .identify, .group, .alias]
+        for _ in 0..<300 {
+            var properties: JSONObject = [:]
+            for key in ["$page_name", "$element_path", "$element_similar_path", "$element_text", "$item_id"] {
+                if let value = text() { properties[key] = .string(value) }
+            }
+            if Bool.random(using: &random) { properties["$event_name"] = .string(text() ?? "") }
+            if Bool.random(using: &random) {
+                properties["duration_ms"] =
+                    Bool.random(using: &random)
+                    ? .int(.random(in: .min ... .max, using: &random)) : .double(1.5)
+            }
+            properties[Self.string(&random, maximumLength: 6)] = Self.value(&random, depth: 2)
+            var os: JSONObject = [:]
+            if let name = text() { os["name"] = .string(name) }
+            if let version = text() { os["version"] = .string(version) }
+            var context: JSONObject = ["os": .object(os)]
+            if let version = text() {
+                context["app"] = ["version": .string(version), "name": .string(text() ?? "")]
+            }
+            if let session = text() { context["sessionId"] = .string(session) }
+            let time = Timestamp(
+                millisecondsSince1970: .random(in: -100_000_000_000_000...100_000_000_000_000, using: &random)
+            )
+            let message = Message(
+                type: types[Int.random(in: 0..<types.count, using: &random)], messageId: text() ?? "",
+                anonymousId: text(), userId: text(), event: text(), name: text(), previousId: text(),
+                groupId: text(), timestamp: time,
+                sentAt: Bool.random(using: &random) ? time : nil, context: context, properties: properties,
+                traits: ["name": .string(text() ?? "")])
+            let event = EventRecord(message: message, time: time, receivedAt: time)
+            let value = StoredPayload.value(of: event)
+            switch value {
+            case .blob(let bytes):
+                #expect(
+                    try StoredPayload.json(stored: bytes, columns: .init(event)) == event.payload,
+                    "seed \(seed)")
+            case .text(let json): #expect(json == event.payload)
+            default: Issue.record("seed \(seed): \(value)")
+            }
+        }
     }
 
     @Test(arguments: seeds)
     func hostileStoredBytesAreAnErrorNotACrash(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         let json = JSONWriter.string(Self.value(&random, depth: 3))
-        guard case .blob(let good) = StoredPayload.value(json + String(repeating: json, count: 3)) else {
+        guard
+            case .blob(let good) = StoredPayload.value(
+                json + String(repeating: json, count: 3), columns: Self.noColumns)
+        else {
+            Issue.record("seed \(seed): not compressed")
+            return
+        }
+        var traffic = SyntheticTraffic(configuration: RollupTests.synthetic(seed: seed))
+        let event = traffic.session().events[0]
+        guard case .blob(let cut) = StoredPayload.value(of: event) else {
             Issue.record("seed \(seed): not compressed")
             return
         }
         var candidates: [[UInt8]] = [
-            [], [StoredPayload.format], [0], [2] + good.dropFirst(), good + [0], Array(good.dropLast()),
-            Array(good.prefix(good.count / 2)),
+            [], [StoredPayload.format], [StoredPayload.residualFormat], [0], [3] + good.dropFirst(),
+            good + [0],
+            Array(good.dropLast()), Array(good.prefix(good.count / 2)), cut + [0], Array(cut.dropLast()),
         ]
         for _ in 0..<200 {
-            var bytes = good
-            for _ in 0...Int.random(in: 0...3, using: &random) {
-                let index = Int.random(in: 1..<bytes.count, using: &random)
-                bytes[index] ^= UInt8.random(in: 1...255, using: &random)
+            for original in [good, cut] {
+                var bytes = original
+                for _ in 0...Int.random(in: 0...3, using: &random) {
+                    let index = Int.random(in: 1..<bytes.count, using: &random)
+                    bytes[index] ^= UInt8.random(in: 1...255, using: &random)
+                }
+                candidates.append(bytes)
             }
-            candidates.append(bytes)
             candidates.append(
-                [StoredPayload.format]
+                [[StoredPayload.format, StoredPayload.residualFormat][Int.random(in: 0...1, using: &random)]]
                     + (0..<Int.random(in: 0...300, using: &random)).map { _ in
                         UInt8.random(in: 0...255, using: &random)
                     })
         }
         for bytes in candidates {
             // Either an error or some bounded text: never a trap, never past the cap.
-            if let text = try? StoredPayload.json(stored: bytes) {
-                #expect(text.utf8.count <= StoredPayload.maximumBytes * 3)
+            for columns in [Self.noColumns, .init(event)] {
+                if let text = try? StoredPayload.json(stored: bytes, columns: columns) {
+                    #expect(text.utf8.count <= StoredPayload.maximumBytes * 3)
+                }
             }
         }
-        #expect(throws: GzipError.self) { try StoredPayload.json(stored: [2] + good.dropFirst()) }
-        #expect(throws: GzipError.self) { try StoredPayload.json(stored: Array(good.dropLast())) }
-        #expect(throws: GzipError.self) { try StoredPayload.json(stored: good + [0]) }
+        #expect(throws: GzipError.self) {
+            try StoredPayload.json(stored: [3] + good.dropFirst(), columns: Self.noColumns)
+        }
+        #expect(throws: GzipError.self) {
+            try StoredPayload.json(stored: Array(good.dropLast()), columns: Self.noColumns)
+        }
+        #expect(throws: GzipError.self) {
+            try StoredPayload.json(stored: good + [0], columns: Self.noColumns)
+        }
+        // Format 2 read without the columns it was cut against.
+        #expect(throws: GzipError.self) { try StoredPayload.json(stored: cut, columns: Self.noColumns) }
+    }
+
+    /// A residual of nothing but cuts, each filled from a column of 64 KiB, stops at the cap
+    /// instead of filling gigabytes.
+    @Test func aResidualOfCutsStopsAtTheCap() throws {
+        let codec = DictionaryDeflate(dictionary: StoredPayload.residualDictionary)
+        let cuts = Array(
+            [[UInt8]](repeating: [0, StoredPayload.Piece.messageId.rawValue], count: 400_000).joined())
+        let bomb = try #require(codec.compress(cuts))
+        var values = Self.noColumns.values
+        values[0] = .text(String(repeating: "m", count: 65_536))
+        #expect(throws: GzipError.self) {
+            try StoredPayload.json(
+                stored: [StoredPayload.residualFormat] + bomb, columns: .init(values: values))
+        }
     }
 
     @Test func aDecompressionBombStopsAtTheCap() throws {
         let codec = DictionaryDeflate(dictionary: StoredPayload.dictionary)
         let bomb = try #require(codec.compress([UInt8](repeating: UInt8(ascii: "a"), count: 4 << 20)))
         #expect(bomb.count < 10_000)
-        #expect(throws: GzipError.self) { try StoredPayload.json(stored: [StoredPayload.format] + bomb) }
+        #expect(throws: GzipError.self) {
+            try StoredPayload.json(stored: [StoredPayload.format] + bomb, columns: Self.noColumns)
+        }
     }
 
     /// A corrupt payload in the file: the people export fails with a storage error, the live
@@ -228,7 +389,8 @@ struct StoredPayloadTests {
     }
 
     /// The whole file, checkpointed, per stored event, for 20,000 synthetic events (2,000
-    /// people, 10 days): 681 bytes when measured (935 before the payloads were compressed).
+    /// people, 10 days): 397 bytes when measured with payloads in format 2 (681 in format 1 at
+    /// schema 9, 935 before the payloads were compressed).
     @Test func theFileStaysUnderItsBytesPerEvent() throws {
         try withTemporaryStore("payload-size") { store, project in
             var configuration = SyntheticTraffic.Configuration()
@@ -241,7 +403,7 @@ struct StoredPayloadTests {
             let pages = try database.prepare("PRAGMA page_count").rows { $0.int64(at: 0) }[0]
             let pageSize = try database.prepare("PRAGMA page_size").rows { $0.int64(at: 0) }[0]
             let perEvent = Double(pages * pageSize) / Double(written)
-            #expect(perEvent < 720, "\(perEvent) bytes per event")
+            #expect(perEvent < 440, "\(perEvent) bytes per event")
         }
     }
 }

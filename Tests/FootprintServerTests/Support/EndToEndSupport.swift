@@ -157,14 +157,15 @@ final class EndToEndHarness {
         var options = SQLiteDatabase.Options()
         options.readOnly = true
         let database = try SQLiteDatabase(path: fixture.directory + "/events.sqlite", options: options)
-        return try database.prepare("SELECT payload FROM events WHERE name = ?1 ORDER BY id").rows([
-            .text(event)
-        ]) { row in
-            // As `json_extract` answers: a string's text, other values' JSON, SQL NULL for null.
-            try StoredPayload.message(row, at: 0)["properties"]?[key].flatMap { value in
-                value == .null ? nil : value.stringValue ?? JSONWriter.string(value)
+        return try database.prepare("SELECT \(StoredPayload.columns) FROM events WHERE name = ?1 ORDER BY id")
+            .rows([
+                .text(event)
+            ]) { row in
+                // As `json_extract` answers: a string's text, other values' JSON, SQL NULL for null.
+                try StoredPayload.message(row, at: 0)["properties"]?[key].flatMap { value in
+                    value == .null ? nil : value.stringValue ?? JSONWriter.string(value)
+                }
             }
-        }
     }
 
     func shutDown(sourceLocation: SourceLocation = #_sourceLocation) {

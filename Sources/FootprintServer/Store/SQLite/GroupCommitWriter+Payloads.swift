@@ -15,7 +15,7 @@ extension GroupCommitWriter {
             ]) { $0.int64(at: 0) }
             guard var last = progress.first else { return 0 }
             let select = try database.prepare(
-                "SELECT id, payload FROM events WHERE id > ?1 AND typeof(payload) = 'text' ORDER BY id LIMIT ?2"
+                "SELECT id, \(StoredPayload.columns) FROM events WHERE id > ?1 AND typeof(payload) = 'text' ORDER BY id LIMIT ?2"
             )
             let update = try database.prepare("UPDATE events SET payload = ?2 WHERE id = ?1")
             let save = try database.prepare("UPDATE store_state SET value = ?2 WHERE key = ?1")
@@ -23,7 +23,10 @@ extension GroupCommitWriter {
             while true {
                 let finished = try database.transaction { () throws -> Bool in
                     let rows = try select.rows([.integer(last), .integer(Int64(chunk))]) {
-                        (id: $0.int64(at: 0), json: $0.text(at: 1) ?? "")
+                        (
+                            id: $0.int64(at: 0), json: $0.text(at: 1) ?? "",
+                            columns: StoredPayload.Columns($0, at: 2)
+                        )
                     }
                     guard let newest = rows.last else {
                         try database.prepare("DELETE FROM store_state WHERE key = ?1").run([
@@ -32,7 +35,7 @@ extension GroupCommitWriter {
                         return true
                     }
                     for row in rows {
-                        let value = StoredPayload.value(row.json)
+                        let value = StoredPayload.value(row.json, columns: row.columns)
                         guard case .blob = value else { continue }
                         try update.run([.integer(row.id), value])
                         compressed += 1

@@ -34,7 +34,7 @@ final class GroupCommitWriter: @unchecked Sendable {
 
         init(_ batch: IngestBatch) {
             self.batch = batch
-            self.payloads = batch.events.map { StoredPayload.value($0.payload) }
+            self.payloads = batch.events.map(StoredPayload.value(of:))
             var rollups = RollupDelta()
             for event in batch.events { rollups.add(event, project: batch.projectId) }
             self.rollups = rollups

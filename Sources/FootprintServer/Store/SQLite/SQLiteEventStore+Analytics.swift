@@ -177,7 +177,7 @@ extension SQLiteEventStore {
         let sql = """
             SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
                 element_text, item_id, duration_ms, app_version, os,
-                \(properties == .included ? "payload" : "NULL")
+                \(properties == .included ? StoredPayload.columns : "NULL")
             FROM events WHERE \(conditions.joined(separator: " AND "))
             LIMIT \(configuration.maximumReportEvents + 1)
             """
@@ -225,7 +225,7 @@ extension SQLiteEventStore {
         try read { database in
             try database.prepare(
                 """
-                SELECT id, type, name, time, received_at, coalesce(user_id, anonymous_id), page, payload
+                SELECT id, type, name, time, received_at, coalesce(user_id, anonymous_id), page, \(StoredPayload.columns)
                 FROM events WHERE project_id = ?1 AND id > ?2 ORDER BY id DESC LIMIT ?3
                 """
             ).rows([.integer(projectId), .integer(after ?? 0), .integer(Int64(max(0, limit)))]) { row in

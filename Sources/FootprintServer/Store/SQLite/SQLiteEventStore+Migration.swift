@@ -42,8 +42,8 @@ extension SQLiteEventStore {
             try database.prepare(
                 """
                 SELECT id, project_id, message_id, type, name, time, client_timestamp, sent_at, received_at,
-                    anonymous_id, user_id, session_id, page, element_path, app_version, os, payload,
-                    similar_path, element_text, item_id, duration_ms, plan_event
+                    anonymous_id, user_id, session_id, page, element_path, app_version, os,
+                    similar_path, element_text, item_id, duration_ms, plan_event, \(StoredPayload.columns)
                 FROM events WHERE id > ?1 ORDER BY id LIMIT ?2
                 """
             ).rows([.integer(id), .integer(Int64(max(0, limit)))]) { row in
@@ -57,11 +57,11 @@ extension SQLiteEventStore {
                     sentAt: row.isNull(at: 7) ? nil : time(7), receivedAt: time(8),
                     anonymousId: row.text(at: 9), userId: row.text(at: 10), sessionId: row.text(at: 11),
                     page: row.text(at: 12), elementPath: row.text(at: 13), appVersion: row.text(at: 14),
-                    os: row.text(at: 15), payload: try StoredPayload.json(row, at: 16),
-                    similarPath: row.text(at: 17),
-                    elementText: row.text(at: 18), itemId: row.text(at: 19),
-                    durationMilliseconds: row.isNull(at: 20) ? nil : row.int64(at: 20),
-                    planEventName: row.text(at: 21))
+                    os: row.text(at: 15), payload: try StoredPayload.json(row, at: 21),
+                    similarPath: row.text(at: 16),
+                    elementText: row.text(at: 17), itemId: row.text(at: 18),
+                    durationMilliseconds: row.isNull(at: 19) ? nil : row.int64(at: 19),
+                    planEventName: row.text(at: 20))
                 return StoredEvent(id: row.int64(at: 0), projectId: row.int64(at: 1), event: event)
             }
         }

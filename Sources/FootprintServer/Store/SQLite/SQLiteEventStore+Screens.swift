@@ -356,7 +356,7 @@ extension SQLiteEventStore {
             ]) { (version: $0.text(at: 0) ?? "", day: $0.int64(at: 1)) }
             let latest = try database.prepare(
                 """
-                SELECT time, payload FROM events
+                SELECT time, \(StoredPayload.columns) FROM events
                 WHERE project_id = ?1 AND time >= ?2 AND time < ?3 AND type = 'track' AND name = ?4
                     AND coalesce(app_version, '') = ?5
                 ORDER BY time DESC, id DESC LIMIT 1

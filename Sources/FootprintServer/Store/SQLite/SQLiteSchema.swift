@@ -440,6 +440,13 @@ enum SQLiteSchema {
         """
         UPDATE store_state SET value = value WHERE 0;
         """,
+        // Payloads in format 2 (``StoredPayload``: the message without the values its row's
+        // columns hold) from here on; rows written before keep theirs, still read. Nothing to
+        // change in the file: the version bump keeps an earlier build, which cannot read
+        // format 2, out.
+        """
+        UPDATE store_state SET value = value WHERE 0;
+        """,
     ]
 
     /// The `store_state` key whose value is the last event id whose text payload has been

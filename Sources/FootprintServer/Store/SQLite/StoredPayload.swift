@@ -1,13 +1,22 @@
 import FootprintSQLite
 import FootprintWire
 
-/// How `events.payload` holds an event's message (schema version 9 on): a BLOB of one format
-/// byte (1) and the message's JSON raw-deflated against ``dictionary``, or, when that is not
-/// smaller (or for rows stored before version 9), the JSON as TEXT. Readers take either.
+/// How `events.payload` holds an event's message. Readers take every form:
+/// - format 2 (schema version 14 on): a BLOB of one format byte (2) and the message's JSON with
+///   every value the row keeps in its own columns cut out (``Piece``: the ids, times, type, name,
+///   session, page, element, app version, OS, duration), raw-deflated against
+///   ``residualDictionary``. Reading puts the column values back, byte for byte: a cut is made
+///   only where the column's value, written as JSON the one way ``Piece/bytes(_:)`` writes it,
+///   is the text there, and the row's columns never change after the insert;
+/// - format 1 (version 9 on): the whole JSON raw-deflated against ``dictionary``, when format 2
+///   is not smaller;
+/// - TEXT: the JSON as it is, when neither is smaller (or for rows stored before version 9).
 ///
 /// A message is a few hundred bytes, too short for deflate to find much in it alone; most of
 /// it (the keys, the context's shape, the SDK's property names) is the same in every message,
-/// and the dictionary holds that, so it compresses to about a third.
+/// and the dictionary holds that, so it compresses to about a third. What is left is mostly the
+/// values the columns hold already (a message id, a device id, a session id, two times), which
+/// format 2 does not store twice.
 enum StoredPayload {
     /// The first byte of a compressed payload; another dictionary would take another byte.
     static let format: UInt8 = 1
@@ -39,29 +48,230 @@ enum StoredPayload {
 
     private static let codec = DictionaryDeflate(dictionary: dictionary)
 
-    /// The value to store for a message's JSON.
-    static func value(_ json: String) -> SQLiteValue {
+    /// The first byte of a payload stored in format 2: the message's JSON with the values the
+    /// row keeps in its own columns cut out (``Piece``), raw-deflated against
+    /// ``residualDictionary``.
+    static let residualFormat: UInt8 = 2
+
+    /// What the messages have in common once their columns are cut out (``Piece``): format 1's
+    /// dictionary, then the shapes of the commonest messages with their cuts. Part of format 2:
+    /// never change it.
+    static let residualDictionary =
+        dictionary
+        + Array(
+            """
+            "$element_position":"0:","$element_type":"UITableViewCell","UICollectionViewCell",\
+            "$referrer":"Home","$screen_class":"ViewController",\
+            {\u{0}\u{2},"context":{"app":{\u{0}\u{10}},"os":{\u{0}\u{f}},\u{0}\u{9}},\u{0}\u{1},\u{0}\u{8},"properties":{\
+            "$referrer":"Home"},\u{0}\u{5},\u{0}\u{4},\u{0}\u{6}}\
+            {\u{0}\u{2},"context":{"app":{\u{0}\u{10}},"os":{\u{0}\u{f}},\u{0}\u{9}},\u{0}\u{7},\u{0}\u{1},"properties":{\
+            \u{0}\u{b},"$element_position":"0:2",\u{0}\u{c},"$element_type":"UITableViewCell",\u{0}\u{e},\u{0}\u{a}},\
+            \u{0}\u{4},\u{0}\u{6}}\
+            {\u{0}\u{2},"context":{"app":{\u{0}\u{10}},"os":{\u{0}\u{f}},\u{0}\u{9}},\u{0}\u{7},\u{0}\u{1},"properties":{\
+            \u{0}\u{a},"$screen_class":"ViewController",\u{0}\u{11}},\u{0}\u{4},\u{0}\u{6}}\
+            {\u{0}\u{2},"context":{"app":{\u{0}\u{10}},"os":{\u{0}\u{f}},\u{0}\u{9}},\u{0}\u{7},\u{0}\u{1},"properties":{\
+            \u{0}\u{e},\u{0}\u{a}},\u{0}\u{4},\u{0}\u{6}}
+            """.utf8)
+
+    private static let residualCodec = DictionaryDeflate(dictionary: residualDictionary)
+
+    /// The columns a stored payload is read with, from its own: `payload` and then the columns
+    /// whose values format 2 cuts out of it (``Columns``). Every reader of `payload` selects
+    /// these, in this order.
+    static let columns = """
+        payload, message_id, anonymous_id, user_id, client_timestamp, sent_at, type, name, session_id, \
+        page, element_path, similar_path, element_text, item_id, os, app_version, duration_ms, plan_event
+        """
+
+    /// The values of an event's row that its payload repeats, in ``columns`` order after
+    /// `payload`: what a format-2 payload is read against.
+    struct Columns: Equatable {
+        /// Their count.
+        static let count: Int32 = 17
+        /// The places of the integer ones (the client's times, the duration).
+        static let integers: Set<Int32> = [3, 4, 15]
+
+        var values: [SQLiteValue]
+
+        /// Columns with these values, ``count`` of them in ``StoredPayload/columns`` order.
+        init(values: [SQLiteValue]) {
+            precondition(values.count == Int(Self.count), "a row has \(Self.count) such columns")
+            self.values = values
+        }
+
+        /// The values `event`'s row stores (``GroupCommitWriter/insertValues(_:project:payload:)``).
+        init(_ event: EventRecord) {
+            values = [
+                .text(event.messageId), .text(event.anonymousId), .text(event.userId),
+                .integer(event.clientTimestamp.millisecondsSince1970),
+                event.sentAt.map { .integer($0.millisecondsSince1970) } ?? .null, .text(event.type.rawValue),
+                .text(event.name), .text(event.sessionId), .text(event.page), .text(event.elementPath),
+                .text(event.similarPath), .text(event.elementText), .text(event.itemId), .text(event.os),
+                .text(event.appVersion), event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
+                .text(event.planEventName),
+            ]
+        }
+
+        /// The values of a row that selected ``StoredPayload/columns`` with `payload` at `first - 1`.
+        init(_ row: SQLiteStatement, at first: Int32) {
+            values = (first..<first + Self.count).map { index in
+                if row.isNull(at: index) { return .null }
+                return Self.integers.contains(index - first)
+                    ? .integer(row.int64(at: index)) : .text(row.text(at: index))
+            }
+        }
+
+        func text(_ index: Int) -> String? {
+            if case .text(let text) = values[index] { text } else { nil }
+        }
+
+        func integer(_ index: Int) -> Int64? {
+            if case .integer(let number) = values[index] { number } else { nil }
+        }
+    }
+
+    /// A value format 2 cuts out of a message's JSON, as a key and its value, where the row's
+    /// columns say what they are. The residual holds a zero byte and the piece's number in its
+    /// place; JSON text never holds a zero byte. Part of format 2: append; never renumber.
+    enum Piece: UInt8, CaseIterable {
+        case messageId = 1, anonymousId, userId, timestamp, sentAt, type, event, name, sessionId, pageName
+        case elementPath, similarPath, elementText, itemId, os, appVersion, duration, planEvent
+
+        /// The order pieces are cut in: the OS (a name and a version) before a screen's name or
+        /// the app's version could take half of it.
+        static let cutOrder: [Piece] = [.os] + allCases.filter { $0 != .os }
+
+        /// The piece's bytes for a row with `columns`, or `nil` when the row has none.
+        func bytes(_ columns: Columns) -> [UInt8]? {
+            func member(_ key: String, _ value: String?) -> [UInt8]? {
+                guard let value else { return nil }
+                var output = Array("\"\(key)\":".utf8)
+                JSONWriter.writeString(value, into: &output)
+                return output
+            }
+            func time(_ index: Int) -> String? {
+                columns.integer(index).map { Timestamp(millisecondsSince1970: $0).iso8601 }
+            }
+            switch self {
+            case .messageId: return member("messageId", columns.text(0))
+            case .anonymousId: return member("anonymousId", columns.text(1))
+            case .userId: return member("userId", columns.text(2))
+            case .timestamp: return member("timestamp", time(3))
+            case .sentAt: return member("sentAt", time(4))
+            case .type: return member("type", columns.text(5))
+            case .event: return member("event", columns.text(6))
+            case .name: return member("name", columns.text(6))
+            case .sessionId: return member("sessionId", columns.text(7))
+            case .pageName: return member("$page_name", columns.text(8))
+            case .elementPath: return member("$element_path", columns.text(9))
+            case .similarPath: return member("$element_similar_path", columns.text(10))
+            case .elementText: return member("$element_text", columns.text(11))
+            case .itemId: return member("$item_id", columns.text(12))
+            case .os:
+                // `EventRecord` joins `context.os`'s name and version with a space.
+                guard let os = columns.text(13), let space = os.lastIndex(of: " "),
+                    var output = member("name", String(os[..<space]))
+                else { return nil }
+                output += Array(",".utf8)
+                output += member("version", String(os[os.index(after: space)...])) ?? []
+                return output
+            case .appVersion: return member("version", columns.text(14))
+            case .duration: return columns.integer(15).map { Array("\"duration_ms\":\($0)".utf8) }
+            case .planEvent: return member("$event_name", columns.text(16))
+            }
+        }
+    }
+
+    /// The value to store for an event's message.
+    static func value(of event: EventRecord) -> SQLiteValue {
+        value(event.payload, columns: Columns(event))
+    }
+
+    /// The value to store for a message's JSON in a row with `columns`: format 2 when its
+    /// residual compresses, else format 1 when that compresses, else the text.
+    static func value(_ json: String, columns: Columns) -> SQLiteValue {
         let bytes = Array(json.utf8)
-        guard bytes.count <= maximumBytes, let compressed = codec.compress(bytes),
+        guard bytes.count <= maximumBytes, !bytes.contains(0) else { return .text(json) }
+        var residual = bytes
+        for piece in Piece.cutOrder {
+            guard let cut = piece.bytes(columns), let start = firstIndex(of: cut, in: residual) else {
+                continue
+            }
+            residual.replaceSubrange(start..<start + cut.count, with: [0, piece.rawValue])
+        }
+        if residual.count < bytes.count, let compressed = residualCodec.compress(residual),
             compressed.count + 1 < bytes.count
-        else { return .text(json) }
+        {
+            return .blob([residualFormat] + compressed)
+        }
+        guard let compressed = codec.compress(bytes), compressed.count + 1 < bytes.count else {
+            return .text(json)
+        }
         return .blob([format] + compressed)
     }
 
-    /// The JSON of a stored payload: TEXT as it is, a BLOB inflated.
-    /// - Throws: `GzipError` when a BLOB is not a payload this code wrote (unknown format,
-    ///   corrupt, inflating past ``maximumBytes``).
-    static func json(_ row: SQLiteStatement, at index: Int32) throws(GzipError) -> String {
-        guard row.isBlob(at: index) else { return row.text(at: index) ?? "" }
-        return try json(stored: row.blob(at: index))
+    /// Where `needle` first occurs in `haystack`.
+    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard let first = needle.first, needle.count <= haystack.count else { return nil }
+        var start = 0
+        while start <= haystack.count - needle.count {
+            guard let found = haystack[start...haystack.count - needle.count].firstIndex(of: first) else {
+                return nil
+            }
+            if haystack[found..<found + needle.count].elementsEqual(needle) { return found }
+            start = found + 1
+        }
+        return nil
     }
 
-    /// The JSON of a stored BLOB (see ``json(_:at:)``).
-    static func json(stored: [UInt8]) throws(GzipError) -> String {
-        guard stored.first == format else {
+    /// The JSON of the payload a row selected with ``columns`` from `index` on: TEXT as it is,
+    /// a BLOB inflated (and its cuts filled from the row's columns).
+    /// - Throws: `GzipError` when a BLOB is not a payload this code wrote (unknown format,
+    ///   corrupt, inflating past ``maximumBytes``, a cut the row has no value for).
+    static func json(_ row: SQLiteStatement, at index: Int32) throws(GzipError) -> String {
+        guard row.isBlob(at: index) else { return row.text(at: index) ?? "" }
+        return try json(stored: row.blob(at: index), columns: Columns(row, at: index + 1))
+    }
+
+    /// The JSON of a stored BLOB in a row with `columns` (see ``json(_:at:)``).
+    static func json(stored: [UInt8], columns: Columns) throws(GzipError) -> String {
+        switch stored.first {
+        case format:
+            return String(
+                decoding: try codec.decompress(Array(stored.dropFirst()), limit: maximumBytes), as: UTF8.self)
+        case residualFormat:
+            let residual = try residualCodec.decompress(Array(stored.dropFirst()), limit: maximumBytes)
+            return String(decoding: try filled(residual, columns: columns), as: UTF8.self)
+        default:
             throw GzipError(code: .corrupt, message: "not a stored payload (format \(stored.first ?? 0))")
         }
-        return String(
-            decoding: try codec.decompress(Array(stored.dropFirst()), limit: maximumBytes), as: UTF8.self)
+    }
+
+    /// `residual` with each cut replaced by its piece, at most ``maximumBytes`` long (what was
+    /// cut was no longer).
+    private static func filled(_ residual: [UInt8], columns: Columns) throws(GzipError) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(residual.count * 3)
+        var cache: [UInt8: [UInt8]] = [:]
+        var index = 0
+        while let zero = residual[index...].firstIndex(of: 0) {
+            output.append(contentsOf: residual[index..<zero])
+            guard zero + 1 < residual.count, let piece = Piece(rawValue: residual[zero + 1]),
+                let bytes = cache[piece.rawValue] ?? piece.bytes(columns)
+            else {
+                throw GzipError(code: .corrupt, message: "a stored payload's cut has no value in its row")
+            }
+            cache[piece.rawValue] = bytes
+            output.append(contentsOf: bytes)
+            guard output.count <= maximumBytes else {
+                throw GzipError(code: .corrupt, message: "a stored payload fills past \(maximumBytes) bytes")
+            }
+            index = zero + 2
+        }
+        output.append(contentsOf: residual[index...])
+        guard output.count <= maximumBytes else {
+            throw GzipError(code: .corrupt, message: "a stored payload fills past \(maximumBytes) bytes")
+        }
+        return output
     }
 }
