@@ -258,11 +258,11 @@ import Testing
                 // Back to schema 6: without the tables of migration 7, nor the revision of 8.
                 let database = try SQLiteDatabase(path: path)
                 try database.execute(
-                    """
-                    DROP TABLE person_sets; DROP TABLE person_merges; DROP TABLE person_numbers;
-                    DELETE FROM store_state WHERE key = 'person_sets_pending';
-                    DROP TABLE metadata_revision;
-                    """ + Self.beforeRollupTimes)
+                    Self.beforeRollupTimes + """
+                        DROP TABLE person_sets; DROP TABLE person_merges; DROP TABLE person_numbers;
+                        DELETE FROM store_state WHERE key = 'person_sets_pending';
+                        DROP TABLE metadata_revision;
+                        """)
                 for table in ["projects", "write_keys"] {
                     for change in ["insert", "update", "delete"] {
                         try database.execute("DROP TRIGGER \(table)_\(change)_bumps_metadata_revision")
@@ -292,10 +292,20 @@ import Testing
     /// Back to the people of schema 11 (before `person_label_sets`): one row per person, 64-day
     /// block, page, app version and OS keyed by the ids (left empty: the upgrade drops it and
     /// fills both set tables from the events), and `person_sets` as it was.
-    static let beforeLabelSets = """
-        DROP TABLE person_label_sets;
-        DELETE FROM store_state WHERE key = '\(SQLiteSchema.labelSetsKey)';
-        """ + personRowsTable("rollup_person_days", value: "days INTEGER")
+    static let beforeLabelSets =
+        beforeNarrowEvents + """
+            DROP TABLE person_label_sets;
+            DELETE FROM store_state WHERE key = '\(SQLiteSchema.labelSetsKey)';
+            """ + personRowsTable("rollup_person_days", value: "days INTEGER")
+
+    /// Back to the events rows of schema 13: both times whole, every similar path stored, no
+    /// offset columns (the payloads stay in format 2, which reads the same values back).
+    static let beforeNarrowEvents = """
+        UPDATE events SET client_timestamp = \(SQLiteSchema.clientTimestamp),
+            received_at = \(SQLiteSchema.receivedAt), similar_path = \(SQLiteSchema.similarPath);
+        ALTER TABLE events DROP COLUMN client_offset;
+        ALTER TABLE events DROP COLUMN received_offset;
+        """
 
     /// An earlier schema's table of one row per person, block, page, app version and OS keyed by
     /// the ids, with one `value` column (its name and type).

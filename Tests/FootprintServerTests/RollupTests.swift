@@ -355,16 +355,8 @@ import Testing
                 try database.migrate(Array(SQLiteSchema.migrations.prefix(2)))
                 try database.execute("INSERT INTO projects(id, name, created_at) VALUES (1, 'old', 0)")
                 // The insert of schema version 2 (no plan_event column yet).
-                let insert = try database.prepare(
-                    SQLiteSchema.insertEvent.replacingOccurrences(of: ", plan_event)", with: ")")
-                        .replacingOccurrences(of: ", ?21)", with: ")"))
-                for event in events {
-                    try insert.run(
-                        Array(
-                            GroupCommitWriter.insertValues(
-                                event, project: .integer(1), payload: .text(event.payload)
-                            )
-                            .dropLast()))
+                try insertAsBefore14(events, into: database, project: 1, planEvent: false) {
+                    .text($0.payload)
                 }
                 #expect(try database.userVersion == 2)
             }

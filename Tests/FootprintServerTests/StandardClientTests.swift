@@ -1,9 +1,10 @@
 import Footprint
 import FootprintSQLite
-import FootprintServer
 import FootprintWire
 import Foundation
 import Testing
+
+@testable import FootprintServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -77,7 +78,9 @@ struct StandardClientTests {
         var options = SQLiteDatabase.Options()
         options.readOnly = true
         let database = try SQLiteDatabase(path: fixture.directory + "/events.sqlite", options: options)
-        let times = try database.prepare("SELECT time, received_at FROM events WHERE type = 'screen'").rows {
+        let times = try database.prepare(
+            "SELECT time, \(SQLiteSchema.receivedAt) FROM events WHERE type = 'screen'"
+        ).rows {
             ($0.int64(at: 0), $0.int64(at: 1))
         }
         let (time, receivedAt) = try #require(times.first)

@@ -39,7 +39,8 @@ struct StoredOverflowTests {
         let max = "9223372036854775807"
         let events =
             "project_id, message_id, type, name, time, client_timestamp, sent_at, received_at, anonymous_id, user_id, "
-            + "session_id, page, element_path, app_version, os, payload, similar_path, element_text, item_id, plan_event"
+            + "session_id, page, element_path, app_version, os, payload, similar_path, element_text, item_id, plan_event, "
+            + "client_offset, received_offset"
         try database.execute(
             """
             BEGIN IMMEDIATE;

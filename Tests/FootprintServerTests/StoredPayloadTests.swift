@@ -349,13 +349,8 @@ struct StoredPayloadTests {
                 let database = try SQLiteDatabase(path: path)
                 try database.migrate(Array(SQLiteSchema.migrations.dropLast()))
                 try database.execute("INSERT INTO projects(id, name, created_at) VALUES (1, 'old', 0)")
-                let insert = try database.prepare(SQLiteSchema.insertEvent)
-                for event in old {
-                    // As stored before version 9: the payload as text.
-                    try insert.run(
-                        GroupCommitWriter.insertValues(
-                            event, project: .integer(1), payload: .text(event.payload)))
-                }
+                // As stored before version 9: the payload as text.
+                try insertAsBefore14(old, into: database, project: 1) { .text($0.payload) }
             }
             let store = try SQLiteEventStore(path: path)
             defer { store.close() }
@@ -375,6 +370,8 @@ struct StoredPayloadTests {
             }
             let stored = try store.storedEvents(after: 0, limit: 10_000)
             #expect(stored.map(\.event.payload) == (old + new).map(\.payload))
+            // Every column too: the old rows' whole times and the new rows' offsets alike.
+            #expect(stored.map(\.event) == old + new)
             let recent = try store.recentEvents(projectId: project.id, limit: 10_000, after: nil)
             #expect(Set(recent.map(\.payload)) == Set((old + new).map(\.payload)))
             let properties = try store.analyticsEvents(

@@ -33,7 +33,7 @@ public struct EventRecord: Sendable, Hashable {
     public var os: String?
     /// The whole message, as compact JSON.
     public var payload: String
-    /// `properties.$element_similar_path` (cells: row wildcarded).
+    /// `properties.$element_similar_path` (cells: row wildcarded), else `properties.$element_path`.
     public var similarPath: String?
     /// `properties.$element_text`.
     public var elementText: String?
@@ -98,7 +98,9 @@ extension EventRecord {
             elementPath: message.properties["$element_path"]?.stringValue,
             appVersion: message.context["app"]?["version"]?.stringValue, os: os,
             payload: String(decoding: encoded ?? message.jsonBytes, as: UTF8.self),
-            similarPath: message.properties["$element_similar_path"]?.stringValue,
+            // An element without a similar path is its own (a button, not a cell).
+            similarPath: message.properties["$element_similar_path"]?.stringValue
+                ?? message.properties["$element_path"]?.stringValue,
             elementText: message.properties["$element_text"]?.stringValue,
             itemId: message.properties["$item_id"]?.stringValue,
             durationMilliseconds: message.properties["duration_ms"]?.int64Value,

@@ -274,7 +274,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     /// The columns of `events` that ``rollupRow(_:)`` reads.
     static let rollupColumns = """
         id, project_id, type, name, time, anonymous_id, user_id, session_id, page, element_path,
-            similar_path, element_text, item_id, duration_ms, app_version, os, plan_event
+            \(SQLiteSchema.similarPath), element_text, item_id, duration_ms, app_version, os, plan_event
         """
 
     /// A stored event as the rollups count it, from a row of ``rollupColumns``.
@@ -349,14 +349,27 @@ final class GroupCommitWriter: @unchecked Sendable {
     static func insertValues(_ event: EventRecord, project: SQLiteValue, payload: SQLiteValue)
         -> [SQLiteValue]
     {
-        [
+        // The two times as offsets (``SQLiteSchema/clientTimestamp``), or in their own columns
+        // when an offset does not fit; the similar path only where it is not the element's own.
+        func offset(_ value: Timestamp) -> SQLiteValue {
+            let (offset, overflow) = value.millisecondsSince1970.subtractingReportingOverflow(
+                event.time.millisecondsSince1970)
+            return overflow ? .null : .integer(offset)
+        }
+        let clientOffset = offset(event.clientTimestamp)
+        let receivedOffset = offset(event.receivedAt)
+        return [
             project, .text(event.messageId), .text(event.type.rawValue), .text(event.name),
-            .integer(event.time.millisecondsSince1970), .integer(event.clientTimestamp.millisecondsSince1970),
+            .integer(event.time.millisecondsSince1970),
+            .integer(clientOffset == .null ? event.clientTimestamp.millisecondsSince1970 : 0),
             event.sentAt.map { .integer($0.millisecondsSince1970) } ?? .null,
-            .integer(event.receivedAt.millisecondsSince1970), .text(event.anonymousId), .text(event.userId),
+            .integer(receivedOffset == .null ? event.receivedAt.millisecondsSince1970 : 0),
+            .text(event.anonymousId), .text(event.userId),
             .text(event.sessionId), .text(event.page), .text(event.elementPath), .text(event.appVersion),
-            .text(event.os), payload, .text(event.similarPath), .text(event.elementText), .text(event.itemId),
+            .text(event.os), payload, .text(event.similarPath == event.elementPath ? nil : event.similarPath),
+            .text(event.elementText), .text(event.itemId),
             event.durationMilliseconds.map(SQLiteValue.integer) ?? .null, .text(event.planEventName),
+            clientOffset, receivedOffset,
         ]
     }
 

@@ -175,7 +175,7 @@ extension SQLiteEventStore {
     {
         let (conditions, values) = Self.eventConditions(projectId: projectId, filter: filter)
         let sql = """
-            SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
+            SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, \(SQLiteSchema.similarPath),
                 element_text, item_id, duration_ms, app_version, os,
                 \(properties == .included ? StoredPayload.columns : "NULL")
             FROM events WHERE \(conditions.joined(separator: " AND "))
@@ -225,7 +225,8 @@ extension SQLiteEventStore {
         try read { database in
             try database.prepare(
                 """
-                SELECT id, type, name, time, received_at, coalesce(user_id, anonymous_id), page, \(StoredPayload.columns)
+                SELECT id, type, name, time, \(SQLiteSchema.receivedAt), coalesce(user_id, anonymous_id), page,
+                    \(StoredPayload.columns)
                 FROM events WHERE project_id = ?1 AND id > ?2 ORDER BY id DESC LIMIT ?3
                 """
             ).rows([.integer(projectId), .integer(after ?? 0), .integer(Int64(max(0, limit)))]) { row in

@@ -41,9 +41,9 @@ extension SQLiteEventStore {
         try read { database in
             try database.prepare(
                 """
-                SELECT id, project_id, message_id, type, name, time, client_timestamp, sent_at, received_at,
-                    anonymous_id, user_id, session_id, page, element_path, app_version, os,
-                    similar_path, element_text, item_id, duration_ms, plan_event, \(StoredPayload.columns)
+                SELECT id, project_id, message_id, type, name, time, \(SQLiteSchema.clientTimestamp), sent_at,
+                    \(SQLiteSchema.receivedAt), anonymous_id, user_id, session_id, page, element_path, app_version, os,
+                    \(SQLiteSchema.similarPath), element_text, item_id, duration_ms, plan_event, \(StoredPayload.columns)
                 FROM events WHERE id > ?1 ORDER BY id LIMIT ?2
                 """
             ).rows([.integer(id), .integer(Int64(max(0, limit)))]) { row in

@@ -57,7 +57,7 @@ extension SQLiteEventStore {
             let (condition, values) = selection.eventCondition(first: 2)
             let events = try database.prepare(
                 """
-                SELECT message_id, time, received_at, \(StoredPayload.columns) FROM events
+                SELECT message_id, time, \(SQLiteSchema.receivedAt), \(StoredPayload.columns) FROM events
                 WHERE project_id = ?1 AND \(condition) ORDER BY id
                 """
             ).rows([.integer(projectId)] + values) { row -> JSONValue in

@@ -304,7 +304,7 @@ extension SQLiteEventStore {
             let wanted = max(1, limit)
             let clicks = try database.prepare(
                 """
-                SELECT id, time, anonymous_id, page, element_path, similar_path, element_text FROM events
+                SELECT id, time, anonymous_id, page, element_path, \(SQLiteSchema.similarPath), element_text FROM events
                 WHERE id > ?1 AND id <= ?2 AND project_id = ?3 AND type = 'track' AND name = '$element_click'
                     AND element_path IS NOT NULL
                     AND anonymous_id IN (SELECT value FROM json_each(?4))

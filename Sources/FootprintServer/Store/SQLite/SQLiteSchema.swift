@@ -440,12 +440,17 @@ enum SQLiteSchema {
         """
         UPDATE store_state SET value = value WHERE 0;
         """,
-        // Payloads in format 2 (``StoredPayload``: the message without the values its row's
-        // columns hold) from here on; rows written before keep theirs, still read. Nothing to
-        // change in the file: the version bump keeps an earlier build, which cannot read
-        // format 2, out.
+        // Narrower events rows from here on; rows written before keep their form, still read:
+        // - payloads in format 2 (``StoredPayload``: the message without the values its row's
+        //   columns hold);
+        // - the client's time and the time received as offsets from the event's time
+        //   (`client_offset`, `received_offset`; `client_timestamp` and `received_at` hold 0,
+        //   which takes no bytes; see ``clientTimestamp``);
+        // - `similar_path` NULL where it equals `element_path` (see ``similarPath``).
+        // The version bump keeps an earlier build, which reads none of them, out.
         """
-        UPDATE store_state SET value = value WHERE 0;
+        ALTER TABLE events ADD COLUMN client_offset INTEGER;
+        ALTER TABLE events ADD COLUMN received_offset INTEGER;
         """,
     ]
 
@@ -483,9 +488,24 @@ enum SQLiteSchema {
     static let insertEvent = """
         INSERT OR IGNORE INTO events(project_id, message_id, type, name, time, client_timestamp, sent_at,
             received_at, anonymous_id, user_id, session_id, page, element_path, app_version, os, payload,
-            similar_path, element_text, item_id, duration_ms, plan_event)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+            similar_path, element_text, item_id, duration_ms, plan_event, client_offset, received_offset)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
+            ?23)
         """
+
+    /// An event's client time as read (a column expression): from schema version 14 on a row
+    /// keeps it as `client_offset` from `time` (0 bytes when they are equal), and 0 in
+    /// `client_timestamp`; a row written before keeps it in `client_timestamp` and no offset.
+    static let clientTimestamp = "coalesce(time + client_offset, client_timestamp)"
+
+    /// When an event was received, as read (a column expression); stored like
+    /// ``clientTimestamp``, as `received_offset` from `time`.
+    static let receivedAt = "coalesce(time + received_offset, received_at)"
+
+    /// An event's similar element path as read (a column expression): from schema version 14 on
+    /// a row keeps `similar_path` NULL where it equals `element_path` (a button's, not a cell's:
+    /// most), and ``EventRecord`` gives an element without one its own path.
+    static let similarPath = "coalesce(similar_path, element_path)"
 
     /// Adds to a daily count (`kind`: a ``RollupKind``; `detail`: the latest element text).
     static let upsertRollupCount = """

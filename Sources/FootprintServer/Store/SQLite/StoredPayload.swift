@@ -79,8 +79,9 @@ enum StoredPayload {
     /// whose values format 2 cuts out of it (``Columns``). Every reader of `payload` selects
     /// these, in this order.
     static let columns = """
-        payload, message_id, anonymous_id, user_id, client_timestamp, sent_at, type, name, session_id, \
-        page, element_path, similar_path, element_text, item_id, os, app_version, duration_ms, plan_event
+        payload, message_id, anonymous_id, user_id, \(SQLiteSchema.clientTimestamp), sent_at, type, name, \
+        session_id, page, element_path, \(SQLiteSchema.similarPath), element_text, item_id, os, app_version, \
+        duration_ms, plan_event
         """
 
     /// The values of an event's row that its payload repeats, in ``columns`` order after
@@ -106,7 +107,8 @@ enum StoredPayload {
                 .integer(event.clientTimestamp.millisecondsSince1970),
                 event.sentAt.map { .integer($0.millisecondsSince1970) } ?? .null, .text(event.type.rawValue),
                 .text(event.name), .text(event.sessionId), .text(event.page), .text(event.elementPath),
-                .text(event.similarPath), .text(event.elementText), .text(event.itemId), .text(event.os),
+                .text(event.similarPath ?? event.elementPath), .text(event.elementText), .text(event.itemId),
+                .text(event.os),
                 .text(event.appVersion), event.durationMilliseconds.map(SQLiteValue.integer) ?? .null,
                 .text(event.planEventName),
             ]
