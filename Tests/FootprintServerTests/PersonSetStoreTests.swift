@@ -299,12 +299,25 @@ import Testing
             """ + personRowsTable("rollup_person_days", value: "days INTEGER")
 
     /// Back to the events rows of schema 13: both times whole, every similar path stored, no
-    /// offset columns (the payloads stay in format 2, which reads the same values back).
+    /// offset columns (the payloads stay in format 2, which reads the same values back); and the
+    /// sessions' pages keyed by the session's key (without the keys and indexes, which the
+    /// upgrade makes).
     static let beforeNarrowEvents = """
         UPDATE events SET client_timestamp = \(SQLiteSchema.clientTimestamp),
             received_at = \(SQLiteSchema.receivedAt), similar_path = \(SQLiteSchema.similarPath);
         ALTER TABLE events DROP COLUMN client_offset;
         ALTER TABLE events DROP COLUMN received_offset;
+        CREATE TABLE keyed_sessions AS
+            SELECT project_id, session_key, day, start_time, end_time, page_views, app_version, os, marks
+            FROM sessions;
+        CREATE TABLE keyed_session_pages AS
+            SELECT p.project_id, s.session_key, p.page, p.day, p.start_time, p.end_time, p.page_views,
+                p.app_version, p.os
+            FROM session_pages p JOIN sessions s ON s.project_id = p.project_id AND s.number = p.session;
+        DROP TABLE session_pages;
+        DROP TABLE sessions;
+        ALTER TABLE keyed_sessions RENAME TO sessions;
+        ALTER TABLE keyed_session_pages RENAME TO session_pages;
         """
 
     /// An earlier schema's table of one row per person, block, page, app version and OS keyed by

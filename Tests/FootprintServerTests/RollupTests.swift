@@ -440,8 +440,14 @@ import Testing
             "events", "identities", "rollup_counts", "rollup_totals", "sessions", "session_pages",
             "rollup_dwell", "rollup_moves",
         ] {
+            // A session's number follows the order sessions were first written in: its key stands for it.
             let columns = try database.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")
                 .rows([.text(table)]) { $0.text(at: 0) ?? "" }
+                .filter { table != "sessions" || $0 != "number" }
+                .map {
+                    table == "session_pages" && $0 == "session"
+                        ? "(SELECT session_key FROM sessions s WHERE s.number = session_pages.session)" : $0
+                }
             let quoted = columns.map { "quote(\($0))" }.joined(separator: " || ',' || ")
             let order = table == "events" ? "id" : "1"
             rows[table] = try database.prepare("SELECT \(quoted) FROM \(table) ORDER BY \(order)")

@@ -227,7 +227,10 @@ extension GroupCommitWriter {
         let deleteSession = try database.prepare(
             "DELETE FROM sessions WHERE project_id = ?1 AND session_key = ?2")
         let deletePages = try database.prepare(
-            "DELETE FROM session_pages WHERE project_id = ?1 AND session_key = ?2")
+            """
+            DELETE FROM session_pages
+            WHERE project_id = ?1 AND session = (SELECT number FROM sessions WHERE project_id = ?1 AND session_key = ?2)
+            """)
         var change = RollupDelta()
         for key in keys {
             let values: [SQLiteValue] = [.integer(key.project), .text(key.key)]
@@ -245,8 +248,8 @@ extension GroupCommitWriter {
             select.reset()
             change.replace(
                 session: key, before: before, after: SessionTimeline(), appVersion: appVersion, os: os)
-            try deleteSession.run(values)
             try deletePages.run(values)
+            try deleteSession.run(values)
             var remaining = RollupDelta()
             for row in try inSpan.rows([.integer(key.project), .integer(start), .integer(end)], rollupRow)
             where SessionTimeline.sessionKey(

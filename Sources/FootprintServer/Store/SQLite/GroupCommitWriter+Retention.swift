@@ -45,8 +45,8 @@ extension GroupCommitWriter {
             try Self.rebuildSessions(across, database: database, statements: statements)
             try database.prepare(
                 """
-                DELETE FROM session_pages WHERE project_id = ?1 AND session_key IN (
-                    SELECT session_key FROM sessions WHERE project_id = ?1 AND end_time < ?2)
+                DELETE FROM session_pages WHERE project_id = ?1 AND session IN (
+                    SELECT number FROM sessions WHERE project_id = ?1 AND end_time < ?2)
                 """
             ).run([project, horizon])
             try database.prepare("DELETE FROM sessions WHERE project_id = ?1 AND end_time < ?2").run([

@@ -447,10 +447,54 @@ enum SQLiteSchema {
         //   (`client_offset`, `received_offset`; `client_timestamp` and `received_at` hold 0,
         //   which takes no bytes; see ``clientTimestamp``);
         // - `similar_path` NULL where it equals `element_path` (see ``similarPath``).
-        // The version bump keeps an earlier build, which reads none of them, out.
+        // And a session's pages keyed by the session's number (the row id of `sessions`, found by
+        // its key through `sessions_by_key`) instead of its key again, in the table and in the
+        // index by page. The version bump keeps an earlier build, which reads none of them, out.
         """
         ALTER TABLE events ADD COLUMN client_offset INTEGER;
         ALTER TABLE events ADD COLUMN received_offset INTEGER;
+        CREATE TABLE numbered_sessions(
+            number INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL,
+            session_key TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            start_time INTEGER NOT NULL,
+            end_time INTEGER NOT NULL,
+            page_views INTEGER NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            marks TEXT NOT NULL
+        );
+        INSERT INTO numbered_sessions(project_id, session_key, day, start_time, end_time, page_views, app_version,
+            os, marks)
+            SELECT project_id, session_key, day, start_time, end_time, page_views, app_version, os, marks
+            FROM sessions ORDER BY project_id, day, start_time;
+        CREATE UNIQUE INDEX sessions_by_key ON numbered_sessions(project_id, session_key);
+        CREATE TABLE numbered_session_pages(
+            project_id INTEGER NOT NULL,
+            session INTEGER NOT NULL,
+            page TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            start_time INTEGER NOT NULL,
+            end_time INTEGER NOT NULL,
+            page_views INTEGER NOT NULL,
+            app_version TEXT NOT NULL,
+            os TEXT NOT NULL,
+            PRIMARY KEY(project_id, session, page)
+        ) WITHOUT ROWID;
+        INSERT INTO numbered_session_pages(project_id, session, page, day, start_time, end_time, page_views,
+            app_version, os)
+            SELECT p.project_id, s.number, p.page, p.day, p.start_time, p.end_time, p.page_views, p.app_version,
+                p.os
+            FROM session_pages p JOIN numbered_sessions s
+                ON s.project_id = p.project_id AND s.session_key = p.session_key;
+        DROP TABLE session_pages;
+        DROP TABLE sessions;
+        ALTER TABLE numbered_sessions RENAME TO sessions;
+        ALTER TABLE numbered_session_pages RENAME TO session_pages;
+        CREATE INDEX sessions_by_day ON sessions(project_id, day, app_version, os, start_time, end_time, page_views);
+        CREATE INDEX session_pages_by_page
+            ON session_pages(project_id, page, day, app_version, os, start_time, end_time, page_views);
         """,
     ]
 
@@ -528,18 +572,21 @@ enum SQLiteSchema {
         """
 
     /// Stores a session, replacing the previous state.
+    /// (An update in place: the row keeps its number, which its pages are keyed by.)
     static let upsertSession = """
-        INSERT OR REPLACE INTO sessions(project_id, session_key, day, start_time, end_time, page_views, app_version,
-            os, marks)
+        INSERT INTO sessions(project_id, session_key, day, start_time, end_time, page_views, app_version, os, marks)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        ON CONFLICT(project_id, session_key) DO UPDATE SET day = excluded.day, start_time = excluded.start_time,
+            end_time = excluded.end_time, page_views = excluded.page_views, app_version = excluded.app_version,
+            os = excluded.os, marks = excluded.marks
         """
 
     /// Widens a session's span on one page (its `day` is that of the first event there) and adds
     /// to its page views there; the app version and OS stay those of the first stored event.
+    /// The session is given by its key (`?2`) and stored by its number: its row is written first.
     static let upsertSessionPage = """
-        INSERT INTO session_pages(project_id, session_key, page, day, start_time, end_time, page_views, app_version,
-            os)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        INSERT INTO session_pages(project_id, session, page, day, start_time, end_time, page_views, app_version, os)
+        SELECT ?1, number, ?3, ?4, ?5, ?6, ?7, ?8, ?9 FROM sessions WHERE project_id = ?1 AND session_key = ?2
         ON CONFLICT DO UPDATE SET
             day = CASE WHEN excluded.start_time < start_time THEN excluded.day ELSE day END,
             start_time = min(start_time, excluded.start_time), end_time = max(end_time, excluded.end_time),
