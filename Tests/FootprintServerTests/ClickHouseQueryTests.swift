@@ -45,7 +45,7 @@ struct ClickHouseQueryTests {
         let event = try sql.analyticsEvents(
             projectId: 1, filter: ReportFilter(), properties: .omitted, limit: 1
         )
-        .decode(Self.fields("track\tBuy\t1000\ta1\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t"))
+        .decode(Self.fields("track\tBuy\t1000\ta1\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N"))
         #expect(event.name == "Buy" && event.userId == nil && event.durationMilliseconds == nil)
     }
 

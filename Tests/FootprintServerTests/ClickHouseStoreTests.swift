@@ -1,3 +1,4 @@
+import FootprintSynthetic
 import FootprintWire
 import Foundation
 import Testing
@@ -51,6 +52,44 @@ struct ClickHouseStoreTests {
             // Opening it again finds the tables and keeps the events.
             try store.createSchema()
             #expect(try store.eventCount(projectId: project.id) == 200)
+        }
+    }
+
+    /// Each message is stored without the ids and times its row's columns hold (``StoredPayload``'s
+    /// format 3) and comes back byte for byte: the generated traffic's messages and messages with
+    /// quotes, tabs, line breaks and the cut keys in their texts.
+    @Test func messagesAreStoredCutAndComeBackByteForByte() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            var traffic = SyntheticTraffic(configuration: RollupTests.synthetic(seed: 5))
+            var events = (0..<6).flatMap { _ in traffic.session().events }
+            let time = events[0].time
+            for (index, text) in [
+                "tab\there", "line\nbreak", #"quote " and \ backslash"#, #""$page_name":"x""#,
+            ]
+            .enumerated() {
+                let message = Message(
+                    type: .track, messageId: "hostile-\(index)", anonymousId: "device-\(text)",
+                    event: "Tapped \(text)", timestamp: time,
+                    context: ["os": ["name": "iOS", "version": .string(text)], "sessionId": .string(text)],
+                    properties: ["$page_name": .string(text), "$element_text": .string(text)])
+                events.append(EventRecord(message: message, time: time, receivedAt: time))
+            }
+            _ = try store.write(IngestBatch(projectId: project.id, events: events, receivedAt: time))
+            let stored = try store.client.rows(
+                ClickHouseQuery(
+                    "SELECT payload FROM \(store.location.database).events WHERE project_id = \(project.id)",
+                    fields: 1
+                ) { row throws(ServerError) in row.string(0) })
+            #expect(stored.count == events.count)
+            #expect(stored.allSatisfy { $0.utf8.first == StoredPayload.cutFormat })
+            let storedBytes = stored.map(\.utf8.count).reduce(0, +)
+            let messageBytes = events.map(\.payload.utf8.count).reduce(0, +)
+            #expect(storedBytes * 4 < messageBytes * 3, "\(storedBytes) bytes stored for \(messageBytes)")
+            let recent = try store.recentEvents(projectId: project.id, limit: 1000, after: nil)
+            #expect(recent.map(\.payload).sorted() == events.map(\.payload).sorted())
+            let export = try store.exportPerson(id: "device-tab\there", projectId: project.id)
+            let tabbed = try JSONParser().parse(Array(events[events.count - 4].payload.utf8))
+            #expect(export.events.map { $0["message"] } == [tabbed])
         }
     }
 

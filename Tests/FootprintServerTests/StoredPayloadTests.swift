@@ -184,6 +184,26 @@ struct StoredPayloadTests {
         #expect(stored * 5 < text, "\(stored) bytes for \(text)")
     }
 
+    /// Format 3 (ClickHouse's `payload`): the pinned message's cut text (its ids and times cut,
+    /// `Piece.textCuts`) is the same bytes forever, reads back with its columns, and JSON stored
+    /// before format 3 reads as it is.
+    @Test func formatThreeTextStillReadsBack() throws {
+        let stored = StoredPayload.cutText(Self.pinnedMessage, columns: Self.pinnedColumns)
+        #expect(
+            stored
+                == "\u{3}{\u{0}\u{2},\"context\":{\"app\":{\"build\":\"42\",\"name\":\"Shop\",\"version\":\"2.1\"},"
+                + "\"os\":{\"name\":\"iOS\",\"version\":\"18.1\"},\u{0}\u{9}},\"event\":\"$element_click\",\u{0}\u{1},"
+                + "\"properties\":{\"$element_path\":\"#buy:#UIButton#UIStackView[0]#CartViewController\","
+                + "\"$page_name\":\"Cart\"},\u{0}\u{4},\"type\":\"track\"}")
+        #expect(try StoredPayload.json(text: stored, columns: Self.pinnedColumns) == Self.pinnedMessage)
+        #expect(
+            try StoredPayload.json(text: Self.pinnedMessage, columns: Self.pinnedColumns)
+                == Self.pinnedMessage)
+        #expect(throws: GzipError.self) {
+            try StoredPayload.json(text: stored, columns: Self.noColumns)
+        }
+    }
+
     /// Messages as the SDK makes them, with hostile ids, names and texts (quotes, escapes,
     /// NULs, the cut's own keys inside values and properties, an OS without a version), each
     /// stored with its own row's columns: every one reads back byte for byte.
@@ -233,6 +253,10 @@ struct StoredPayloadTests {
             case .text(let json): #expect(json == event.payload)
             default: Issue.record("seed \(seed): \(value)")
             }
+            // Format 3, as ClickHouse keeps it: the same cuts, not deflated.
+            let cut = StoredPayload.cutText(of: event)
+            #expect(cut.utf8.count <= event.payload.utf8.count)
+            #expect(try StoredPayload.json(text: cut, columns: .init(event)) == event.payload, "seed \(seed)")
         }
     }
 

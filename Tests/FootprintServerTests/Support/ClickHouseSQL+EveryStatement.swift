@@ -159,6 +159,7 @@ extension ClickHouseSQL {
             ),
             ("newest counted day", newestCountedDay(projectId: projectId).sql),
             ("plan health reports", planHealthReports(projectId: projectId, since: 1, limit: 20).sql),
+            ("messages by sequence", messages(projectId: projectId, sequences: [1, 2]).sql),
         ]
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]
         let copied = copiedMessages(projectId: projectId, of: messages)

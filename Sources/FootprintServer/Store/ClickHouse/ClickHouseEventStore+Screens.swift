@@ -44,7 +44,21 @@ extension ClickHouseEventStore {
         guard let newest = try client.rows(sql.newestCountedDay(projectId: projectId)).first, newest.count > 0
         else { return [] }
         let since = newest.day.saturatingAdd(-SQLiteEventStore.planHealthLookbackDays)
-        return try client.rows(sql.planHealthReports(projectId: projectId, since: since, limit: limit))
+        let newestReports = try client.rows(
+            sql.planHealthReports(projectId: projectId, since: since, limit: limit))
+        guard !newestReports.isEmpty else { return [] }
+        var messages: [Int64: String] = [:]
+        for row in try client.rows(
+            sql.messages(projectId: projectId, sequences: newestReports.map(\.sequence)))
+        {
+            messages[row.sequence] = row.message
+        }
+        return newestReports.map { report in
+            let message = try? JSONParser().parse(Array((messages[report.sequence] ?? "{}").utf8))
+            return PlanHealthReport(
+                appVersion: report.appVersion, time: Timestamp(millisecondsSince1970: report.time),
+                properties: message?["properties"]?.objectValue ?? [:])
+        }
     }
 
     /// The newest `sequence` of a project's events (of `devices`, when given), `0` when none.

@@ -814,7 +814,7 @@ enum ClickHouseRows {
         rows.append(event.appVersion)
         rows.append(event.os)
         rows.append(event.planEventName)
-        rows.append(event.payload)
+        rows.append(StoredPayload.cutText(of: event))
         var kinds = contributions.map { UInt8($0.kind.rawValue) }
         var keys = contributions.map(\.key)
         var roles = contributions.map {

@@ -1,3 +1,4 @@
+import FootprintSQLite
 import FootprintWire
 
 /// The reads of the events themselves: counts, the newest events, the events of a report over
@@ -60,22 +61,48 @@ extension ClickHouseSQL {
         }
     }
 
+    /// The columns a stored payload is read with: `payload`, then the columns whose values
+    /// format 3 cuts out of it, in ``StoredPayload/Columns`` order. Every reader of `payload`
+    /// selects these and reads them with ``payload(_:at:)``.
+    static let payloadColumns = """
+        payload, message_id, anonymous_id, user_id, client_timestamp, sent_at, type, name, session_id, \
+        page, element_path, ifNull(similar_path, element_path), element_text, item_id, os, app_version, \
+        duration_ms, plan_event
+        """
+
+    /// The number of fields ``payloadColumns`` selects.
+    static let payloadFields = 1 + Int(StoredPayload.Columns.count)
+
+    /// The message JSON of a row that selected ``payloadColumns`` from `index` on; `nil` when it
+    /// does not read back (a format this code does not know, a cut its row has no value for).
+    static func payload(_ row: ClickHouseRow, at index: Int) -> String? {
+        guard let text = row.text(index) else { return nil }
+        let values = (0..<Int(StoredPayload.Columns.count)).map { offset -> SQLiteValue in
+            let field = index + 1 + offset
+            guard let value = row.text(field) else { return .null }
+            guard StoredPayload.Columns.integers.contains(Int32(offset)) else { return .text(value) }
+            return Int64(value).map(SQLiteValue.integer) ?? .null
+        }
+        return try? StoredPayload.json(text: text, columns: StoredPayload.Columns(values: values))
+    }
+
     /// The newest events after `after` (a ``RecentEvent/sequence``).
     func recentEvents(projectId: Int64, limit: Int, after: Int64?) -> ClickHouseQuery<RecentEvent> {
         ClickHouseQuery(
             """
-            SELECT sequence, type, name, time, received_at, ifNull(user_id, anonymous_id), page, payload
+            SELECT sequence, type, name, time, received_at, ifNull(user_id, anonymous_id), page,
+                \(Self.payloadColumns)
             FROM \(database).\(tables.events)
             WHERE project_id = \(projectId) AND sequence > \(max(0, after ?? 0)) AND \(unique(projectId: projectId))
             ORDER BY sequence DESC LIMIT \(max(0, limit))
-            """, fields: 8
+            """, fields: 7 + Self.payloadFields
         ) { row throws(ServerError) in
             RecentEvent(
                 sequence: try row.int64(0), type: MessageType(rawValue: row.string(1)) ?? .track,
                 name: row.text(2),
                 time: Timestamp(millisecondsSince1970: try row.int64(3)),
                 receivedAt: Timestamp(millisecondsSince1970: try row.int64(4)), person: row.text(5),
-                page: row.text(6), payload: row.text(7) ?? "{}")
+                page: row.text(6), payload: Self.payload(row, at: 7) ?? "{}")
         }
     }
 
@@ -94,17 +121,18 @@ extension ClickHouseSQL {
         if let page = filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
         let sql = """
             SELECT type, name, time, anonymous_id, user_id, session_id, page, element_path, similar_path,
-                element_text, item_id, duration_ms, app_version, os, \(properties == .included ? "payload" : "''")
+                element_text, item_id, duration_ms, app_version, os\(properties == .included ? ", " + Self.payloadColumns : "")
             FROM \(database).\(tables.events) WHERE \(conditions.joined(separator: " AND ")) LIMIT \(max(0, limit))
             """
-        return ClickHouseQuery(sql, fields: 15) { row throws(ServerError) in
+        return ClickHouseQuery(sql, fields: properties == .included ? 14 + Self.payloadFields : 14) {
+            row throws(ServerError) in
             var event = AnalyticsEvent(
                 type: MessageType(rawValue: row.string(0)) ?? .track, name: row.text(1),
                 time: Timestamp(millisecondsSince1970: try row.int64(2)), anonymousId: row.text(3),
                 userId: row.text(4), sessionId: row.text(5), page: row.text(6), elementPath: row.text(7),
                 similarPath: row.text(8), elementText: row.text(9), itemId: row.text(10),
                 durationMilliseconds: try row.optionalInt64(11), appVersion: row.text(12), os: row.text(13))
-            if properties == .included, let payload = row.text(14),
+            if properties == .included, let payload = Self.payload(row, at: 14),
                 let object = try? JSONParser().parse(Array(payload.utf8))["properties"]?.objectValue
             {
                 event.properties = object
@@ -119,13 +147,13 @@ extension ClickHouseSQL {
     {
         ClickHouseQuery(
             """
-            SELECT message_id, time, received_at, payload FROM \(database).\(tables.events)
+            SELECT message_id, time, received_at, \(Self.payloadColumns) FROM \(database).\(tables.events)
             WHERE project_id = \(projectId) AND \(unique(projectId: projectId))
                 AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
             ORDER BY sequence
-            """, fields: 4
+            """, fields: 3 + Self.payloadFields
         ) { row throws(ServerError) in
-            let payload = row.string(3)
+            let payload = Self.payload(row, at: 3) ?? row.string(3)
             return [
                 "messageId": .string(row.string(0)),
                 "time": .string(Timestamp(millisecondsSince1970: try row.int64(1)).iso8601),

@@ -54,25 +54,39 @@ extension ClickHouseSQL {
     }
 
     /// Each app version's newest `$plan_health` report from day `since` on, by its newest day
-    /// then its version, both descending: `app_version, day, time, payload` (the newest time's
-    /// report; of two at one time, the one stored last).
+    /// then its version, both descending: `app_version, day, time, sequence` (the newest time's
+    /// report; of two at one time, the one stored last), its message read by sequence
+    /// (``messages(projectId:sequences:)``). One read with the message as an `argMax` of the
+    /// payload's columns in a tuple would do both, but a tuple holding `Nullable` columns sent
+    /// between the shards crashes ClickHouse 18.16's remote shard.
     func planHealthReports(projectId: Int64, since day: Int64, limit: Int)
-        -> ClickHouseQuery<PlanHealthReport>
+        -> ClickHouseQuery<(appVersion: String, time: Int64, sequence: Int64)>
     {
         ClickHouseQuery(
             """
             SELECT ifNull(app_version, '') AS version, max(day) AS newest, max(time),
-                argMax(payload, (time, sequence))
+                argMax(sequence, (time, sequence))
             FROM \(database).\(tables.events)
             WHERE project_id = \(projectId) AND type = 'track' AND name = \(ClickHouseFormat.literal(PlanHealthReport.eventName))
                 AND day >= \(day)
             GROUP BY version ORDER BY newest DESC, version DESC LIMIT \(max(0, limit))
             """, fields: 4
         ) { row throws(ServerError) in
-            let message = try? JSONParser().parse(Array((row.text(3) ?? "{}").utf8))
-            return PlanHealthReport(
-                appVersion: row.string(0), time: Timestamp(millisecondsSince1970: try row.int64(2)),
-                properties: message?["properties"]?.objectValue ?? [:])
+            (row.string(0), try row.int64(2), try row.int64(3))
+        }
+    }
+
+    /// The message JSON of a project's events with these `sequences`, each sequence once.
+    func messages(projectId: Int64, sequences: [Int64]) -> ClickHouseQuery<(sequence: Int64, message: String)>
+    {
+        ClickHouseQuery(
+            """
+            SELECT sequence, \(Self.payloadColumns) FROM \(database).\(tables.events)
+            WHERE project_id = \(projectId) AND sequence IN (\(sequences.map { String(max(0, $0)) }.joined(separator: ", ")))
+            LIMIT 1 BY sequence
+            """, fields: 1 + Self.payloadFields
+        ) { row throws(ServerError) in
+            (try row.int64(0), Self.payload(row, at: 1) ?? "{}")
         }
     }
 }

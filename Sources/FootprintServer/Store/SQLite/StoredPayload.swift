@@ -1,5 +1,6 @@
 import FootprintSQLite
 import FootprintWire
+import Foundation
 
 /// How `events.payload` holds an event's message. Readers take every form:
 /// - format 2 (schema version 14 on): a BLOB of one format byte (2) and the message's JSON with
@@ -11,6 +12,11 @@ import FootprintWire
 /// - format 1 (version 9 on): the whole JSON raw-deflated against ``dictionary``, when format 2
 ///   is not smaller;
 /// - TEXT: the JSON as it is, when neither is smaller (or for rows stored before version 9).
+///
+/// ClickHouse's `payload` column holds format 3 (``cutFormat``): the same residual as format 2,
+/// not deflated (ClickHouse compresses a column's values together, which finds more than one
+/// message alone), read back with the same columns (``json(text:columns:)``); rows stored before
+/// hold the JSON as it is.
 ///
 /// A message is a few hundred bytes, too short for deflate to find much in it alone; most of
 /// it (the keys, the context's shape, the SDK's property names) is the same in every message,
@@ -74,6 +80,10 @@ enum StoredPayload {
             """.utf8)
 
     private static let residualCodec = DictionaryDeflate(dictionary: residualDictionary)
+
+    /// The first byte of a payload in format 3: format 2's residual as it is, not deflated, for
+    /// a store that compresses its columns itself. Valid JSON never starts with this byte.
+    static let cutFormat: UInt8 = 3
 
     /// The columns a stored payload is read with, from its own: `payload` and then the columns
     /// whose values format 2 cuts out of it (``Columns``). Every reader of `payload` selects
@@ -143,13 +153,27 @@ enum StoredPayload {
         /// the app's version could take half of it.
         static let cutOrder: [Piece] = [.os] + allCases.filter { $0 != .os }
 
+        /// The pieces format 3 cuts, in ``cutOrder``: the ids and times, which differ in every
+        /// message; the names, pages, paths and versions repeat from row to row, and ClickHouse
+        /// compresses them nearly away without the cost of cutting them (docs/BENCHMARKS.md).
+        static let textCuts: [Piece] = [.messageId, .anonymousId, .userId, .timestamp, .sentAt, .sessionId]
+
         /// The piece's bytes for a row with `columns`, or `nil` when the row has none.
         func bytes(_ columns: Columns) -> [UInt8]? {
-            func member(_ key: String, _ value: String?) -> [UInt8]? {
-                guard let value else { return nil }
-                var output = Array("\"\(key)\":".utf8)
+            var output: [UInt8] = []
+            return write(columns, into: &output) ? output : nil
+        }
+
+        /// Appends the piece's bytes for a row with `columns` to `output`; `false` (and nothing
+        /// appended) when the row has none.
+        func write(_ columns: Columns, into output: inout [UInt8]) -> Bool {
+            func member(_ key: StaticString, _ value: String?) -> Bool {
+                guard let value else { return false }
+                output.append(UInt8(ascii: "\""))
+                key.withUTF8Buffer { output.append(contentsOf: $0) }
+                output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
                 JSONWriter.writeString(value, into: &output)
-                return output
+                return true
             }
             func time(_ index: Int) -> String? {
                 columns.integer(index).map { Timestamp(millisecondsSince1970: $0).iso8601 }
@@ -171,14 +195,16 @@ enum StoredPayload {
             case .itemId: return member("$item_id", columns.text(12))
             case .os:
                 // `EventRecord` joins `context.os`'s name and version with a space.
-                guard let os = columns.text(13), let space = os.lastIndex(of: " "),
-                    var output = member("name", String(os[..<space]))
-                else { return nil }
-                output += Array(",".utf8)
-                output += member("version", String(os[os.index(after: space)...])) ?? []
-                return output
+                guard let os = columns.text(13), let space = os.lastIndex(of: " ") else { return false }
+                _ = member("name", String(os[..<space]))
+                output.append(UInt8(ascii: ","))
+                _ = member("version", String(os[os.index(after: space)...]))
+                return true
             case .appVersion: return member("version", columns.text(14))
-            case .duration: return columns.integer(15).map { Array("\"duration_ms\":\($0)".utf8) }
+            case .duration:
+                guard let duration = columns.integer(15) else { return false }
+                output.append(contentsOf: "\"duration_ms\":\(duration)".utf8)
+                return true
             case .planEvent: return member("$event_name", columns.text(16))
             }
         }
@@ -193,14 +219,7 @@ enum StoredPayload {
     /// residual compresses, else format 1 when that compresses, else the text.
     static func value(_ json: String, columns: Columns) -> SQLiteValue {
         let bytes = Array(json.utf8)
-        guard bytes.count <= maximumBytes, !bytes.contains(0) else { return .text(json) }
-        var residual = bytes
-        for piece in Piece.cutOrder {
-            guard let cut = piece.bytes(columns), let start = firstIndex(of: cut, in: residual) else {
-                continue
-            }
-            residual.replaceSubrange(start..<start + cut.count, with: [0, piece.rawValue])
-        }
+        guard let residual = cutOut(of: bytes, columns: columns) else { return .text(json) }
         if residual.count < bytes.count, let compressed = residualCodec.compress(residual),
             compressed.count + 1 < bytes.count
         {
@@ -212,18 +231,75 @@ enum StoredPayload {
         return .blob([format] + compressed)
     }
 
-    /// Where `needle` first occurs in `haystack`.
-    private static func firstIndex(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard let first = needle.first, needle.count <= haystack.count else { return nil }
-        var start = 0
-        while start <= haystack.count - needle.count {
-            guard let found = haystack[start...haystack.count - needle.count].firstIndex(of: first) else {
-                return nil
+    /// The text to store for an event's message in a store that compresses its columns itself:
+    /// format 3 (``cutFormat`` and the residual) when that is shorter, else the JSON as it is.
+    static func cutText(of event: EventRecord) -> String {
+        cutText(event.payload, columns: Columns(event))
+    }
+
+    /// The text to store for a message's JSON in a row with `columns` (see ``cutText(of:)``).
+    static func cutText(_ json: String, columns: Columns) -> String {
+        let bytes = Array(json.utf8)
+        guard let residual = cutOut(of: bytes, columns: columns, pieces: Piece.textCuts),
+            residual.count + 1 < bytes.count
+        else { return json }
+        return String(decoding: [cutFormat] + residual, as: UTF8.self)
+    }
+
+    /// `json` with every piece `columns` hold cut out, each cut a zero byte and the piece's
+    /// number; `nil` when it cannot be cut (longer than ``maximumBytes``, or holding a zero byte,
+    /// which JSON text never does).
+    ///
+    /// The `pieces` are cut in their order, each at its first place in what the earlier cuts
+    /// left: since no piece holds a zero byte, that is its first place in `json` that overlaps no
+    /// earlier cut, so every place is found in `json` itself and the residual written once. Every
+    /// piece starts with a quote: the places of the quotes are found once, and each piece is
+    /// compared at those only.
+    private static func cutOut(of json: [UInt8], columns: Columns, pieces: [Piece] = Piece.cutOrder)
+        -> [UInt8]?
+    {
+        guard json.count <= maximumBytes else { return nil }
+        var cuts: [(range: Range<Int>, piece: UInt8)] = []
+        let quote = UInt8(ascii: "\"")
+        let clean = json.withUnsafeBufferPointer { text -> Bool in
+            var quotes: [Int] = []
+            quotes.reserveCapacity(text.count / 8)
+            for index in text.indices {
+                if text[index] == quote {
+                    quotes.append(index)
+                } else if text[index] == 0 {
+                    return false
+                }
             }
-            if haystack[found..<found + needle.count].elementsEqual(needle) { return found }
-            start = found + 1
+            var needle: [UInt8] = []
+            needle.reserveCapacity(256)
+            for piece in pieces {
+                needle.removeAll(keepingCapacity: true)
+                guard piece.write(columns, into: &needle) else { continue }
+                precondition(needle.count >= 2 && needle[0] == quote, "a piece starts with a quote")
+                let found = needle.withUnsafeBufferPointer { needle in
+                    quotes.first { start in
+                        start + needle.count <= text.count && text[start + 1] == needle[1]
+                            && memcmp(text.baseAddress! + start, needle.baseAddress!, needle.count) == 0
+                            && !cuts.contains { $0.range.overlaps(start..<start + needle.count) }
+                    }
+                }
+                if let found { cuts.append((found..<found + needle.count, piece.rawValue)) }
+            }
+            return true
         }
-        return nil
+        guard clean else { return nil }
+        cuts.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var residual: [UInt8] = []
+        residual.reserveCapacity(json.count)
+        var index = 0
+        for cut in cuts {
+            residual += json[index..<cut.range.lowerBound]
+            residual += [0, cut.piece]
+            index = cut.range.upperBound
+        }
+        residual += json[index...]
+        return residual
     }
 
     /// The JSON of the payload a row selected with ``columns`` from `index` on: TEXT as it is,
@@ -244,9 +320,18 @@ enum StoredPayload {
         case residualFormat:
             let residual = try residualCodec.decompress(Array(stored.dropFirst()), limit: maximumBytes)
             return String(decoding: try filled(residual, columns: columns), as: UTF8.self)
+        case cutFormat:
+            return String(decoding: try filled(Array(stored.dropFirst()), columns: columns), as: UTF8.self)
         default:
             throw GzipError(code: .corrupt, message: "not a stored payload (format \(stored.first ?? 0))")
         }
+    }
+
+    /// The JSON of a payload stored as text with `columns`: format 3 filled from the columns,
+    /// anything else (the JSON of a row stored before format 3) as it is.
+    static func json(text: String, columns: Columns) throws(GzipError) -> String {
+        guard text.utf8.first == cutFormat else { return text }
+        return try json(stored: Array(text.utf8), columns: columns)
     }
 
     /// `residual` with each cut replaced by its piece, at most ``maximumBytes`` long (what was
