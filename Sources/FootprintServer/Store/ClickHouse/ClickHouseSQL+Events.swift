@@ -77,13 +77,7 @@ extension ClickHouseSQL {
     /// does not read back (a format this code does not know, a cut its row has no value for).
     static func payload(_ row: ClickHouseRow, at index: Int) -> String? {
         guard let text = row.text(index) else { return nil }
-        let values = (0..<Int(StoredPayload.Columns.count)).map { offset -> SQLiteValue in
-            let field = index + 1 + offset
-            guard let value = row.text(field) else { return .null }
-            guard StoredPayload.Columns.integers.contains(Int32(offset)) else { return .text(value) }
-            return Int64(value).map(SQLiteValue.integer) ?? .null
-        }
-        return try? StoredPayload.json(text: text, columns: StoredPayload.Columns(values: values))
+        return try? StoredPayload.json(text: text, columns: StoredPayload.Columns(row, at: index + 1))
     }
 
     /// The newest events after `after` (a ``RecentEvent/sequence``).
@@ -175,5 +169,18 @@ extension ClickHouseSQL {
         ) { row throws(ServerError) in
             (row.string(0), row.string(1), try row.int64(2))
         }
+    }
+}
+
+extension StoredPayload.Columns {
+    /// The values of a ClickHouse row that selected ``ClickHouseSQL/payloadColumns`` with
+    /// `payload` at `first - 1`, as the SQLite row's are read.
+    init(_ row: ClickHouseRow, at first: Int) {
+        self.init(
+            values: (0..<Int(Self.count)).map { offset in
+                guard let value = row.text(first + offset) else { return .null }
+                guard Self.integers.contains(Int32(offset)) else { return .text(value) }
+                return Int64(value).map(SQLiteValue.integer) ?? .null
+            })
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 ///   every value the row keeps in its own columns cut out (``Piece``: the ids, times, type, name,
 ///   session, page, element, app version, OS, duration), raw-deflated against
 ///   ``residualDictionary``. Reading puts the column values back, byte for byte: a cut is made
-///   only where the column's value, written as JSON the one way ``Piece/bytes(_:)`` writes it,
+///   only where the column's value, written as JSON the one way ``Piece/write(_:into:)`` writes it,
 ///   is the text there, and the row's columns never change after the insert;
 /// - format 1 (version 9 on): the whole JSON raw-deflated against ``dictionary``, when format 2
 ///   is not smaller;
@@ -157,12 +157,6 @@ enum StoredPayload {
         /// message; the names, pages, paths and versions repeat from row to row, and ClickHouse
         /// compresses them nearly away without the cost of cutting them (docs/BENCHMARKS.md).
         static let textCuts: [Piece] = [.messageId, .anonymousId, .userId, .timestamp, .sentAt, .sessionId]
-
-        /// The piece's bytes for a row with `columns`, or `nil` when the row has none.
-        func bytes(_ columns: Columns) -> [UInt8]? {
-            var output: [UInt8] = []
-            return write(columns, into: &output) ? output : nil
-        }
 
         /// Appends the piece's bytes for a row with `columns` to `output`; `false` (and nothing
         /// appended) when the row has none.
@@ -339,17 +333,14 @@ enum StoredPayload {
     private static func filled(_ residual: [UInt8], columns: Columns) throws(GzipError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(residual.count * 3)
-        var cache: [UInt8: [UInt8]] = [:]
         var index = 0
         while let zero = residual[index...].firstIndex(of: 0) {
             output.append(contentsOf: residual[index..<zero])
             guard zero + 1 < residual.count, let piece = Piece(rawValue: residual[zero + 1]),
-                let bytes = cache[piece.rawValue] ?? piece.bytes(columns)
+                piece.write(columns, into: &output)
             else {
                 throw GzipError(code: .corrupt, message: "a stored payload's cut has no value in its row")
             }
-            cache[piece.rawValue] = bytes
-            output.append(contentsOf: bytes)
             guard output.count <= maximumBytes else {
                 throw GzipError(code: .corrupt, message: "a stored payload fills past \(maximumBytes) bytes")
             }
