@@ -14,7 +14,9 @@ struct ClickHouseCompatibilityTests {
     /// The tables whose rows the test copies onto chDB.
     static let localTables = ["events", "identities", "lost_events", "duplicate_copies"]
     /// The aggregate tables, which chDB's materialized views fill from the copied events.
-    static let aggregateTables = ["daily_counts", "person_days", "step_times", "sessions", "session_pages"]
+    static let aggregateTables = [
+        "daily_counts", "person_days", "person_blocks", "step_times", "sessions", "session_pages",
+    ]
 
     /// `sql` reading the local tables of `database` instead of its `Distributed` ones.
     static func local(_ sql: String, database: String) -> String {

@@ -240,7 +240,8 @@ struct ClickHouseReplicaTests {
 
     /// The agreement suite's cases on replicated shards: every report and filter equals SQLite's
     /// for two data sets, and every batch sent twice, then again through two collectors at once,
-    /// is stored once; and a database made before `message_hash` gets it on every replica.
+    /// is stored once; and a database made before `message_hash` gets it on every replica, one
+    /// made before `person_blocks` that table, filled.
     @Test(.timeLimit(.minutes(15)))
     func onReplicatedShardsEveryReportAndEveryResendEqualSQLites() throws {
         let shards = try PrivateShards(replicas: 2)
@@ -268,6 +269,8 @@ struct ClickHouseReplicaTests {
         }
         // A replicated database made before the copy check's column gets it on every replica.
         try ClickHouseStoreTests.expectMessageHashAdded(url: shards.url)
+        // And one made before `person_blocks` gets it filled once, through one replica of each.
+        try ClickHouseStoreTests.expectPersonBlocksFilled(url: shards.url)
     }
 
     /// Replica 2 of shard 2 is stopped, its data folder deleted (a lost disk) and events keep

@@ -41,8 +41,9 @@ struct ClickHouseStoreTests {
                             "daily_counts", "daily_counts_local", "daily_counts_mv", "duplicate_copies",
                             "duplicate_copies_local", "events", "events_local", "identities",
                             "identities_local",
-                            "lost_events", "lost_events_local", "person_days", "person_days_local",
-                            "person_days_mv", "session_pages", "session_pages_local", "session_pages_mv",
+                            "lost_events", "lost_events_local", "person_blocks", "person_blocks_local",
+                            "person_blocks_mv", "person_days", "person_days_local", "person_days_mv",
+                            "session_pages", "session_pages_local", "session_pages_mv",
                             "sessions", "sessions_local", "sessions_mv", "step_times", "step_times_local",
                             "step_times_mv",
                         ])
@@ -165,6 +166,35 @@ struct ClickHouseStoreTests {
             }
             // Opened again: the views are there, nothing is filled twice.
             try store.createSchema()
+            ClickHouseAgreementTests.expectSame(
+                try ClickHouseAgreementTests.everyReport(store, project, data: data), before)
+        }
+    }
+
+    /// A database made before `person_blocks` (its events and every other aggregate stored):
+    /// opening it creates the table and fills it from the events, through one replica of each
+    /// shard when replicated, and every report is what it was.
+    static func expectPersonBlocksFilled(url: String? = nil) throws {
+        let data = PeopleTests.DataSet(seed: 9)
+        try ClickHouseTesting.withStore(url: url) { store, project throws in
+            try data.write(into: store, project: project)
+            let before = try ClickHouseAgreementTests.everyReport(store, project, data: data)
+            let db = store.location.database
+            for node in store.location.shards {
+                for table in ["person_blocks_mv", "person_blocks", "person_blocks_local"] {
+                    _ = try store.client.execute("DROP TABLE \(db).\(table)", on: node)
+                }
+            }
+            try store.createSchema()
+            // Each replica holds the rows once its twin's fill reached it.
+            for node in store.location.shards {
+                let filled = ServerKillTests.wait(seconds: 60) {
+                    let rows = try? store.client.rows(
+                        "SELECT count() FROM \(db).person_blocks_local", on: node)
+                    return (rows?.first?.first).flatMap { Int($0) } ?? 0 > 0
+                }
+                #expect(filled, "\(node)")
+            }
             ClickHouseAgreementTests.expectSame(
                 try ClickHouseAgreementTests.everyReport(store, project, data: data), before)
         }

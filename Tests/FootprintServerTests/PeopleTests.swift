@@ -14,9 +14,11 @@ import Testing
         var batches: [(events: [EventRecord], links: [IdentityLink])] = []
         let end: Timestamp
 
-        init(seed: UInt64) {
-            let configuration = RollupTests.synthetic(seed: seed)
-            end = configuration.end
+        /// - Parameter end: the end of its days, else the synthetic traffic's.
+        init(seed: UInt64, end: Timestamp? = nil) {
+            var configuration = RollupTests.synthetic(seed: seed)
+            if let end { configuration.end = end }
+            self.end = configuration.end
             var traffic = SyntheticTraffic(configuration: configuration)
             for _ in 0..<4 {
                 var batch: (events: [EventRecord], links: [IdentityLink]) = ([], [])

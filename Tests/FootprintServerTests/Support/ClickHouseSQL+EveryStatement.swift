@@ -150,6 +150,9 @@ extension ClickHouseSQL {
         for (index, statement) in deleteAggregatesBefore(projectId: projectId, day: 1).enumerated() {
             statements.append(("delete aggregates before \(index + 1)", statement))
         }
+        if let rebuild = rebuildHorizonBlock(projectId: projectId, day: 20_005) {
+            statements.append(("rebuild the horizon's block", rebuild))
+        }
         statements += [
             ("newest sequence", newestSequence(projectId: projectId, devices: nil).sql),
             ("newest sequence of devices", newestSequence(projectId: projectId, devices: ["a1", "a2"]).sql),

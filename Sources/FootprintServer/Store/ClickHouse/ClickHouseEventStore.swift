@@ -284,17 +284,21 @@ public final class ClickHouseEventStore: EventStore {
                 guard location.isReplicated, error.code == .unavailable else { throw error }
                 continue
             }
+            // A replicated table is filled through the first replica of its shard the store
+            // reaches; its twins fetch the rows.
+            let twins = location.replicaSets.first { $0.contains(shard) } ?? [shard]
+            let firstOfShard = !reached.contains(where: twins.contains)
             reached.append(shard)
-            // A replicated table is filled through one replica, never refilled on each: none was
-            // made before its view.
-            let holdsEvents =
-                !location.isReplicated && tables.contains { $0.name == "events_local" && $0.rows != 0 }
+            let holdsEvents = firstOfShard && tables.contains { $0.name == "events_local" && $0.rows != 0 }
             for statement in sql.localTables { _ = try client.execute(statement, on: shard) }
             try addMessageHash(on: shard, reached: reached)
             for aggregate in sql.aggregates {
                 let viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
-                if holdsEvents && !viewed {
-                    _ = try client.execute(sql.dropTable(aggregate), on: shard)
+                // A replicated table is not dropped (its twins share it): only one whose rows can
+                // be added twice (``ClickHouseSQL/Aggregate/idempotent``) is filled, and a fill cut
+                // short is filled again on top.
+                if holdsEvents && !viewed && (!location.isReplicated || aggregate.idempotent) {
+                    if !location.isReplicated { _ = try client.execute(sql.dropTable(aggregate), on: shard) }
                     _ = try client.execute(sql.createTable(aggregate), on: shard)
                     _ = try filler.execute(
                         sql.fill(aggregate), settings: ["max_execution_time": "0"], on: shard)
@@ -708,6 +712,9 @@ public final class ClickHouseEventStore: EventStore {
             let horizon = horizonDay &* 86_400_000
             let count = Int(
                 try client.rows(sql.eventsBefore(projectId: project.id, time: horizon)).first ?? 0)
+            // A run stopped between deleting the horizon's block of `person_blocks` and building
+            // it anew leaves that block short until the next run that deletes events (the next
+            // day's, with events still coming in), which deletes and builds it again.
             if count > 0 {
                 try mutateEveryShard(
                     [sql.deleteEventsBefore(projectId: project.id, time: horizon)]
@@ -715,6 +722,9 @@ public final class ClickHouseEventStore: EventStore {
                     since: started)
                 try mutateEveryShard(
                     [sql.deleteCopiesBefore(projectId: project.id, time: horizon)], since: started)
+                if let rebuild = sql.rebuildHorizonBlock(projectId: project.id, day: horizonDay) {
+                    for shard in try oneReplicaOfEachShard() { _ = try client.execute(rebuild, on: shard) }
+                }
             }
             _ = try ledger.deleteSnapshots(projectId: project.id, beforeDay: horizonDay)
             try ledger.recordRetentionHorizon(projectId: project.id, day: horizonDay)

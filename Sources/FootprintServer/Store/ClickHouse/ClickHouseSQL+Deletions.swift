@@ -73,11 +73,33 @@ extension ClickHouseSQL {
     }
 
     /// Deletes a project's aggregated rows of the days before `day` from one shard's aggregate
-    /// tables (retention deletes whole days: the events before the first moment of `day`).
+    /// tables (retention deletes whole days: the events before the first moment of `day`). A table
+    /// by 64-day block (``Aggregate/byBlock``) loses every block with a day before `day`, the
+    /// horizon's own block too when `day` is not its first: ``rebuildHorizonBlock(projectId:day:)``
+    /// builds that one anew from the events left.
     func deleteAggregatesBefore(projectId: Int64, day: Int64) -> [String] {
         aggregates.map {
-            "ALTER TABLE \(database).\($0.name)_local DELETE WHERE project_id = \(projectId) AND day < \(day)"
+            let rows = $0.byBlock ? "day_block < \(Self.blocksBefore(day))" : "day < \(day)"
+            return
+                "ALTER TABLE \(database).\($0.name)_local DELETE WHERE project_id = \(projectId) AND \(rows)"
         }
+    }
+
+    /// The number of the first 64-day block with no day before `day`.
+    static func blocksBefore(_ day: Int64) -> Int64 { (day &+ 63) >> 6 }
+
+    /// Builds the `person_blocks` rows of the horizon's block on one shard from the events it
+    /// still holds (after ``deleteAggregatesBefore(projectId:day:)`` and the events' deletion):
+    /// `nil` when `day` is the first of its block, which then has nothing to rebuild. An event
+    /// inserted meanwhile may be taken twice, by its view and by this: its day is OR-ed in twice,
+    /// which changes nothing.
+    func rebuildHorizonBlock(projectId: Int64, day: Int64) -> String? {
+        guard day & 63 != 0 else { return nil }
+        let rows = ["project_id = \(projectId)", "day_block = \(day >> 6)"]
+        return """
+            INSERT INTO \(database).person_blocks_local
+            \(Self.personBlocks(of: "\(database).events_local", rows: rows))
+            """
     }
 
     /// Deletes the records of a project's redundant copies before `time` from one shard's local

@@ -42,8 +42,10 @@ extension ClickHouseSQL {
             projectId: projectId, filter: filter,
             items: [Self.keys(sources.sources.keys.map { ($0.kind, $0.key) })],
             groups: ["person"],
-            state: "groupArrayIf(time * \(max(1, sets.count)) + (\(ranked) AS ranked), ranked >= 0)",
-            source: (tables.stepTimes, 4, range))
+            states: [
+                ("groupArrayIf(time * \(max(1, sets.count)) + (\(ranked) AS ranked), ranked >= 0)", "state")
+            ],
+            rows: .other(table: tables.stepTimes, role: 4, range: range))
         let hits = "SELECT arraySort(groupArrayArray(state)) AS hits FROM (\(parts)) GROUP BY person"
         let counts = (1...max(1, min(stepCount, 64))).map { "countIf(depth >= \($0))" }
         let sql = """

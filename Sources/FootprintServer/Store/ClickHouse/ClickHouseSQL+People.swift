@@ -22,44 +22,76 @@ extension ClickHouseSQL {
         return ["day >= \(first)", "day < \(first &+ Int64(count))"]
     }
 
+    /// The rows a people read groups (``peopleParts(projectId:filter:items:groups:states:rows:)``).
+    enum PersonRows {
+        /// `person_days`: a row per day, page, app version and OS of a person's.
+        case days
+        /// `person_blocks`: a row per 64-day block of a person's, its days a mask; for a range of
+        /// 1…``maskedDays`` days and a filter that names no page, app version or OS (``of(_:)``).
+        case blocks
+        /// Another table (`step_times`), the role of the contributions it keeps and the conditions
+        /// on its rows' `day` and `time`.
+        case other(table: String, role: Int, range: [String])
+
+        /// `person_blocks` where they hold what `filter` asks, else `person_days`.
+        static func of(_ filter: ReportFilter) -> PersonRows {
+            let (_, count) = RollupReports.days(of: filter)
+            return !filter.namesPageVersionOrOS && count >= 1 && count <= maskedDays ? .blocks : .days
+        }
+    }
+
+    /// Stands for a row's days of the range as a mask in the states of
+    /// ``peopleParts(projectId:filter:items:groups:states:rows:)`` (bit `n`: day `n` of the range):
+    /// each part puts its own expression there (``dayBit(_:)`` on rows of one day,
+    /// ``blockDays(_:)`` on `person_blocks`).
+    static let rangeDays = "{range_days}"
+
     /// The people who did something of `kind` (keys among `keys`) on the range's days, with the
     /// range's other filters, as rows of `state` (an aggregate state over each group's rows,
     /// `state` in the rows), grouped by `groups` (among `key`, `day` and `person`): from
-    /// `person_days`, and for the devices with a redundant copy from their counted events. The
-    /// caller merges the two parts.
+    /// `person_days` or `person_blocks` (`rows`), and for the devices with a redundant copy from
+    /// their counted events. The caller merges the two parts.
     func peopleParts(
         projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, groups: [String],
-        state: String
+        state: String, rows: PersonRows = .days
     ) -> String {
         var items = ["kind = \(kind.rawValue)"]
         if let keys { items.append("key IN (\(Self.list(keys)))") }
-        return peopleParts(projectId: projectId, filter: filter, items: items, groups: groups, state: state)
-    }
-
-    /// ``peopleParts(projectId:filter:kind:keys:groups:state:)`` of the rows with `items`'
-    /// conditions (on kind, key and page); a group may be an expression `… AS name`.
-    /// - Parameter source: another person table than `person_days` (`table`), the role of the
-    ///   contributions it keeps and the conditions on its rows' `day` and `time` for `filter`.
-    func peopleParts(
-        projectId: Int64, filter: ReportFilter, items: [String], groups: [String], state: String,
-        source: (table: String, role: Int, range: [String])? = nil
-    ) -> String {
-        peopleParts(
+        return peopleParts(
             projectId: projectId, filter: filter, items: items, groups: groups, states: [(state, "state")],
-            source: source)
+            rows: rows)
     }
 
-    /// ``peopleParts(projectId:filter:items:groups:state:source:)`` with several states, each
-    /// `expression AS name` (a state of some of the rows only is an `…StateIf` on their kind or key).
+    /// ``peopleParts(projectId:filter:kind:keys:groups:state:rows:)`` of the rows with `items`'
+    /// conditions (on kind and key, and on page unless `rows` is ``PersonRows/blocks``), with
+    /// several states, each `expression AS name` (a state of some of the rows only is an
+    /// `…StateIf` on their kind or key; ``rangeDays`` in an expression is the row's days of the
+    /// range); a group may be an expression `… AS name`.
     func peopleParts(
         projectId: Int64, filter: ReportFilter, items: [String], groups: [String],
-        states: [(expression: String, name: String)],
-        source: (table: String, role: Int, range: [String])? = nil
+        states: [(expression: String, name: String)], rows source: PersonRows = .days
     ) -> String {
-        let (table, role, range) = source ?? (tables.personDays, 2, Self.rangeConditions(filter))
+        let days = Self.rangeConditions(filter)
+        let (table, role, range, rowDays): (String, Int, [String], String) =
+            switch source {
+            case .days: (tables.personDays, 2, days, Self.dayBit(filter))
+            case .blocks:
+                (
+                    tables.personBlocks, 2, Self.blockRange(filter) + ["\(Self.blockDays(filter)) != 0"],
+                    Self.blockDays(filter)
+                )
+            case .other(let table, let role, let range): (table, role, range, Self.dayBit(filter))
+            }
+        let eventRange: [String] =
+            if case .other(_, _, let range) = source { range } else { days }
         let columns = groups.map { $0 == "person" ? "\(Self.person) AS person" : $0 }
         let names = groups.map { $0.components(separatedBy: " AS ").last ?? $0 }
-        let select = (columns + states.map { "\($0.expression) AS \($0.name)" }).joined(separator: ", ")
+        func select(_ days: String) -> String {
+            let aggregates = states.map {
+                "\($0.expression.replacingOccurrences(of: Self.rangeDays, with: days)) AS \($0.name)"
+            }
+            return (columns + aggregates).joined(separator: ", ")
+        }
         let group = groups.isEmpty ? "" : "GROUP BY \(names.joined(separator: ", "))"
         let aggregate =
             aggregateConditions(projectId: projectId, filter: filter, days: false, people: true) + items
@@ -67,14 +99,14 @@ extension ClickHouseSQL {
         let rows =
             rollupConditions(
                 projectId: projectId, filter: filter, days: false, copies: .countedOfRedundantDevices)
-            + range
+            + eventRange
         return """
-            SELECT \(select) FROM \(database).\(table)
+            SELECT \(select(rowDays)) FROM \(database).\(table)
                 GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
             PREWHERE \(aggregate.joined(separator: " AND "))
             \(group)
             UNION ALL
-            SELECT \(select) FROM (
+            SELECT \(select(Self.dayBit(filter))) FROM (
                 SELECT kind, key, ifNull(page, '') AS page, day, time, device, ifNull(user_id, '') AS user_id
                 \(contributions(rows: rows, items: items, role: role))
             ) AS raw ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
@@ -86,7 +118,7 @@ extension ClickHouseSQL {
     /// each person's days are one 64-bit mask.
     static let maskedDays = 64
 
-    /// Each person's days of ``peopleParts(projectId:filter:kind:keys:groups:state:)``
+    /// Each person's days of ``peopleParts(projectId:filter:kind:keys:groups:state:rows:)``
     /// as a mask (bit `n`: day `n` of the range, at most ``maskedDays``): `person, mask`.
     func personMasks(
         projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>? = nil
@@ -95,13 +127,34 @@ extension ClickHouseSQL {
     {
         let parts = peopleParts(
             projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["person"],
-            state: "groupBitOrState(\(Self.dayBit(filter)))")
+            state: "groupBitOrState(\(Self.rangeDays))", rows: .of(filter))
         return "SELECT person, groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY person"
     }
 
     /// A row's day as the bit of its mask (``personMasks(projectId:filter:kind:keys:)``).
     static func dayBit(_ filter: ReportFilter) -> String {
         "bitShiftLeft(toUInt64(1), toUInt64(day - \(RollupReports.days(of: filter).first)))"
+    }
+
+    /// The conditions on `day_block` that keep the blocks of the range's days (at most
+    /// ``maskedDays``: two blocks at most).
+    static func blockRange(_ filter: ReportFilter) -> [String] {
+        let (first, count) = RollupReports.days(of: filter)
+        return ["day_block >= \(first >> 6)", "day_block <= \((first &+ Int64(max(1, count)) &- 1) >> 6)"]
+    }
+
+    /// A `person_blocks` row's days of the range as a mask (bit `n`: day `n` of the range): its
+    /// block's mask moved by the block's first day's distance from the range's, the days outside
+    /// the range left out. For the blocks of ``blockRange(_:)``, whose distance is under 64 either
+    /// way.
+    static func blockDays(_ filter: ReportFilter) -> String {
+        let (first, count) = RollupReports.days(of: filter)
+        let range = count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+        let days = "finalizeAggregation(days)"
+        return """
+            bitAnd(if(day_block * 64 >= \(first), bitShiftLeft(\(days), toUInt64(day_block * 64 - \(first))),
+                bitShiftRight(\(days), toUInt64(\(first) - day_block * 64))), toUInt64(\(range)))
+            """
     }
 
     /// The days of the range among the `window` days from each day of `mask` on
@@ -128,7 +181,7 @@ extension ClickHouseSQL {
     {
         let parts = peopleParts(
             projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["key"],
-            state: "uniqExactState(\(Self.person))")
+            state: "uniqExactState(\(Self.person))", rows: .of(filter))
         let sql = "SELECT key, uniqExactMerge(state) FROM (\(parts)) GROUP BY key"
         return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
             (row.string(0), try row.int(1))
@@ -181,7 +234,7 @@ extension ClickHouseSQL {
             projectId: projectId, filter: filter,
             items: [Self.keys(selections.flatMap { $0 }.map { ($0.kind, $0.key) })],
             groups: ["arrayJoin(arrayFilter(x -> x > 0, [\(each.joined(separator: ", "))])) AS selection"],
-            state: "uniqExactState(\(Self.person))")
+            states: [("uniqExactState(\(Self.person))", "state")])
         let sql = "SELECT selection, uniqExactMerge(state) FROM (\(parts)) GROUP BY selection"
         return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
             (try row.int(0), try row.int(1))
@@ -247,9 +300,9 @@ extension ClickHouseSQL {
                 ],
                 groups: ["person"],
                 states: [
-                    ("groupBitOrStateIf(\(Self.dayBit(filter)), kind = \(active))", "active_state"),
-                    ("groupBitOrStateIf(\(Self.dayBit(filter)), kind = \(returns))", "returned_state"),
-                ])
+                    ("groupBitOrStateIf(\(Self.rangeDays), kind = \(active))", "active_state"),
+                    ("groupBitOrStateIf(\(Self.rangeDays), kind = \(returns))", "returned_state"),
+                ], rows: .of(filter))
             masks = """
                 SELECT person, groupBitOrMerge(active_state) AS active, groupBitOrMerge(returned_state) AS returned
                 FROM (\(parts)) GROUP BY person

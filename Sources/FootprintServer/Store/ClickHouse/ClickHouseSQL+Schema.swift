@@ -165,6 +165,14 @@ extension ClickHouseSQL {
         /// so that a person's deletion deletes them by the events' own condition and the reads
         /// can leave out the devices with a redundant copy.
         var byPerson = true
+        /// Whether its rows are per 64-day block (`day_block`) rather than per day (`day`):
+        /// retention then deletes the blocks before the horizon's and builds the horizon's block
+        /// anew from the events left (``ClickHouseSQL/deleteAggregatesBefore(projectId:day:)``).
+        var byBlock = false
+        /// Whether its rows added twice count once (`person_blocks`: days OR-ed). A replicated
+        /// database made before such a table gets it filled from its events; the others were
+        /// all there before replicas were.
+        var idempotent = false
     }
 
     /// The aggregate tables, their rows computed from the columns ``ClickHouseRows`` writes:
@@ -172,6 +180,10 @@ extension ClickHouseSQL {
     ///   contributions with role 1), as the SQLite rollups keep them;
     /// - `person_days`: who did what on which day (role 2), per device, user id, page, app version
     ///   and OS, with the last stored element text;
+    /// - `person_blocks`: the same people per 64-day block instead of per day, each row's days a
+    ///   mask (`groupBitOr` of `day_bit`), with no page, app version or OS: the reads that count
+    ///   people by kind and key over a range of at most 64 days without those filters group a
+    ///   tenth of `person_days`' rows (``PersonRows``);
     /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first;
     /// - `sessions`: per session, day, device and user id, the states of the session's start (its
     ///   earliest time and that event's day), end, page views, first stored event's app version
@@ -208,6 +220,14 @@ extension ClickHouseSQL {
                     \(Self.contributions(of: events, role: 2))
                     GROUP BY project_id, kind, key, day, device, user_id, page, app_version, os, day_block, day_bit
                     """),
+            Aggregate(
+                name: "person_blocks",
+                columns: """
+                    project_id Int64, kind UInt8, key String, day_block Int64, device String, user_id String,
+                        days AggregateFunction(groupBitOr, UInt64)
+                    """,
+                family: "AggregatingMergeTree", orderBy: "project_id, kind, key, day_block, device, user_id",
+                select: Self.personBlocks(of: events), byBlock: true, idempotent: true),
             Aggregate(
                 name: "step_times",
                 columns: """
@@ -319,6 +339,17 @@ extension ClickHouseSQL {
         """
         FROM \(table) ARRAY JOIN kinds AS kind, keys AS key, roles AS role\(rows.isEmpty ? "" : "\nPREWHERE " + rows.joined(separator: " AND "))
         WHERE bitAnd(role, \(bit)) != 0
+        """
+    }
+
+    /// The `person_blocks` rows of the events of `table` (with `rows`' conditions): its view's
+    /// query, and the horizon's block built anew after retention.
+    static func personBlocks(of table: String, rows: [String] = []) -> String {
+        """
+        SELECT project_id, kind, key, day_block, device, ifNull(user_id, '') AS user_id,
+            groupBitOrState(day_bit) AS days
+        \(contributions(of: table, rows: rows, role: 2))
+        GROUP BY project_id, kind, key, day_block, device, user_id
         """
     }
 
