@@ -87,6 +87,25 @@ struct ClickHousePersonBlockTests {
                 #expect(try ClickHouseTesting.redundantCopies(store, project: project) == 0)
                 ClickHouseAgreementTests.expectSame(
                     try ClickHouseAgreementTests.everyReport(store, project, data: data), reports)
+                // The people of every kind, those `person_blocks` keeps and page views, which
+                // it does not (their reads go to `person_days`), over the ten days and over one.
+                let day: Int64 = 86_400_000
+                for filter in [
+                    ReportFilter(from: data.end.adding(milliseconds: -10 * day), to: data.end),
+                    ReportFilter(
+                        from: data.end.adding(milliseconds: -5 * day),
+                        to: data.end.adding(milliseconds: -4 * day)),
+                ] {
+                    for kind in RollupKind.allCases {
+                        let expected = try sqlite.peopleCounts(
+                            projectId: sqliteProject.id, filter: filter, kind: kind, keys: nil)
+                        #expect(
+                            try store.peopleCounts(
+                                projectId: project.id, filter: filter, kind: kind, keys: nil)
+                                == expected, "\(kind)")
+                        if kind == .pageViews || kind == .anyEvent { #expect(!expected.isEmpty) }
+                    }
+                }
             }
         }
     }

@@ -27,16 +27,19 @@ extension ClickHouseSQL {
         /// `person_days`: a row per day, page, app version and OS of a person's.
         case days
         /// `person_blocks`: a row per 64-day block of a person's, its days a mask; for a range of
-        /// 1…``maskedDays`` days and a filter that names no page, app version or OS (``of(_:)``).
+        /// 1…``maskedDays`` days, a filter that names no page, app version or OS, and kinds it
+        /// keeps (``of(_:kinds:)``).
         case blocks
         /// Another table (`step_times`), the role of the contributions it keeps and the conditions
         /// on its rows' `day` and `time`.
         case other(table: String, role: Int, range: [String])
 
-        /// `person_blocks` where they hold what `filter` asks, else `person_days`.
-        static func of(_ filter: ReportFilter) -> PersonRows {
+        /// `person_blocks` where they hold what a read of `kinds` for `filter` asks, else
+        /// `person_days`.
+        static func of(_ filter: ReportFilter, kinds: Set<RollupKind>) -> PersonRows {
             let (_, count) = RollupReports.days(of: filter)
-            return !filter.namesPageVersionOrOS && count >= 1 && count <= maskedDays ? .blocks : .days
+            return !filter.namesPageVersionOrOS && count >= 1 && count <= maskedDays
+                && kinds.isSubset(of: ClickHouseSQL.blockKinds) ? .blocks : .days
         }
     }
 
@@ -127,7 +130,7 @@ extension ClickHouseSQL {
     {
         let parts = peopleParts(
             projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["person"],
-            state: "groupBitOrState(\(Self.rangeDays))", rows: .of(filter))
+            state: "groupBitOrState(\(Self.rangeDays))", rows: .of(filter, kinds: [kind]))
         return "SELECT person, groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY person"
     }
 
@@ -181,7 +184,7 @@ extension ClickHouseSQL {
     {
         let parts = peopleParts(
             projectId: projectId, filter: filter, kind: kind, keys: keys, groups: ["key"],
-            state: "uniqExactState(\(Self.person))", rows: .of(filter))
+            state: "uniqExactState(\(Self.person))", rows: .of(filter, kinds: [kind]))
         let sql = "SELECT key, uniqExactMerge(state) FROM (\(parts)) GROUP BY key"
         return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
             (row.string(0), try row.int(1))
@@ -302,7 +305,7 @@ extension ClickHouseSQL {
                 states: [
                     ("groupBitOrStateIf(\(Self.rangeDays), kind = \(active))", "active_state"),
                     ("groupBitOrStateIf(\(Self.rangeDays), kind = \(returns))", "returned_state"),
-                ], rows: .of(filter))
+                ], rows: .of(filter, kinds: [.anyEvent, .trackEvents]))
             masks = """
                 SELECT person, groupBitOrMerge(active_state) AS active, groupBitOrMerge(returned_state) AS returned
                 FROM (\(parts)) GROUP BY person
