@@ -75,14 +75,12 @@ extension ClickHouseSQL {
         states: [(expression: String, name: String)], rows source: PersonRows = .days
     ) -> String {
         let days = Self.rangeConditions(filter)
+        let blockDays = Self.blockDays(filter)
         let (table, role, range, rowDays): (String, Int, [String], String) =
             switch source {
             case .days: (tables.personDays, 2, days, Self.dayBit(filter))
             case .blocks:
-                (
-                    tables.personBlocks, 2, Self.blockRange(filter) + ["\(Self.blockDays(filter)) != 0"],
-                    Self.blockDays(filter)
-                )
+                (tables.personBlocks, 2, Self.blockRange(filter) + ["\(blockDays) != 0"], blockDays)
             case .other(let table, let role, let range): (table, role, range, Self.dayBit(filter))
             }
         let eventRange: [String] =

@@ -333,12 +333,15 @@ extension ClickHouseSQL {
     static let lastTextState =
         "maxIfState((sequence, ifNull(element_text, '')), toUInt8(kind IN (2, 3) AND isNotNull(element_text)))"
 
-    /// The contributions (``RollupDelta/Contribution``) with role `bit` of the rows of `table`
-    /// (a materialized view's source: every row inserted), or of those with `rows`' conditions.
-    static func contributions(of table: String, rows: [String] = [], role bit: Int) -> String {
+    /// The contributions (``RollupDelta/Contribution``) with role `bit` and `items`' conditions
+    /// of the rows of `table` (a materialized view's source: every row inserted), or of those
+    /// with `rows`' conditions.
+    static func contributions(
+        of table: String, rows: [String] = [], items: [String] = [], role bit: Int
+    ) -> String {
         """
         FROM \(table) ARRAY JOIN kinds AS kind, keys AS key, roles AS role\(rows.isEmpty ? "" : "\nPREWHERE " + rows.joined(separator: " AND "))
-        WHERE bitAnd(role, \(bit)) != 0
+        WHERE \((items + ["bitAnd(role, \(bit)) != 0"]).joined(separator: " AND "))
         """
     }
 
@@ -356,7 +359,7 @@ extension ClickHouseSQL {
         return """
             SELECT project_id, kind, key, day_block, device, ifNull(user_id, '') AS user_id,
                 groupBitOrState(day_bit) AS days
-            \(contributions(of: table, rows: rows, role: 2)) AND kind IN (\(kinds))
+            \(contributions(of: table, rows: rows, items: ["kind IN (\(kinds))"], role: 2))
             GROUP BY project_id, kind, key, day_block, device, user_id
             """
     }
