@@ -19,7 +19,7 @@ enum MigrateCommand: Command {
                    configs, definitions, retention, read tokens and dashboard sessions (as their hashes),
                    connect sessions, snapshots, the deletion log; ids, keys and tokens unchanged. Serve it
                    with --store STORE --meta URL, no file needed. A database holding other projects is refused
-          --chunk  events per chunk (default 10000); the copy resumes after the last whole chunk
+          --chunk  events per chunk (default 100000); the copy resumes after the last whole chunk
           --quiet  no progress line, only the summary
         Give --to, --meta or both (the events are copied first). Running it again copies only what is
         new, and nothing is stored twice; a finished metadata copy is not repeated.

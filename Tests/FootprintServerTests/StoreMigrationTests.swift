@@ -87,6 +87,49 @@ struct StoreMigrationTests {
         }
     }
 
+    /// The next chunk is read while the target stores the one before: when the target fails a
+    /// chunk's write (here it is closed after the second chunk), the run stops with that failure,
+    /// the cursor after the last chunk it accepted, and the next run copies the rest once.
+    @Test func aFailedWriteStopsTheRunAfterTheLastAcceptedChunk() throws {
+        try withTemporaryStore("footprint-migrate-source") { source, project in
+            let data = try Self.fill(source, project, seed: 13)
+            let total = try source.eventCount(projectId: project.id)
+            try withTemporaryDatabase("footprint-migrate-target") { path in
+                var configuration = SQLiteEventStore.Configuration()
+                configuration.synchronous = "NORMAL"
+                var settings = StoreMigration.Configuration()
+                settings.chunkSize = 400
+                let first = try SQLiteEventStore(path: path, configuration: configuration)
+                #expect(try first.createProject(named: "shop").id == project.id)
+                var copied: [Int] = []
+                let failure = #expect(throws: ServerError.self) {
+                    try StoreMigration(
+                        from: source, to: first, targetName: "sqlite:target", configuration: settings
+                    )
+                    .run { progress throws(ServerError) in
+                        copied.append(progress.copiedEvents)
+                        if progress.copiedEvents == 800 { first.close() }
+                    }
+                }
+                #expect(failure?.code == .closed)
+                #expect(copied == [0, 400, 800])
+                #expect(try source.migrationCursor(target: "sqlite:target") > 0)
+
+                let second = try SQLiteEventStore(path: path, configuration: configuration)
+                defer { second.close() }
+                #expect(try second.eventCount(projectId: project.id) == 800)
+                let resumed = try StoreMigration(
+                    from: source, to: second, targetName: "sqlite:target", configuration: settings
+                ).run()
+                #expect(resumed.finished && resumed.totalEvents == total - 800)
+                #expect(resumed.storedEvents == total - 800 && resumed.duplicateEvents == 0)
+                #expect(try second.eventCount(projectId: project.id) == total)
+                let expected = try PeopleTests.everyReport(source, project, end: data.end)
+                #expect(try PeopleTests.everyReport(second, project, end: data.end) == expected)
+            }
+        }
+    }
+
     /// Into the ClickHouse cluster, the source file staying the metadata file.
     @Test(.enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
     func aCopyIntoClickHouseResumesAndStoresNothingTwice() throws {

@@ -17,8 +17,12 @@ import FootprintWire
 public struct StoreMigration {
     /// Migration settings.
     public struct Configuration: Sendable {
-        /// Events read from the source per chunk. Default 10,000.
-        public var chunkSize = 10_000
+        /// Events read from the source per chunk. Default 100,000: each chunk is one INSERT per
+        /// table into ClickHouse, and larger INSERTs make fewer, larger parts for the shards to
+        /// write and merge (into the 2-shard cluster at 1M events, chunks of 10,000 cost the shards
+        /// 50–59 s of CPU and 100,000 15–19 s; the migration then holds about 320 MB rather than
+        /// 80; docs/BENCHMARKS.md).
+        public var chunkSize = 100_000
         /// Writes to the target in flight at once (each project of a chunk is one write; the
         /// links and lost-event reports are one write per instant they were stored). Default 16.
         public var concurrentWrites = 16
@@ -103,34 +107,70 @@ public struct StoreMigration {
         state.lostEventReports = reports.count
         try progress(state)
 
+        // The next chunk is read from the source while the target stores the one before; a
+        // chunk's writes start once the one before has finished and its cursor is saved, so the
+        // cursor only ever names a chunk the target accepted whole.
         let chunkSize = max(1, configuration.chunkSize)
-        while true {
-            let chunk = try source.storedEvents(after: state.cursor, limit: chunkSize)
-            guard let last = chunk.last else { break }
-            var byProject: [Int64: [EventRecord]] = [:]
-            var order: [Int64] = []
-            for stored in chunk {
-                if byProject[stored.projectId] == nil { order.append(stored.projectId) }
-                byProject[stored.projectId, default: []].append(stored.event)
+        var pending: PendingChunk?
+        do {
+            var after = state.cursor
+            while true {
+                let chunk = try source.storedEvents(after: after, limit: chunkSize)
+                if let finished = pending {
+                    pending = nil
+                    try record(try finished.outcomes(), of: finished, in: &state)
+                    try progress(state)
+                }
+                guard let last = chunk.last else { break }
+                after = last.id
+                pending = PendingChunk(
+                    count: chunk.count, cursor: last.id, outcomes: startAll(batches(of: chunk)))
             }
-            let outcomes = try writeAll(
-                order.map { project in
-                    IngestBatch(
-                        projectId: project, events: byProject[project] ?? [],
-                        receivedAt: last.event.receivedAt)
-                })
-            for outcome in outcomes {
-                state.storedEvents += outcome.stored
-                state.duplicateEvents += outcome.duplicates
-                state.refusedEvents += outcome.refused.count
-            }
-            state.copiedEvents += chunk.count
-            state.cursor = last.id
-            try source.saveMigrationCursor(last.id, target: targetName)
-            try progress(state)
+        } catch {
+            // Whatever is still in flight finishes before the run stops; its cursor is not saved.
+            _ = try? pending?.outcomes()
+            throw error
         }
         state.finished = true
         return state
+    }
+
+    /// A chunk whose writes were handed to the target: ``outcomes`` waits for them.
+    private struct PendingChunk {
+        /// Its events.
+        var count: Int
+        /// The row id of its last event.
+        var cursor: Int64
+        /// Waits for its writes; their outcomes in order, or the first failure.
+        var outcomes: () throws(ServerError) -> [WriteOutcome]
+    }
+
+    /// A chunk's events as one batch per project, in the order each project first appears.
+    private func batches(of chunk: [SQLiteEventStore.StoredEvent]) -> [IngestBatch] {
+        var byProject: [Int64: [EventRecord]] = [:]
+        var order: [Int64] = []
+        for stored in chunk {
+            if byProject[stored.projectId] == nil { order.append(stored.projectId) }
+            byProject[stored.projectId, default: []].append(stored.event)
+        }
+        let receivedAt = chunk.last?.event.receivedAt ?? Timestamp(millisecondsSince1970: 0)
+        return order.map { project in
+            IngestBatch(projectId: project, events: byProject[project] ?? [], receivedAt: receivedAt)
+        }
+    }
+
+    /// Adds a finished chunk's outcomes to `state` and saves its cursor in the source.
+    private func record(_ outcomes: [WriteOutcome], of chunk: PendingChunk, in state: inout Progress)
+        throws(ServerError)
+    {
+        for outcome in outcomes {
+            state.storedEvents += outcome.stored
+            state.duplicateEvents += outcome.duplicates
+            state.refusedEvents += outcome.refused.count
+        }
+        state.copiedEvents += chunk.count
+        state.cursor = chunk.cursor
+        try source.saveMigrationCursor(chunk.cursor, target: targetName)
     }
 
     private struct Group<Item> {
@@ -161,6 +201,13 @@ public struct StoreMigration {
     /// commit them together); returns their outcomes in order, or throws the first failure.
     @discardableResult
     private func writeAll(_ batches: [IngestBatch]) throws(ServerError) -> [WriteOutcome] {
+        try startAll(batches)()
+    }
+
+    /// Hands `batches` to the target, up to ``Configuration/concurrentWrites`` in flight (it
+    /// blocks while that many are), and returns what waits for the last of them: their outcomes
+    /// in order, or the first failure.
+    private func startAll(_ batches: [IngestBatch]) -> () throws(ServerError) -> [WriteOutcome] {
         let slots = DispatchSemaphore(value: max(1, configuration.concurrentWrites))
         let group = DispatchGroup()
         let results = LockedValue<[Result<WriteOutcome, ServerError>?]>(
@@ -174,12 +221,14 @@ public struct StoreMigration {
                 group.leave()
             }
         }
-        group.wait()
-        return try results.withLock { $0 }.map { result throws(ServerError) in
-            guard let result else {
-                throw ServerError(code: .storage, message: "a migration write did not finish")
+        return { () throws(ServerError) -> [WriteOutcome] in
+            group.wait()
+            return try results.withLock { $0 }.map { result throws(ServerError) in
+                guard let result else {
+                    throw ServerError(code: .storage, message: "a migration write did not finish")
+                }
+                return try result.get()
             }
-            return try result.get()
         }
     }
 }
