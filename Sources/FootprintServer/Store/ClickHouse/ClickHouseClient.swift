@@ -37,9 +37,13 @@ final class ClickHouseClient: Sendable {
     /// Settings of every request unless it gives its own: statements up to 64 MiB and their
     /// syntax trees up to a million elements (ClickHouse's defaults, 256 KiB and 50,000, refuse a
     /// copy check of a large group, or a report over a definition that matches thousands of
-    /// pages or paths).
+    /// pages or paths); and a `GROUP BY` whose state outgrows 2 GB goes on on disk instead of
+    /// failing at the server's memory limit (half the 4 GB of `deploy/clickhouse/users.xml`): at
+    /// 100M events the merge of every session's marks (dwell, paths, page moves) needs more than
+    /// that, and failed (docs/BENCHMARKS.md).
     static let defaultSettings = [
         "max_query_size": "67108864", "max_ast_elements": "1000000", "max_expanded_ast_elements": "10000000",
+        "max_bytes_before_external_group_by": "2000000000",
     ]
 
     /// Settings of every request with replicas: the `Distributed` tables write to and read from
