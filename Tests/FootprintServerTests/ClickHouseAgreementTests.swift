@@ -129,6 +129,49 @@ struct ClickHouseAgreementTests {
         }
     }
 
+    /// Every `GROUP BY` goes on on disk (two-level and spilled past one byte, where the store
+    /// spills past 2 GB): the sessions' marks and the people's states read back from disk give
+    /// every report as SQLite's, over every day and on one page. At 100M events those reads need
+    /// more than the server's memory limit.
+    @Test func everyReportEqualsSQLitesWithEveryGroupBySpilledToDisk() throws {
+        let data = PeopleTests.DataSet(seed: 3)
+        let day: Int64 = 86_400_000
+        let everything = ReportFilter(
+            from: data.end.adding(milliseconds: -11 * day), to: data.end.adding(milliseconds: day))
+        let filters = [
+            everything, ReportFilter(from: everything.from, to: everything.to, page: "ProductList"),
+        ]
+        let spilling = [
+            "max_bytes_before_external_group_by": "1", "group_by_two_level_threshold": "1",
+            "group_by_two_level_threshold_bytes": "1",
+        ]
+        try withTemporaryStore("footprint-spill") { sqlite, sqliteProject in
+            try data.write(into: sqlite, project: sqliteProject)
+            let expected = try EveryReport.answers(sqlite, sqliteProject, filters: filters, now: data.end)
+            try ClickHouseTesting.withStore(configure: { $0.querySettings = spilling }) { store, project in
+                try data.write(into: store, project: project)
+                Self.expectSame(
+                    try EveryReport.answers(store, project, filters: filters, now: data.end), expected)
+                // Spilled indeed: a read of the sessions' marks wrote parts of its aggregation to disk.
+                let id = "footprint-spill-\(UInt64.random(in: 0...UInt64.max))"
+                _ = try store.client.rows(
+                    "SELECT count() FROM (\(store.sql.sessionMarks(projectId: project.id, filter: everything, sessions: .all)))",
+                    settings: ["query_id": id])
+                var parts: Int64 = 0
+                for shard in store.location.shards {
+                    _ = try store.client.execute("SYSTEM FLUSH LOGS", on: shard)
+                    let rows = try store.client.rows(
+                        """
+                        SELECT sum(ProfileEvents.Values[indexOf(ProfileEvents.Names, 'ExternalAggregationWritePart')])
+                        FROM system.query_log WHERE type = 2 AND (query_id = '\(id)' OR initial_query_id = '\(id)')
+                        """, on: shard)
+                    parts += ClickHouseFormat.int64(try #require(rows.first?.first))
+                }
+                #expect(parts > 0)
+            }
+        }
+    }
+
     /// A shared device, linked to a larger user id in the first batch and to a smaller one in the
     /// last: both stores take it for the smaller (REPORTS.md, who a person is), in the links,
     /// every report and the device's export.

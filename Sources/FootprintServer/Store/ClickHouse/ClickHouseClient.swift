@@ -27,6 +27,12 @@ final class ClickHouseClient: Sendable {
         var requestTimeout: Double = 60
         /// The largest answer read, in bytes. Default 512 MiB.
         var maximumResponseBytes = 512 << 20
+        /// Settings every request carries unless it gives its own. Default: a `GROUP BY` whose
+        /// state outgrows 2 GB goes on on disk (`max_bytes_before_external_group_by`) instead of
+        /// failing at the server's memory limit, half the 4 GB `max_memory_usage` of
+        /// `deploy/clickhouse/users.xml`: at 100M events the merge of every session's marks
+        /// (dwell, paths, page moves) needs more than that, and failed (docs/BENCHMARKS.md).
+        var settings = ["max_bytes_before_external_group_by": "2000000000"]
         /// Idle connections kept per node. Default 16.
         var maximumIdleConnections = 16
         /// Seconds an idle connection may wait and still be reused. Default 2
@@ -37,13 +43,9 @@ final class ClickHouseClient: Sendable {
     /// Settings of every request unless it gives its own: statements up to 64 MiB and their
     /// syntax trees up to a million elements (ClickHouse's defaults, 256 KiB and 50,000, refuse a
     /// copy check of a large group, or a report over a definition that matches thousands of
-    /// pages or paths); and a `GROUP BY` whose state outgrows 2 GB goes on on disk instead of
-    /// failing at the server's memory limit (half the 4 GB of `deploy/clickhouse/users.xml`): at
-    /// 100M events the merge of every session's marks (dwell, paths, page moves) needs more than
-    /// that, and failed (docs/BENCHMARKS.md).
+    /// pages or paths).
     static let defaultSettings = [
         "max_query_size": "67108864", "max_ast_elements": "1000000", "max_expanded_ast_elements": "10000000",
-        "max_bytes_before_external_group_by": "2000000000",
     ]
 
     /// Settings of every request with replicas: the `Distributed` tables write to and read from
@@ -105,6 +107,7 @@ final class ClickHouseClient: Sendable {
         let timeout = min(timeout ?? configuration.requestTimeout, configuration.requestTimeout)
         var parameters = settings.merging(Self.defaultSettings) { given, _ in given }
         if location.isReplicated { parameters.merge(Self.replicaSettings) { given, _ in given } }
+        parameters.merge(configuration.settings) { given, _ in given }
         if settings["max_execution_time"] == nil {
             parameters["max_execution_time"] = String(max(1, Int(timeout)))
         }

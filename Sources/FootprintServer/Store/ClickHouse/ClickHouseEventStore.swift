@@ -40,6 +40,10 @@ public final class ClickHouseEventStore: EventStore {
         public var fillTimeout: Double = 3_600
         /// The largest ClickHouse answer read, in bytes. Default 512 MiB.
         public var maximumResponseBytes = 512 << 20
+        /// ClickHouse settings every request carries unless it gives its own
+        /// (``ClickHouseClient/Configuration/settings``). Default: a `GROUP BY` whose state
+        /// outgrows 2 GB goes on on disk instead of failing at the server's memory limit.
+        public var querySettings = ClickHouseClient.Configuration().settings
         /// The most events one report reads into memory (reports over ranges that are not whole
         /// days); a range holding more is refused with `invalidQuery`. Default 5,000,000.
         public var maximumReportEvents = 5_000_000
@@ -185,6 +189,7 @@ public final class ClickHouseEventStore: EventStore {
         var clientConfiguration = ClickHouseClient.Configuration()
         clientConfiguration.requestTimeout = configuration.requestTimeout
         clientConfiguration.maximumResponseBytes = configuration.maximumResponseBytes
+        clientConfiguration.settings = configuration.querySettings
         self.client = ClickHouseClient(location: location, configuration: clientConfiguration)
         self.sql = ClickHouseSQL(
             database: location.database, cluster: location.cluster, replicated: location.isReplicated)
@@ -273,6 +278,7 @@ public final class ClickHouseEventStore: EventStore {
     func createSchema() throws(ServerError) {
         var filling = ClickHouseClient.Configuration()
         filling.requestTimeout = configuration.fillTimeout
+        filling.settings = configuration.querySettings
         let filler = ClickHouseClient(location: location, configuration: filling)
         var reached: [ClickHouseLocation.Node] = []
         for shard in location.shards {
