@@ -428,7 +428,7 @@ private struct ClusterBench {
     /// `FOOTPRINT_REPORT_SQLITE=0`: about `count` events of `footprint generate`'s generator
     /// written straight into the ClickHouse store (in batches of 100,000: each batch is one INSERT
     /// per table, and larger INSERTs make fewer parts for the shards to write and merge: at 1M,
-    /// batches of 20,000 cost the shards 22–34 s of CPU and 100,000 17–20 s; no SQLite copy), with
+    /// batches of 20,000 cost the shards 22–36 s of CPU and 100,000 17–21 s; no SQLite copy), with
     /// the project and definitions in a small metadata file kept next to the SQLite files. A
     /// database holding fewer events (a stopped run) is dropped and filled again.
     func generate(count: Int, location: ClickHouseLocation, configuration: ClickHouseEventStore.Configuration)

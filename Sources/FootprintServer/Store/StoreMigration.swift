@@ -20,8 +20,8 @@ public struct StoreMigration {
         /// Events read from the source per chunk. Default 100,000: each chunk is one INSERT per
         /// table into ClickHouse, and larger INSERTs make fewer, larger parts for the shards to
         /// write and merge (into the 2-shard cluster at 1M events, chunks of 10,000 cost the shards
-        /// 50–59 s of CPU and 100,000 15–19 s; the migration then holds about 320 MB rather than
-        /// 80; docs/BENCHMARKS.md).
+        /// 40–59 s of CPU and 100,000 15–20 s; with the next chunk read ahead, the migration then
+        /// holds about 400 MB rather than 80; docs/BENCHMARKS.md).
         public var chunkSize = 100_000
         /// Writes to the target in flight at once (each project of a chunk is one write; the
         /// links and lost-event reports are one write per instant they were stored). Default 16.
