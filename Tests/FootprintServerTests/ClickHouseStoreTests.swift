@@ -247,7 +247,8 @@ struct ClickHouseStoreTests {
 
     /// Regression for the session aggregates (`sessions`, `session_pages`): sessions whose
     /// events arrive over several INSERTs, out of order, across midnight, before and after a
-    /// login, with leaves of other pages, before the first view and twice after one, one of them
+    /// login, with leaves of other pages (one page's twice between two views), before the first
+    /// view and twice after one, one of them
     /// shared by two devices, and a device whose batch is sent again (its rows
     /// are read from its counted events, merged with the other device's aggregated rows). Their
     /// sessions, dwell and moves equal the SQLite store's before and after every table is merged.
@@ -288,6 +289,9 @@ struct ClickHouseStoreTests {
                 event("a0", "device-a", "long", -130, view: "Detail", leave: 1_000),
                 event("a6", "device-a", "long", 100, view: "List", user: "u1"),
                 event("c1", "device-c", "third", 5, view: "List", version: "2.0"),
+                // Another page's leaves, twice, before the next view: the view's dwell is the gap.
+                event("c3", "device-c", "third", 6, view: "Home", leave: 1_500, version: "2.0"),
+                event("c4", "device-c", "third", 7, view: "Home", leave: 2_500, version: "2.0"),
             ],
             shared,
             [event("c2", "device-c", "third", 9, view: "Detail", version: "2.0")],

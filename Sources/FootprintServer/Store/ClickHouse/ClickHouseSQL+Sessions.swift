@@ -211,9 +211,14 @@ extension ClickHouseSQL {
     /// times, the first ``SessionTimeline/maximumMarks``: `(time, sequence, mark, page,
     /// duration, day)`; and what ``sessionConditions(filter:)`` reads of the session: the app
     /// version and OS of its first stored event (a view's own day is in its mark).
-    func sessionMarks(projectId: Int64, filter: ReportFilter, sessions: Sessions) -> String {
-        var names = Self.sessionStateNames(["marks"], filter: filter)
+    /// With `everySession`, the app version and OS whatever `filter` holds (the settled figures
+    /// keep them: ``ClickHouseSQL/settledColumns``).
+    func sessionMarks(projectId: Int64, filter: ReportFilter, sessions: Sessions, everySession: Bool = false)
+        -> String
+    {
+        var names = Self.sessionStateNames(everySession ? ["marks", "app", "os"] : ["marks"], filter: filter)
         names.removeAll { $0 == "day" }
+        names = Self.sessionStates.map(\.name).filter(names.contains)
         return """
             SELECT arraySlice(arraySort(x -> (\(Mark.time.of("x")), \(Mark.sequence.of("x"))), groupArrayIfMerge(marks_state)),
                     1, \(SessionTimeline.maximumMarks)) AS marks\(names.filter { $0 != "marks" }.map { ", " + Self.sessionMerge($0) }.joined())
@@ -228,45 +233,56 @@ extension ClickHouseSQL {
     func rollupDwell(projectId: Int64, filter: ReportFilter, sessions: Sessions = .inRange)
         -> ClickHouseQuery<(page: String, bucket: Int64, count: Int64, total: Int64)>
     {
-        let carried = Self.sessionColumns(filter)
+        let sql = """
+            SELECT page, \(Self.bucket("milliseconds")) AS bucket, count(), sum(milliseconds), sum(toFloat64(milliseconds))
+            FROM (\(dwells(projectId: projectId, filter: filter, sessions: sessions, everySession: false)))
+            GROUP BY page, bucket
+            """
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            (row.string(0), try row.int64(1), try row.int64(2), try row.sum(exact: 3, approximate: 4))
+        }
+    }
+
+    /// Each view's dwell on `filter`'s days (``rollupDwell(projectId:filter:sessions:)``):
+    /// `page, day, milliseconds`, with `everySession` then `app, os` whatever `filter` holds.
+    func dwells(projectId: Int64, filter: ReportFilter, sessions: Sessions, everySession: Bool) -> String {
+        let carried = everySession ? ", app, os" : Self.sessionColumns(filter)
         var conditions = sessionConditions(filter: filter)
         conditions.append("milliseconds >= 0")
         if let page = filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
         // The views and, after each, the first leave of its page before the next view (`timed`):
-        // a mark's segment counts the views up to it, and such a leave is the second mark of its
-        // segment and page (the view the first). The mark after a view in `timed` ends its dwell:
-        // its leave, else the next view; `(0, 0, 0, '', 0, 0)` after the last one.
+        // a mark's segment counts the views up to it (its view first), and such a leave is the
+        // second mark of its segment and page (`u`, the view the first) and the first leave of
+        // them (`w`): the second leave of another page is not. The mark after a view in `timed`
+        // ends its dwell: its leave, else the next view; `(0, 0, 0, '', 0, 0)` after the last one.
         let (view, leave, none) = (Code.view.rawValue, Code.leave.rawValue, Code.none.rawValue)
         // The fields of a mark `m`, of the mark `n` after it and of any mark `x`.
         func m(_ field: Mark) -> String { field.of("m") }
         func n(_ field: Mark) -> String { field.of("n") }
         func x(_ field: Mark) -> String { field.of("x") }
         let segments = "arrayCumSum(arrayMap(x -> \(x(.code)) = \(view), marks))"
+        let pages = "arrayMap(x -> \(x(.page)), marks)"
         let timed = """
-            arrayFilter((m, s, u) -> \(m(.code)) = \(view) OR (\(m(.code)) = \(leave) AND s > 0 AND u = 2), marks, \(segments),
-                arrayEnumerateUniq(\(segments), arrayMap(x -> \(x(.page)), marks)))
+            arrayFilter((m, s, u, w) -> \(m(.code)) = \(view) OR (\(m(.code)) = \(leave) AND s > 0 AND u = 2 AND w = 1),
+                marks, \(segments), arrayEnumerateUniq(\(segments), \(pages)),
+                arrayEnumerateUniq(\(segments), \(pages), arrayMap(x -> \(x(.code)), marks)))
             """
         let end = "(\(Mark.allCases.map(\.zero).joined(separator: ", ")))"
         let dwell = """
             if(\(m(.code)) != \(view) OR \(n(.code)) = \(none), -1, if(\(n(.code)) = \(view), least(greatest(0, \(n(.time)) - \(m(.time))), \(dwellCap)), \(n(.duration))))
             """
-        let sql = """
-            SELECT page, \(Self.bucket("milliseconds")) AS bucket, count(), sum(milliseconds), sum(toFloat64(milliseconds))
-            FROM (
+        return """
+            SELECT page, day, milliseconds\(carried) FROM (
                 SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds\(carried) FROM (
                     SELECT arrayMap((m, n) -> (\(m(.page)), \(m(.day)), \(dwell)), timed,
                         arraySlice(arrayPushBack(timed, \(end)), 2)) AS dwells\(carried)
                     FROM (
                         SELECT \(timed) AS timed\(carried)
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions)))
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions, everySession: everySession)))
                     )
                 ) ARRAY JOIN dwells AS dwell
             ) WHERE \(conditions.joined(separator: " AND "))
-            GROUP BY page, bucket
             """
-        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
-            (row.string(0), try row.int64(1), try row.int64(2), try row.sum(exact: 3, approximate: 4))
-        }
     }
 
     /// Page-to-page moves from views on `filter`'s days (``SessionTimeline/moves()``): each
@@ -276,26 +292,37 @@ extension ClickHouseSQL {
     )
         -> ClickHouseQuery<RollupMove>
     {
-        let carried = Self.sessionColumns(filter)
-        var conditions = sessionConditions(filter: filter)
-        if let page { conditions.append("from_page = \(ClickHouseFormat.literal(page))") }
         let sql = """
-            SELECT from_page, to_page, count() FROM (
-                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day\(carried) FROM (
-                    SELECT arrayMap((v, next) -> (\(Mark.page.of("v")), next, \(Mark.day.of("v"))), views,
-                        arraySlice(arrayPushBack(arrayMap(x -> \(Mark.page.of("x")), views), ''), 2)) AS moves\(carried)
-                    FROM (
-                        SELECT arrayFilter(x -> \(Mark.code.of("x")) = \(Code.view.rawValue), marks) AS views\(carried)
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions)))
-                    )
-                ) ARRAY JOIN moves AS move
-            ) WHERE \(conditions.joined(separator: " AND "))
+            SELECT from_page, to_page, count()
+            FROM (\(moves(projectId: projectId, filter: filter, from: page, sessions: sessions, everySession: false)))
             GROUP BY from_page, to_page
             """
         return ClickHouseQuery(sql, fields: 3) { row throws(ServerError) in
             let next = row.string(1)
             return RollupMove(from: row.string(0), to: next.isEmpty ? nil : next, count: try row.int(2))
         }
+    }
+
+    /// Each move from a view on `filter`'s days (from `page`'s views only with one):
+    /// `from_page, to_page, day`, with `everySession` then `app, os` whatever `filter` holds.
+    func moves(
+        projectId: Int64, filter: ReportFilter, from page: String?, sessions: Sessions, everySession: Bool
+    ) -> String {
+        let carried = everySession ? ", app, os" : Self.sessionColumns(filter)
+        var conditions = sessionConditions(filter: filter)
+        if let page { conditions.append("from_page = \(ClickHouseFormat.literal(page))") }
+        return """
+            SELECT from_page, to_page, day\(carried) FROM (
+                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day\(carried) FROM (
+                    SELECT arrayMap((v, next) -> (\(Mark.page.of("v")), next, \(Mark.day.of("v"))), views,
+                        arraySlice(arrayPushBack(arrayMap(x -> \(Mark.page.of("x")), views), ''), 2)) AS moves\(carried)
+                    FROM (
+                        SELECT arrayFilter(x -> \(Mark.code.of("x")) = \(Code.view.rawValue), marks) AS views\(carried)
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions, everySession: everySession)))
+                    )
+                ) ARRAY JOIN moves AS move
+            ) WHERE \(conditions.joined(separator: " AND "))
+            """
     }
 
     /// The columns of a session ``sessionMarks(projectId:filter:)`` gives besides its marks, which
