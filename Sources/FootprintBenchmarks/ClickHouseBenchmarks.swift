@@ -620,12 +620,59 @@ private struct ClusterBench {
         var storeConfiguration = ClickHouseEventStore.Configuration()
         storeConfiguration.requestTimeout = cap
         storeConfiguration.maximumReportEvents = 5_000_000
+        // Rounds only where the benchmark makes them.
+        storeConfiguration.settledInterval = 0
         let store = try ClickHouseEventStore(
             location: location, metadataPath: base.path, configuration: storeConfiguration)
         defer { store.close() }
-        let only = environment["FOOTPRINT_REPORT_ONLY"]
-        for (name, body) in try ReportWorkload.reports(stores: store.stores, project: base.project)
-        where only.map(name.contains) ?? true {
+        // Every report from the marks first: no round.
+        for node in cluster.shards {
+            for table in ["settled_rounds_local", "settled_figures_local"] {
+                _ = try ClusterState.query("TRUNCATE TABLE \(to).\(table)", on: node)
+            }
+        }
+        rows += try timedReports(store: store, project: base.project, stored: stored, round: "")
+        // A round, then the reads of the session figures from it: with no session touched
+        // since, then with every session of the last day touched (as a day with events still
+        // coming in is).
+        let round = try Measure.seconds { try store.settleSessionFigures(projectId: base.project.id) }
+        rows.append(
+            BenchmarkRow(
+                metric: "settled session figures: one round, every day", value: Measure.duration(round * 1e9),
+                note: "ClickHouse, \(Measure.grouped(stored)) events, once"))
+        rows += try timedReports(
+            store: store, project: base.project, stored: stored, round: " (settled)",
+            only: Self.settledReports)
+        _ = try ClusterState.query(
+            """
+            INSERT INTO \(to).touched_sessions (project_id, touched, session_key, day)
+            SELECT project_id, toInt64(toUnixTimestamp(now())), session_key, day FROM \(to).sessions
+            WHERE project_id = \(base.project.id) AND day = (SELECT max(day) FROM \(to).sessions WHERE project_id = \(base.project.id))
+            GROUP BY project_id, session_key, day
+            """, on: shard, parameters: ["insert_distributed_sync": "1"])
+        rows += try timedReports(
+            store: store, project: base.project, stored: stored, round: " (settled, last day touched)",
+            only: Self.settledReports)
+        return rows
+    }
+
+    /// The reports that read the settled session figures (dwell, moves): timed again after a
+    /// round.
+    static let settledReports = [
+        "traffic:", "traffic on", "paths after", "common page moves", "overview Report",
+    ]
+
+    /// Every report (with `only`, those whose names hold one of them; `FOOTPRINT_REPORT_ONLY`
+    /// narrows further), timed once, named with `round` after.
+    func timedReports(
+        store: ClickHouseEventStore, project: Project, stored: Int, round: String, only: [String]? = nil
+    ) throws -> [BenchmarkRow] {
+        var rows: [BenchmarkRow] = []
+        let narrowed = environment["FOOTPRINT_REPORT_ONLY"]
+        for (name, body) in try ReportWorkload.reports(stores: store.stores, project: project)
+        where (narrowed.map(name.contains) ?? true)
+            && (only.map { $0.contains(where: name.contains) } ?? true)
+        {
             let value: String
             do {
                 value = Measure.duration(try Measure.seconds(body) * 1e9)
@@ -642,10 +689,10 @@ private struct ClusterBench {
                 // One report failing (an answer over the store's limit) leaves the others.
                 value = "failed: \(error.message.prefix(80))"
             }
-            progress("  \(name): \(value)")
+            progress("  \(name)\(round): \(value)")
             rows.append(
                 BenchmarkRow(
-                    metric: name.hasSuffix(" days") ? name : name + ", 30 days", value: value,
+                    metric: (name.hasSuffix(" days") ? name : name + ", 30 days") + round, value: value,
                     note: "ClickHouse, \(Measure.grouped(stored)) events, once"))
         }
         return rows

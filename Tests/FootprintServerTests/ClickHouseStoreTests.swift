@@ -171,6 +171,42 @@ struct ClickHouseStoreTests {
         }
     }
 
+    /// A database whose `sessions` table an earlier version sorted by session first: opening it
+    /// makes the table anew, sorted by day first, and fills it from the events; every report is
+    /// what it was.
+    @Test func aSessionsTableSortedAsBeforeIsMadeAnew() throws {
+        let data = PeopleTests.DataSet(seed: 8)
+        try ClickHouseTesting.withStore { store, project throws in
+            try data.write(into: store, project: project)
+            let before = try ClickHouseAgreementTests.everyReport(store, project, data: data)
+            let sessions = try #require(store.sql.aggregates.first { $0.name == "sessions" })
+            var earlier = sessions
+            earlier.orderBy = "project_id, session_key, day, device, user_id"
+            func keys() throws -> [String] {
+                try store.location.shards.map { shard in
+                    try store.client.rows(store.sql.sortingKeys, on: shard).first {
+                        $0.name == "sessions_local"
+                    }?
+                    .key ?? ""
+                }
+            }
+            for shard in store.location.shards {
+                for statement in [
+                    store.sql.dropView(sessions), store.sql.dropTable(sessions),
+                    store.sql.createTable(earlier),
+                    store.sql.fill(earlier), store.sql.createView(earlier),
+                ] {
+                    _ = try store.client.execute(statement, on: shard)
+                }
+            }
+            #expect(try keys().allSatisfy { ClickHouseSQL.isSorted($0, as: earlier) })
+            try store.createSchema()
+            #expect(try keys().allSatisfy { ClickHouseSQL.isSorted($0, as: sessions) })
+            ClickHouseAgreementTests.expectSame(
+                try ClickHouseAgreementTests.everyReport(store, project, data: data), before)
+        }
+    }
+
     /// A database made before `person_blocks` (its events and every other aggregate stored):
     /// opening it creates the table and fills it from the events, through one replica of each
     /// shard when replicated, and every report is what it was.

@@ -163,7 +163,41 @@ extension ClickHouseSQL {
             ("newest counted day", newestCountedDay(projectId: projectId).sql),
             ("plan health reports", planHealthReports(projectId: projectId, since: 1, limit: 20).sql),
             ("messages by sequence", messages(projectId: projectId, sequences: [1, 2]).sql),
+            ("node time", Self.nodeTime.sql),
+            ("sorting keys", sortingKeys.sql),
+            ("touches up to a cutoff", touches(projectId: projectId, upTo: 1_700_000_000).sql),
+            ("settled rows", settledRows(projectId: projectId, round: "r1").sql),
+            (
+                "commit a round",
+                commitRound(projectId: projectId, round: "r1", cutoff: 1_700_000_000, touches: 3, rows: 2)
+            ),
+            ("latest rounds", latestRounds(projectId: projectId).sql),
+            ("round counts", roundCounts(projectId: projectId, round: "r1", cutoff: 1_700_000_000).sql),
+            ("days touched", daysTouched(projectId: projectId, after: 1_700_000_000).sql),
+            (
+                "settled dwell",
+                settledFigures(
+                    projectId: projectId, round: "r1", kind: .dwell, filter: filter, skipped: [3, 4]
+                ).sql
+            ),
+            (
+                "settled moves from a page",
+                settledFigures(
+                    projectId: projectId, round: "r1", kind: .move, filter: onPage, skipped: [], from: "Home"
+                ).sql
+            ),
+            ("projects touched", projectsTouched.sql),
+            ("touch devices", touchDevices(projectId: projectId, devices: ["a1", "a2"])),
+            ("person sessions", personSessions(projectId: projectId, person: "u1", anonymousIds: ["a1"]).sql),
+            ("touch sessions", touch(projectId: projectId, sessions: [("s:1", 20_000), ("s:2", 20_001)])),
+            ("rounds", rounds(projectId: projectId).sql),
         ]
+        for (index, statement) in settleFigures(projectId: projectId, round: "r1").enumerated() {
+            statements.append(("settle figures \(index + 1)", statement))
+        }
+        for (index, statement) in deleteRounds(projectId: projectId, keeping: ["r1"]).enumerated() {
+            statements.append(("delete rounds \(index + 1)", statement))
+        }
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]
         let copied = copiedMessages(projectId: projectId, of: messages)
         let copies = storedCopies(projectId: projectId, of: messages)

@@ -47,6 +47,8 @@ enum ClickHouseTesting {
         return try withTemporaryDatabase("footprint-clickhouse") { path in
             var configuration = ClickHouseEventStore.Configuration()
             configuration.metadata.synchronous = "OFF"
+            // Rounds of settled session figures when a test makes them (ClickHouseSettledTests).
+            configuration.settledInterval = 0
             configure(&configuration)
             let store = try ClickHouseEventStore(
                 location: location, metadataPath: path, configuration: configuration)

@@ -169,6 +169,9 @@ extension ClickHouseEventStore {
     public func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String:
         DwellHistogram]
     {
+        if let round = try settledRound(projectId: projectId) {
+            return try settledDwell(projectId: projectId, filter: filter, round: round)
+        }
         var histograms: [String: DwellHistogram] = [:]
         let sessions = try sessionsToRead(projectId: projectId, filter: filter, page: nil)
         for row in try client.rows(sql.rollupDwell(projectId: projectId, filter: filter, sessions: sessions))
@@ -194,6 +197,9 @@ extension ClickHouseEventStore {
                 RollupMove(from: onPage, to: onPage, count: Int(max(0, row.repeats))),
                 RollupMove(from: onPage, to: nil, count: Int(row.ends)),
             ].filter { $0.count != 0 }
+        }
+        if let round = try settledRound(projectId: projectId) {
+            return try settledMoves(projectId: projectId, filter: filter, from: page, round: round)
         }
         let sessions = try sessionsToRead(projectId: projectId, filter: filter, page: nil)
         return try client.rows(

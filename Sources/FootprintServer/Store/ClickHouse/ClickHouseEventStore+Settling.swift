@@ -90,6 +90,9 @@ extension ClickHouseEventStore {
                 ClickHouseRows.appendSuspect(copy.fields, project: project, to: &suspects)
             }
             try insert(sql.insertDuplicateCopies, rows: suspects)
+            try touchSessions(
+                projectId: project,
+                devices: Set(settlement.suspects.map { ClickHouseFormat.text($0.fields[0]) ?? "" }))
             unsettled.withLock {
                 $0.settle(settlement.settled, projectId: project, repaired: settlement.repairs.count)
             }

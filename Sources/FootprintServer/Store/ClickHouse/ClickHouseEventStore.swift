@@ -94,6 +94,15 @@ public final class ClickHouseEventStore: EventStore {
         public var maximumReplicaDelay: UInt64 = 5
         /// Seconds between two checks of the unsettled INSERTs (``UnsettledInserts``). Default 2.
         var settleInterval: Double = 2
+        /// Seconds between two rounds of the settled session figures of a project
+        /// (``settleSessionFigures(projectId:)``), run by the settling thread while its sessions
+        /// are touched; 0 for none (the reads then compute the figures from the marks, as before
+        /// any round). Default 300.
+        public var settledInterval: Double = 300
+        /// Seconds a round's cutoff stays behind the shards' clocks, longer than an INSERT takes:
+        /// an INSERT still under way at the cutoff whose touch comes later voids the round.
+        /// Default 30.
+        public var settledMargin: Double = 30
         /// The most copies of unsettled INSERTs kept (``UnsettledInserts/capacity``). Default
         /// 200,000.
         var unsettledCapacity = 200_000
@@ -245,10 +254,15 @@ public final class ClickHouseEventStore: EventStore {
             shipperDone.signal()
         }
         let settler = Thread { [weak self, settlerStopped, settlerWake, settlerDone] in
+            var nextRounds = Date()
             while !settlerStopped.withLock({ $0 }) {
                 _ = settlerWake.wait(timeout: .now() + max(0.05, configuration.settleInterval))
                 guard let self else { break }
                 if self.unsettled.withLock({ $0.count }) > 0 { try? self.settleUnsettledInserts() }
+                if Date() >= nextRounds {
+                    try? self.settleTouchedProjects()
+                    nextRounds = Date().addingTimeInterval(min(60, max(1, configuration.settledInterval / 5)))
+                }
             }
             settlerDone.signal()
         }
@@ -273,7 +287,9 @@ public final class ClickHouseEventStore: EventStore {
     /// An aggregate table's materialized view is created last, once the table is complete. On a
     /// shard that already holds events and has no view for the table (a database made by an
     /// earlier version, or a fill cut short), the table is made anew and filled from those events
-    /// first (at most ``Configuration/fillTimeout``). Events inserted between the fill and the view
+    /// first (at most ``Configuration/fillTimeout``); without replicas, so is one an earlier
+    /// version sorted otherwise (`sessions`, now by day first). With replicas such a table stays
+    /// as it is: the reads give the same answers from it, some of them slower. Events inserted between the fill and the view
     /// would not be aggregated: upgrade with the collectors stopped, start one, then the others.
     func createSchema() throws(ServerError) {
         var filling = ClickHouseClient.Configuration()
@@ -298,8 +314,17 @@ public final class ClickHouseEventStore: EventStore {
             let holdsEvents = firstOfShard && tables.contains { $0.name == "events_local" && $0.rows != 0 }
             for statement in sql.localTables { _ = try client.execute(statement, on: shard) }
             try addMessageHash(on: shard, reached: reached)
+            let keys = try client.rows(sql.sortingKeys, on: shard)
             for aggregate in sql.aggregates {
-                let viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
+                var viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
+                // A table sorted as an earlier version sorted it is made anew, where that can be.
+                if holdsEvents, !location.isReplicated, viewed,
+                    let key = keys.first(where: { $0.name == "\(aggregate.name)_local" })?.key,
+                    !ClickHouseSQL.isSorted(key, as: aggregate)
+                {
+                    _ = try client.execute(sql.dropView(aggregate), on: shard)
+                    viewed = false
+                }
                 // A replicated table is not dropped (its twins share it): only one whose rows can
                 // be added twice (``ClickHouseSQL/Aggregate/idempotent``) is filled, and a fill cut
                 // short is filled again on top.
@@ -585,6 +610,14 @@ public final class ClickHouseEventStore: EventStore {
             }
         }
         try insert(sql.insertDuplicateCopies, rows: records)
+        var devices: Set<String> = []
+        for copiesOfOne in messages.values {
+            let smallest = copiesOfOne.map(\.sequence).min() ?? 0
+            for copy in copiesOfOne where copy.sequence > smallest {
+                devices.insert(ClickHouseFormat.text(copy.fields[0]) ?? "")
+            }
+        }
+        try touchSessions(projectId: projectId, devices: devices)
         return first
     }
 
@@ -640,6 +673,10 @@ public final class ClickHouseEventStore: EventStore {
         _ = try ledger.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
             elapsedMilliseconds: 0, logged: false)
+        // The person's sessions, touched once their rows are gone (settled figures).
+        let sessions = try client.rows(
+            sql.personSessions(
+                projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds))
         // The daily counts lose the person's events before the events go (the counts of a shard
         // come from its own events).
         for shard in try oneReplicaOfEachShard() {
@@ -665,6 +702,7 @@ public final class ClickHouseEventStore: EventStore {
                 sql.deletePersonCopies(
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
             ], since: started)
+        try touchSessions(projectId: projectId, sessions: sessions)
         return try ledger.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: found.events.count,
             identityLinks: found.identityLinks.count,

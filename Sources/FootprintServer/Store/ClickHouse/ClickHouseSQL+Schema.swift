@@ -113,7 +113,7 @@ extension ClickHouseSQL {
             ENGINE = \(engine("ReplacingMergeTree", table: "duplicate_copies_local"))
             ORDER BY (project_id, device, message_id, sequence)
             """,
-        ]
+        ] + settledTables
     }
 
     /// The statements that create the `Distributed` tables of one shard, over every shard's
@@ -138,6 +138,7 @@ extension ClickHouseSQL {
             ENGINE = Distributed(\(cluster), \(db), duplicate_copies_local, cityHash64(project_id, device))
             """,
         ]
+            + settledDistributedTables
             + aggregates.map {
                 """
                 CREATE TABLE IF NOT EXISTS \(db).\($0.name) AS \(db).\($0.name)_local
@@ -187,8 +188,12 @@ extension ClickHouseSQL {
     /// - `step_times`: the times of the events funnel steps can be (role 4), per kind and key first;
     /// - `sessions`: per session, day, device and user id, the states of the session's start (its
     ///   earliest time and that event's day), end, page views, first stored event's app version
-    ///   and OS, and marks (``sessionStates``), merged per session when read;
-    /// - `session_pages`: the same without marks per page too (a session's events on one page).
+    ///   and OS, and marks (``sessionStates``), merged per session when read; sorted by day first,
+    ///   so that a read of the sessions of a few days reads the marks of those days' parts of the
+    ///   table (and of the other days' rows of the same sessions), not of every part;
+    /// - `session_pages`: the same without marks per page too (a session's events on one page);
+    /// - `touched_sessions`: each INSERT's sessions and days, with the shard's time, which tell
+    ///   the settled session figures what changed (``touchedSessions(of:)``).
     ///
     /// Every copy of an event is aggregated, redundant ones too: the reads take those back
     /// (``Copies``).
@@ -245,7 +250,7 @@ extension ClickHouseSQL {
                     project_id Int64, session_key String, day Int64, device String, user_id String,
                         \(Self.sessionStateColumns(marks: true))
                     """,
-                family: "AggregatingMergeTree", orderBy: "project_id, session_key, day, device, user_id",
+                family: "AggregatingMergeTree", orderBy: "project_id, day, session_key, device, user_id",
                 select: """
                     SELECT project_id, session_key, day, device, ifNull(user_id, '') AS user_id,
                         \(Self.sessionStateExpressions(marks: true))
@@ -266,6 +271,7 @@ extension ClickHouseSQL {
                     FROM \(events)
                     GROUP BY project_id, page, session_key, day, device, user_id
                     """),
+            Self.touchedSessions(of: events),
         ]
     }
 
@@ -321,6 +327,27 @@ extension ClickHouseSQL {
             """
         return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in (row.string(0), try row.uint64(1))
         }
+    }
+
+    /// The sorting key of each table of the database on the node that runs it (`''` for one with
+    /// none).
+    var sortingKeys: ClickHouseQuery<(name: String, key: String)> {
+        ClickHouseQuery(
+            "SELECT name, sorting_key FROM system.tables WHERE database = \(ClickHouseFormat.literal(database))",
+            fields: 2
+        ) { row throws(ServerError) in (row.string(0), row.string(1)) }
+    }
+
+    /// Whether a table's sorting key as the server shows it (`key`) is `aggregate`'s: a table
+    /// made by an earlier version may be sorted otherwise.
+    static func isSorted(_ key: String, as aggregate: Aggregate) -> Bool {
+        key.filter { !$0.isWhitespace } == aggregate.orderBy.filter { !$0.isWhitespace }
+    }
+
+    /// Drops the materialized view of an aggregate table of one shard (before the table is made
+    /// anew).
+    func dropView(_ aggregate: Aggregate) -> String {
+        "DROP TABLE IF EXISTS \(database).\(aggregate.name)_mv"
     }
 
     /// A materialized view's page, app version and OS columns: as the SQLite rollups store them,

@@ -83,12 +83,14 @@ extension ClickHouseSQL {
     ) -> String {
         let table = page == nil ? tables.sessions : tables.sessionPages
         let onPage = page.map { ["page = \(ClickHouseFormat.literal($0))"] } ?? []
-        var rows = aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage
+        let rows = aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage
+        // The keys first (`PREWHERE`): the states are read only from the parts of the table (sorted
+        // by day first) that hold rows of those sessions.
+        var prewhere = ""
         if sessions == .inRange, filter.from != nil || filter.to != nil {
             let inRange = ["project_id = \(projectId)"] + onPage + Self.dayConditions(filter)
-            rows.append(
-                "session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))"
-            )
+            prewhere =
+                "PREWHERE session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))\n"
         }
         let events =
             copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
@@ -100,7 +102,7 @@ extension ClickHouseSQL {
             GROUP BY session_key
             UNION ALL
             SELECT session_key, \(columns.joined(separator: ", "))
-            FROM \(database).\(table) WHERE \(rows.joined(separator: " AND "))
+            FROM \(database).\(table) \(prewhere)WHERE \(rows.joined(separator: " AND "))
             """
     }
 

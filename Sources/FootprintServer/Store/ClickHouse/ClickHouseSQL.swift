@@ -34,20 +34,22 @@ struct ClickHouseSQL: Sendable {
     struct Tables: Sendable {
         var events: String, identities: String, lostEvents: String, duplicateCopies: String
         var dailyCounts: String, personDays: String, personBlocks: String, stepTimes: String, sessions: String
-        var sessionPages: String
+        var sessionPages: String, touches: String, settledFigures: String, settledRounds: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
             duplicateCopies: "duplicate_copies", dailyCounts: "daily_counts", personDays: "person_days",
             personBlocks: "person_blocks", stepTimes: "step_times", sessions: "sessions",
-            sessionPages: "session_pages")
+            sessionPages: "session_pages", touches: "touched_sessions", settledFigures: "settled_figures",
+            settledRounds: "settled_rounds")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
             events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
             duplicateCopies: "duplicate_copies_local", dailyCounts: "daily_counts_local",
             personDays: "person_days_local", personBlocks: "person_blocks_local",
             stepTimes: "step_times_local", sessions: "sessions_local",
-            sessionPages: "session_pages_local")
+            sessionPages: "session_pages_local", touches: "touched_sessions_local",
+            settledFigures: "settled_figures_local", settledRounds: "settled_rounds_local")
     }
 
     /// Which stored copies of the events a read takes.

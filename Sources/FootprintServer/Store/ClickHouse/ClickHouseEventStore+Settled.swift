@@ -1,0 +1,185 @@
+import FootprintWire
+import Foundation
+
+/// The settled session figures (``ClickHouseSQL``'s `settled_figures`, see
+/// docs/ARCHITECTURE.md, *Settled session figures*): rounds that compute every day's dwell
+/// histograms and page moves once, and the reads that take a round's days no session was
+/// touched on since and compute only the others from the marks.
+extension ClickHouseEventStore {
+    /// A round a read can use: its id, and the days it no longer gives (sorted).
+    struct SettledRound: Sendable, Equatable {
+        var round: String
+        var cutoff: Int64
+        var touchedDays: [Int64]
+    }
+
+    /// Settles a project's session figures: a new round of every day's figures, recorded once
+    /// they are all written; the rounds before the one it supersedes are then deleted. Cluster
+    /// without replicas only (see docs/ARCHITECTURE.md): with replicas it does nothing.
+    /// - Returns: the round's id, or `nil` when none was made.
+    @discardableResult
+    public func settleSessionFigures(projectId: Int64) throws(ServerError) -> String? {
+        guard !location.isReplicated else { return nil }
+        var times: [Int64] = []
+        for shard in location.shards {
+            times.append(try client.rows(ClickHouseSQL.nodeTime, on: shard).first ?? 0)
+        }
+        let cutoff = (times.min() ?? 0) - Int64(configuration.settledMargin)
+        let touches = try client.rows(sql.touches(projectId: projectId, upTo: cutoff)).first ?? 0
+        let round = UUID().uuidString.lowercased()
+        var settling = ClickHouseClient.Configuration()
+        settling.requestTimeout = configuration.fillTimeout
+        settling.settings = configuration.querySettings
+        let settler = ClickHouseClient(location: location, configuration: settling)
+        for statement in sql.settleFigures(projectId: projectId, round: round) {
+            _ = try settler.execute(statement, settings: ["insert_distributed_sync": "1"])
+        }
+        let rows = try client.rows(sql.settledRows(projectId: projectId, round: round)).first ?? 0
+        _ = try client.execute(
+            sql.commitRound(projectId: projectId, round: round, cutoff: cutoff, touches: touches, rows: rows),
+            settings: ["insert_distributed_sync": "1"])
+        // The round before stays for the reads that took it a moment ago.
+        let kept = Set(try client.rows(sql.rounds(projectId: projectId)).prefix(2))
+        if kept.contains(round) {
+            for shard in location.shards {
+                for statement in sql.deleteRounds(projectId: projectId, keeping: kept) {
+                    _ = try client.execute(statement, on: shard)
+                }
+            }
+        }
+        return round
+    }
+
+    /// The latest round of a project that still holds (its touches up to its cutoff and its
+    /// figure rows are what it recorded), and the days touched since its cutoff; `nil` when none
+    /// does.
+    func settledRound(projectId: Int64) throws(ServerError) -> SettledRound? {
+        guard !location.isReplicated else { return nil }
+        for latest in try client.rows(sql.latestRounds(projectId: projectId)) {
+            let counts = try client.rows(
+                sql.roundCounts(projectId: projectId, round: latest.round, cutoff: latest.cutoff)
+            ).first
+            guard let counts, counts.touches == latest.touches, counts.rows == latest.rows else { continue }
+            let days = try client.rows(sql.daysTouched(projectId: projectId, after: latest.cutoff))
+            return SettledRound(round: latest.round, cutoff: latest.cutoff, touchedDays: days)
+        }
+        return nil
+    }
+
+    /// The filters of `filter` over each run of consecutive days among `days` within its own:
+    /// what a read computes from the marks beside a round's figures.
+    static func liveFilters(_ filter: ReportFilter, days: [Int64]) -> [ReportFilter] {
+        let first = filter.from?.dayNumber ?? Int64.min
+        let last = filter.to.map { $0.adding(milliseconds: -1).dayNumber } ?? Int64.max
+        var runs: [ClosedRange<Int64>] = []
+        for day in days.sorted() where day >= first && day <= last {
+            if let run = runs.last, run.upperBound &+ 1 == day {
+                runs[runs.count - 1] = run.lowerBound...day
+            } else {
+                runs.append(day...day)
+            }
+        }
+        return runs.map {
+            var live = filter
+            live.from = Timestamp(millisecondsSince1970: $0.lowerBound &* 86_400_000)
+            live.to = Timestamp(millisecondsSince1970: ($0.upperBound &+ 1) &* 86_400_000)
+            return live
+        }
+    }
+
+    /// The dwell histograms of `filter` from a round's figures and, on the days touched since,
+    /// from the marks.
+    func settledDwell(projectId: Int64, filter: ReportFilter, round: SettledRound) throws(ServerError)
+        -> [String: DwellHistogram]
+    {
+        var histograms: [String: DwellHistogram] = [:]
+        for row in try client.rows(
+            sql.settledFigures(
+                projectId: projectId, round: round.round, kind: .dwell, filter: filter,
+                skipped: round.touchedDays))
+        where row.count != 0 {
+            histograms[row.page, default: DwellHistogram()].add(
+                bucket: row.bucket, count: row.count, total: row.total)
+        }
+        for live in Self.liveFilters(filter, days: round.touchedDays) {
+            let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
+            for row in try client.rows(
+                sql.rollupDwell(projectId: projectId, filter: live, sessions: sessions))
+            where row.count != 0 {
+                histograms[row.page, default: DwellHistogram()].add(
+                    bucket: row.bucket, count: row.count, total: row.total)
+            }
+        }
+        return histograms
+    }
+
+    /// The page moves of `filter` (from `page` when given) from a round's figures and, on the
+    /// days touched since, from the marks.
+    func settledMoves(projectId: Int64, filter: ReportFilter, from page: String?, round: SettledRound)
+        throws(ServerError) -> [RollupMove]
+    {
+        var counts: [MovePair: Int] = [:]
+        for row in try client.rows(
+            sql.settledFigures(
+                projectId: projectId, round: round.round, kind: .move, filter: filter,
+                skipped: round.touchedDays,
+                from: page))
+        {
+            counts[MovePair(from: row.page, to: row.to), default: 0] += Int(clamping: row.count)
+        }
+        for live in Self.liveFilters(filter, days: round.touchedDays) {
+            let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
+            for move in try client.rows(
+                sql.rollupMoves(projectId: projectId, filter: live, from: page, sessions: sessions))
+            {
+                counts[MovePair(from: move.from, to: move.to ?? ""), default: 0] += move.count
+            }
+        }
+        return counts.map {
+            RollupMove(from: $0.key.from, to: $0.key.to.isEmpty ? nil : $0.key.to, count: $0.value)
+        }
+        .filter { $0.count != 0 }
+        .sorted { ($0.from, $0.to ?? "") < ($1.from, $1.to ?? "") }
+    }
+
+    /// A move's pages, the end as `''`.
+    private struct MovePair: Hashable {
+        var from: String
+        var to: String
+    }
+
+    /// Runs a round for each project with touches whose latest round (any collector's) is at
+    /// least ``Configuration/settledInterval`` old and no longer gives every day (void, or with
+    /// sessions touched since): the settling thread's turn.
+    func settleTouchedProjects() throws(ServerError) {
+        guard configuration.settledInterval > 0, !location.isReplicated else { return }
+        for project in try client.rows(sql.projectsTouched) {
+            if let latest = try client.rows(sql.latestRounds(projectId: project.projectId)).first {
+                guard Double(project.now - latest.made) >= configuration.settledInterval else { continue }
+                if let round = try settledRound(projectId: project.projectId), round.touchedDays.isEmpty {
+                    continue
+                }
+            }
+            try settleSessionFigures(projectId: project.projectId)
+        }
+    }
+
+    /// Touches every session of `devices` once their records are written (a redundant copy's,
+    /// a suspect device's): a round made before no longer gives their days.
+    func touchSessions(projectId: Int64, devices: Set<String>) throws(ServerError) {
+        guard !devices.isEmpty else { return }
+        _ = try client.execute(
+            sql.touchDevices(projectId: projectId, devices: devices),
+            settings: ["insert_distributed_sync": "1"],
+            timeout: configuration.writeTimeout)
+    }
+
+    /// Touches `sessions` (each a session and a day) once a deletion is done.
+    func touchSessions(projectId: Int64, sessions: [(session: String, day: Int64)]) throws(ServerError) {
+        for start in stride(from: 0, to: sessions.count, by: 10_000) {
+            let slice = Array(sessions[start..<min(sessions.count, start + 10_000)])
+            _ = try client.execute(
+                sql.touch(projectId: projectId, sessions: slice), settings: ["insert_distributed_sync": "1"])
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import FootprintWire
+
+/// The settled session figures: the dwell histograms and page moves of every day, computed once
+/// per *round* from the sessions' marks and read instead of them for the days no session changed
+/// on since (see docs/ARCHITECTURE.md, *Settled session figures*).
+///
+/// - `touched_sessions` (an aggregate table, ``touchedSessions``): each INSERT's sessions and
+///   their days, with the shard's time. Its view's name sorts after every other view's, and 18.16
+///   commits a view's part after those of the views before it: a touch that can be read comes
+///   after its INSERT's session rows. A person's deletion, a redundant copy's record and a suspect
+///   device's record each touch the sessions they change once they are done.
+/// - `settled_figures`: a round's figures per day, app version, OS and page (kind 1: a dwell
+///   bucket's count and total; kind 2: a move's count).
+/// - `settled_rounds`: a round once all of its figures are written: its cutoff (a shard's time),
+///   the touches up to the cutoff it saw, and its figures' row count.
+///
+/// A read takes the latest round whose counts still hold (a touch up to its cutoff that came
+/// later, or rows it lacks, make it void), then the figures of its days on which no session was
+/// touched after the cutoff, and computes the other days from the marks as before.
+extension ClickHouseSQL {
+    /// The kinds of `settled_figures` rows.
+    enum SettledKind: Int {
+        /// A dwell bucket: `page`, `bucket`, `count`, `total`, `total_float`.
+        case dwell = 1
+        /// A page move: `page` (from), `to_page` (`''`: the session's end), `count`.
+        case move = 2
+    }
+
+    /// The touches table (an aggregate table, so that it is made, filled on upgrade and cut at
+    /// the retention horizon with the others): per INSERT, each session and day it holds events
+    /// of, and the shard's time in seconds. No person: a deletion keeps the touches, which only
+    /// name sessions and days, and adds its own.
+    static func touchedSessions(of events: String) -> Aggregate {
+        Aggregate(
+            name: "touched_sessions",
+            columns: "project_id Int64, touched Int64, session_key String, day Int64",
+            family: "MergeTree", orderBy: "project_id, touched, session_key, day",
+            select: """
+                SELECT project_id, toInt64(toUnixTimestamp(now())) AS touched, session_key, day
+                FROM \(events)
+                GROUP BY project_id, session_key, day
+                """,
+            shardingKey: "cityHash64(project_id, session_key)", byPerson: false)
+    }
+
+    /// The columns of `settled_figures`.
+    static let settledColumns = """
+        project_id Int64, round String, kind UInt8, day Int64, app String, os String, page String,
+            to_page String, bucket Int64, count Int64, total Int64, total_float Float64
+        """
+
+    /// The local tables of the settled figures and their rounds.
+    var settledTables: [String] {
+        [
+            """
+            CREATE TABLE IF NOT EXISTS \(database).settled_figures_local (\(Self.settledColumns))
+            ENGINE = \(engine("MergeTree", table: "settled_figures_local")) ORDER BY (project_id, round, kind, day)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(database).settled_rounds_local (
+                project_id Int64, round String, cutoff Int64, touches UInt64, rows UInt64, made Int64)
+            ENGINE = \(engine("MergeTree", table: "settled_rounds_local")) ORDER BY (project_id, cutoff, round)
+            """,
+        ]
+    }
+
+    /// The `Distributed` tables over them.
+    var settledDistributedTables: [String] {
+        ["settled_figures", "settled_rounds"].map {
+            """
+            CREATE TABLE IF NOT EXISTS \(database).\($0) AS \(database).\($0)_local
+            ENGINE = Distributed(\(cluster), \(database), \($0)_local, cityHash64(project_id, round))
+            """
+        }
+    }
+
+    /// The time of the node that runs it, in seconds.
+    static let nodeTime = ClickHouseQuery<Int64>.number("SELECT toInt64(toUnixTimestamp(now()))")
+
+    /// A project's touches up to `cutoff`.
+    func touches(projectId: Int64, upTo cutoff: Int64) -> ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            "SELECT count() FROM \(database).\(tables.touches) WHERE project_id = \(projectId) AND touched <= \(cutoff)"
+        )
+    }
+
+    /// Writes a round's figures of every day: the dwell buckets and the moves, per day, app
+    /// version, OS and page, as the reads of the marks compute them.
+    func settleFigures(projectId: Int64, round: String) -> [String] {
+        let all = ReportFilter()
+        let into = """
+            INSERT INTO \(database).\(tables.settledFigures) (project_id, round, kind, day, app, os, page, to_page, bucket, count, total, total_float)
+            """
+        let head = "SELECT \(projectId), \(ClickHouseFormat.literal(round))"
+        return [
+            """
+            \(into)
+            \(head), \(SettledKind.dwell.rawValue), day, app, os, page, '', \(Self.bucket("milliseconds")) AS bucket,
+                toInt64(count()), sum(milliseconds), sum(toFloat64(milliseconds))
+            FROM (\(dwells(projectId: projectId, filter: all, sessions: .all, everySession: true)))
+            GROUP BY day, app, os, page, bucket
+            """,
+            """
+            \(into)
+            \(head), \(SettledKind.move.rawValue), day, app, os, from_page, to_page, 0, toInt64(count()), 0, 0
+            FROM (\(moves(projectId: projectId, filter: all, from: nil, sessions: .all, everySession: true)))
+            GROUP BY day, app, os, from_page, to_page
+            """,
+        ]
+    }
+
+    /// A round's figure rows.
+    func settledRows(projectId: Int64, round: String) -> ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            """
+            SELECT count() FROM \(database).\(tables.settledFigures)
+            WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))
+            """)
+    }
+
+    /// Records a round whose figures are all written.
+    func commitRound(projectId: Int64, round: String, cutoff: Int64, touches: Int64, rows: Int64) -> String {
+        """
+        INSERT INTO \(database).\(tables.settledRounds) (project_id, round, cutoff, touches, rows, made)
+        SELECT \(projectId), \(ClickHouseFormat.literal(round)), \(cutoff), \(touches), \(rows), toInt64(toUnixTimestamp(now()))
+        """
+    }
+
+    /// A project's three latest rounds, newest first (by cutoff): each with its cutoff, the time
+    /// it was made, and the touches up to the cutoff and figure rows it recorded.
+    func latestRounds(projectId: Int64)
+        -> ClickHouseQuery<(round: String, cutoff: Int64, made: Int64, touches: Int64, rows: Int64)>
+    {
+        let sql = """
+            SELECT round, cutoff, made, touches, rows FROM \(database).\(tables.settledRounds)
+            WHERE project_id = \(projectId) ORDER BY cutoff DESC, round LIMIT 3
+            """
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            (row.string(0), try row.int64(1), try row.int64(2), try row.int64(3), try row.int64(4))
+        }
+    }
+
+    /// What a round recorded, as it is now: a project's touches up to `cutoff` and the round's
+    /// figure rows.
+    func roundCounts(projectId: Int64, round: String, cutoff: Int64)
+        -> ClickHouseQuery<(touches: Int64, rows: Int64)>
+    {
+        let sql = """
+            SELECT (SELECT count() FROM \(database).\(tables.touches) WHERE project_id = \(projectId) AND touched <= \(cutoff)),
+                (SELECT count() FROM \(database).\(tables.settledFigures) WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)))
+            """
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
+            (try row.int64(0), try row.int64(1))
+        }
+    }
+
+    /// The days whose figures a round with `cutoff` no longer gives: each day of a session
+    /// touched after it, as touched and as its rows now are.
+    func daysTouched(projectId: Int64, after cutoff: Int64) -> ClickHouseQuery<Int64> {
+        let db = database
+        let touched = "project_id = \(projectId) AND touched > \(cutoff)"
+        return ClickHouseQuery.number(
+            """
+            SELECT DISTINCT day FROM (
+                SELECT day FROM \(db).\(tables.touches) WHERE \(touched)
+                UNION ALL
+                SELECT day FROM \(db).\(tables.sessions) WHERE project_id = \(projectId)
+                    AND session_key GLOBAL IN (SELECT session_key FROM \(db).\(tables.touches) WHERE \(touched))
+            ) ORDER BY day
+            """)
+    }
+
+    /// A round's figures of `kind` on `filter`'s days but `skipped`, of its app version, OS and
+    /// page, and from `page` when given: `page, to_page, bucket, count, total, total_float` summed
+    /// over the days.
+    func settledFigures(
+        projectId: Int64, round: String, kind: SettledKind, filter: ReportFilter, skipped: [Int64],
+        from page: String? = nil
+    ) -> ClickHouseQuery<(page: String, to: String, bucket: Int64, count: Int64, total: Int64)> {
+        var conditions = [
+            "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
+            "kind = \(kind.rawValue)",
+        ]
+        conditions += Self.dayConditions(filter)
+        if !skipped.isEmpty {
+            conditions.append("day NOT IN (\(skipped.map(String.init).joined(separator: ", ")))")
+        }
+        if let version = filter.appVersion { conditions.append("app = \(ClickHouseFormat.literal(version))") }
+        if let os = filter.os { conditions.append("os = \(ClickHouseFormat.literal(os))") }
+        if let page = page ?? filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
+        let sql = """
+            SELECT page, to_page, bucket, sum(count), sum(total), sum(total_float)
+            FROM \(database).\(tables.settledFigures) WHERE \(conditions.joined(separator: " AND "))
+            GROUP BY page, to_page, bucket
+            """
+        return ClickHouseQuery(sql, fields: 6) { row throws(ServerError) in
+            (
+                row.string(0), row.string(1), try row.int64(2), try row.int64(3),
+                try row.sum(exact: 4, approximate: 5)
+            )
+        }
+    }
+
+    /// The projects with touches: the latest touch of each, and the time of the node that runs it.
+    var projectsTouched: ClickHouseQuery<(projectId: Int64, touched: Int64, now: Int64)> {
+        ClickHouseQuery(
+            """
+            SELECT project_id, max(touched), toInt64(toUnixTimestamp(now())) FROM \(database).\(tables.touches)
+            GROUP BY project_id
+            """, fields: 3
+        ) { row throws(ServerError) in (try row.int64(0), try row.int64(1), try row.int64(2)) }
+    }
+
+    /// Touches every session of `devices` on each day it has events, with the time of the node
+    /// that runs it (after a record of a redundant copy or a suspect device).
+    func touchDevices(projectId: Int64, devices: Set<String>) -> String {
+        """
+        INSERT INTO \(database).\(tables.touches) (project_id, touched, session_key, day)
+        SELECT project_id, toInt64(toUnixTimestamp(now())), session_key, day FROM \(database).\(tables.events)
+        WHERE project_id = \(projectId) AND device IN (\(Self.list(devices)))
+        GROUP BY project_id, session_key, day
+        """
+    }
+
+    /// A person's sessions and the days they have events on (read before the person's deletion).
+    func personSessions(projectId: Int64, person: String, anonymousIds: Set<String>)
+        -> ClickHouseQuery<(session: String, day: Int64)>
+    {
+        ClickHouseQuery(
+            """
+            SELECT DISTINCT session_key, day FROM \(database).\(tables.events)
+            WHERE project_id = \(projectId) AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+            """, fields: 2
+        ) { row throws(ServerError) in (row.string(0), try row.int64(1)) }
+    }
+
+    /// Touches `sessions` (each a session and a day) with the time of the node that runs it.
+    func touch(projectId: Int64, sessions: [(session: String, day: Int64)]) -> String {
+        let pairs = sessions.map { "(\(ClickHouseFormat.literal($0.session)), toInt64(\($0.day)))" }
+        return """
+            INSERT INTO \(database).\(tables.touches) (project_id, touched, session_key, day)
+            SELECT \(projectId), toInt64(toUnixTimestamp(now())), pair.1, pair.2
+            FROM system.one ARRAY JOIN [\(pairs.joined(separator: ", "))] AS pair
+            """
+    }
+
+    /// Deletes a project's rounds but `kept` and their figures from one shard's local tables.
+    func deleteRounds(projectId: Int64, keeping kept: Set<String>) -> [String] {
+        ["settled_figures_local", "settled_rounds_local"].map {
+            """
+            ALTER TABLE \(database).\($0) DELETE
+            WHERE project_id = \(projectId) AND round NOT IN (\(Self.list(kept)))
+            """
+        }
+    }
+
+    /// A project's rounds, newest first.
+    func rounds(projectId: Int64) -> ClickHouseQuery<String> {
+        ClickHouseQuery(
+            "SELECT round FROM \(database).\(tables.settledRounds) WHERE project_id = \(projectId) ORDER BY cutoff DESC, round",
+            fields: 1
+        ) { row throws(ServerError) in row.string(0) }
+    }
+}

@@ -1,0 +1,152 @@
+import FootprintWire
+import Foundation
+import Testing
+
+@testable import FootprintServer
+
+/// The settled session figures (dwell histograms and page moves per day, computed by a round):
+/// with a round's figures for the days no session was touched on since, and the others
+/// computed from the marks, every report stays SQLite's, through late events of settled
+/// sessions, a resend, a person's deletion and the retention horizon.
+@Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
+struct ClickHouseSettledTests {
+    /// A quarter of the data set's events, picked by message id: written after a round, they
+    /// come late to sessions it settled (and to their last views' dwells and moves).
+    static func isLate(_ event: EventRecord) -> Bool { (event.messageId.utf8.last ?? 0) % 4 == 0 }
+
+    /// Waits past the second of the shards' clocks a round's cutoff was taken in, so that what
+    /// is written next is touched after it.
+    static func pastCutoff() { Thread.sleep(forTimeInterval: 1.1) }
+
+    @Test func everyReportEqualsSQLitesFromARoundAndTheDaysTouchedSince() throws {
+        let data = PeopleTests.DataSet(seed: 3)
+        let early = data.filtered(events: { !Self.isLate($0) }, links: { _ in true })
+        let late = data.filtered(events: Self.isLate, links: { _ in false })
+        let person = try #require(data.linkedUser())
+        let request = PersonDeletion.Request(requestedBy: "test", at: data.end)
+        try withTemporaryStore("footprint-settled") { sqlite, sqliteProject in
+            try ClickHouseTesting.withStore(configure: { $0.settledMargin = 0 }) { store, project throws in
+                func expectAgreement(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+                {
+                    let expected = try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data)
+                    let answers = try ClickHouseAgreementTests.everyReport(store, project, data: data)
+                    #expect(answers.count == expected.count, "\(step)", sourceLocation: sourceLocation)
+                    for (got, want) in zip(answers, expected) where got != want {
+                        Issue.record(
+                            "\(step): ClickHouse: \(got)\nSQLite:     \(want)", sourceLocation: sourceLocation
+                        )
+                    }
+                }
+                // No round yet: the figures come from the marks.
+                try early.write(into: sqlite, project: sqliteProject)
+                try early.write(into: store, project: project)
+                #expect(try store.settledRound(projectId: project.id) == nil)
+                let first = try #require(try store.settleSessionFigures(projectId: project.id))
+                let settled = try #require(try store.settledRound(projectId: project.id))
+                #expect(settled.round == first)
+                #expect(settled.touchedDays.isEmpty)
+                try expectAgreement("after the round")
+
+                // What `change` writes after the round `round`: the days it touched come from the
+                // marks, the others from the round.
+                func afterRound(
+                    _ round: String, _ step: String, sourceLocation: SourceLocation = #_sourceLocation,
+                    _ change: () throws -> Void
+                ) throws {
+                    Self.pastCutoff()
+                    try change()
+                    let settled = try #require(try store.settledRound(projectId: project.id))
+                    #expect(settled.round == round, sourceLocation: sourceLocation)
+                    #expect(!settled.touchedDays.isEmpty, sourceLocation: sourceLocation)
+                    try expectAgreement(step, sourceLocation: sourceLocation)
+                }
+                // Late events of settled sessions.
+                try afterRound(first, "after late events") {
+                    try late.write(into: sqlite, project: sqliteProject)
+                    try late.write(into: store, project: project)
+                }
+                // A resend after a new round: the records of its copies touch their sessions.
+                let second = try #require(try store.settleSessionFigures(projectId: project.id))
+                #expect(try store.settledRound(projectId: project.id)?.touchedDays == [])
+                try afterRound(second, "after a resend") {
+                    try late.write(into: store, project: project)
+                    try late.write(into: sqlite, project: sqliteProject)
+                }
+                // A person's deletion after a round.
+                let third = try #require(try store.settleSessionFigures(projectId: project.id))
+                try afterRound(third, "after a deletion") {
+                    _ = try sqlite.deletePerson(id: person, projectId: sqliteProject.id, request: request)
+                    _ = try store.deletePerson(id: person, projectId: project.id, request: request)
+                }
+
+                // A round after everything: every day from it, the same answers.
+                try store.settleSessionFigures(projectId: project.id)
+                #expect(try store.settledRound(projectId: project.id)?.touchedDays == [])
+                try expectAgreement("after the last round")
+                // The rounds before the latest two are deleted (in the background).
+                let deadline = Date().addingTimeInterval(60)
+                while try store.client.rows(store.sql.rounds(projectId: project.id)).count > 2,
+                    Date() < deadline
+                {
+                    Thread.sleep(forTimeInterval: 0.2)
+                }
+                #expect(try store.client.rows(store.sql.rounds(projectId: project.id)).count == 2)
+            }
+        }
+    }
+
+    /// A touch up to a round's cutoff that comes after the round (an INSERT still under way, a
+    /// replica's fetch) voids it: the reads compute every day from the marks until the next.
+    @Test func aTouchThatComesAfterTheRoundUpToItsCutoffVoidsIt() throws {
+        let data = PeopleTests.DataSet(seed: 4)
+        try ClickHouseTesting.withStore(configure: { $0.settledMargin = 0 }) { store, project throws in
+            try data.write(into: store, project: project)
+            let round = try #require(try store.settleSessionFigures(projectId: project.id))
+            #expect(try store.settledRound(projectId: project.id)?.round == round)
+            let cutoff = try #require(
+                try store.client.rows(store.sql.latestRounds(projectId: project.id)).first
+            )
+            .cutoff
+            _ = try store.client.execute(
+                """
+                INSERT INTO \(store.location.database).touched_sessions (project_id, touched, session_key, day)
+                VALUES (\(project.id), \(cutoff - 5), 'late', 1)
+                """, settings: ["insert_distributed_sync": "1"])
+            #expect(try store.settledRound(projectId: project.id) == nil)
+            let next = try #require(try store.settleSessionFigures(projectId: project.id))
+            #expect(try store.settledRound(projectId: project.id)?.round == next)
+        }
+    }
+
+    /// The days a read computes from the marks beside a round: each run of touched days within
+    /// the filter's, as whole days.
+    @Test func theTouchedDaysWithinAFilterAreReadAsRunsOfWholeDays() {
+        let day: Int64 = 86_400_000
+        let filter = ReportFilter(
+            from: Timestamp(millisecondsSince1970: 10 * day), to: Timestamp(millisecondsSince1970: 20 * day),
+            appVersion: "2.0")
+        let live = ClickHouseEventStore.liveFilters(filter, days: [3, 10, 11, 12, 15, 19, 20, 25])
+        #expect(
+            live.map { [$0.from?.millisecondsSince1970 ?? -1, $0.to?.millisecondsSince1970 ?? -1] }
+                == [[10 * day, 13 * day], [15 * day, 16 * day], [19 * day, 20 * day]])
+        #expect(live.allSatisfy { $0.appVersion == "2.0" })
+        #expect(ClickHouseEventStore.liveFilters(ReportFilter(), days: [1, 2, 4]).count == 2)
+        #expect(ClickHouseEventStore.liveFilters(filter, days: []).isEmpty)
+    }
+
+    /// The settling thread makes a round by itself once sessions are touched.
+    @Test func theSettlingThreadMakesARound() throws {
+        let data = PeopleTests.DataSet(seed: 5)
+        try ClickHouseTesting.withStore(configure: {
+            $0.settledInterval = 1
+            $0.settledMargin = 0
+        }) { store, project throws in
+            try data.write(into: store, project: project)
+            let deadline = Date().addingTimeInterval(120)
+            while try store.settledRound(projectId: project.id) == nil, Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            #expect(try store.settledRound(projectId: project.id) != nil)
+        }
+    }
+}
