@@ -656,10 +656,10 @@ private struct ClusterBench {
         return rows
     }
 
-    /// The reports that read the settled session figures (dwell, moves): timed again after a
-    /// round.
+    /// The reports that read the settled session figures (dwell, moves, session lengths): timed
+    /// again after a round.
     static let settledReports = [
-        "traffic:", "traffic on", "paths after", "common page moves", "overview Report",
+        "traffic:", "traffic on", "sessions: count", "paths after", "common page moves", "overview Report",
     ]
 
     /// Every report (with `only`, those whose names hold one of them; `FOOTPRINT_REPORT_ONLY`

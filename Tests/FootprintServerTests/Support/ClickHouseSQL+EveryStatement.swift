@@ -186,6 +186,13 @@ extension ClickHouseSQL {
                     projectId: projectId, round: "r1", kind: .move, filter: onPage, skipped: [], from: "Home"
                 ).sql
             ),
+            (
+                "settled session figures",
+                Self.sessionFigures(of: [
+                    settledLengths(projectId: projectId, round: "r1", filter: filter, skipped: [3]),
+                    sessionLengths(projectId: projectId, filter: filter, sessions: .inRange),
+                ]).sql
+            ),
             ("projects touched", projectsTouched.sql),
             ("touch devices", touchDevices(projectId: projectId, devices: ["a1", "a2"])),
             ("person sessions", personSessions(projectId: projectId, person: "u1", anonymousIds: ["a1"]).sql),

@@ -160,6 +160,9 @@ extension ClickHouseEventStore {
 
     public func sessionFigures(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SessionFigures {
         if let page = filter.page, page.isEmpty { return SessionFigures([]) }
+        if filter.page == nil, let round = try settledRound(projectId: projectId) {
+            return try settledSessionFigures(projectId: projectId, filter: filter, round: round)
+        }
         let sessions = try sessionsToRead(projectId: projectId, filter: filter, page: filter.page)
         return try client.rows(sql.sessionFigures(projectId: projectId, filter: filter, sessions: sessions))
             .first

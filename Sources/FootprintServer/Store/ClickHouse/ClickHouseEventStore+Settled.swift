@@ -15,13 +15,16 @@ extension ClickHouseEventStore {
 
     /// Settles a project's session figures: a new round of every day's figures, recorded once
     /// they are all written; the rounds before the one it supersedes are then deleted. Cluster
-    /// without replicas only (see docs/ARCHITECTURE.md): with replicas it does nothing.
+    /// without replicas only (see docs/ARCHITECTURE.md): with replicas it does nothing, nor while
+    /// a shard runs a mutation (a deletion, whose sessions are touched before it starts and once
+    /// it is done, may be half applied).
     /// - Returns: the round's id, or `nil` when none was made.
     @discardableResult
     public func settleSessionFigures(projectId: Int64) throws(ServerError) -> String? {
         guard !location.isReplicated else { return nil }
         var times: [Int64] = []
         for shard in location.shards {
+            guard try client.rows(sql.pendingMutations, on: shard).first ?? 0 == 0 else { return nil }
             times.append(try client.rows(ClickHouseSQL.nodeTime, on: shard).first ?? 0)
         }
         let cutoff = (times.min() ?? 0) - Int64(configuration.settledMargin)
@@ -113,6 +116,22 @@ extension ClickHouseEventStore {
         return histograms
     }
 
+    /// The session figures of `filter` (no page) from a round's lengths and, on the days touched
+    /// since, from the sessions' rows: one read.
+    func settledSessionFigures(projectId: Int64, filter: ReportFilter, round: SettledRound)
+        throws(ServerError) -> SessionFigures
+    {
+        var parts = [
+            sql.settledLengths(
+                projectId: projectId, round: round.round, filter: filter, skipped: round.touchedDays)
+        ]
+        for live in Self.liveFilters(filter, days: round.touchedDays) {
+            let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
+            parts.append(sql.sessionLengths(projectId: projectId, filter: live, sessions: sessions))
+        }
+        return try client.rows(ClickHouseSQL.sessionFigures(of: parts)).first ?? SessionFigures([])
+    }
+
     /// The page moves of `filter` (from `page` when given) from a round's figures and, on the
     /// days touched since, from the marks.
     func settledMoves(projectId: Int64, filter: ReportFilter, from page: String?, round: SettledRound)
@@ -125,14 +144,14 @@ extension ClickHouseEventStore {
                 skipped: round.touchedDays,
                 from: page))
         {
-            counts[MovePair(from: row.page, to: row.to), default: 0] += Int(clamping: row.count)
+            counts[MovePair(from: row.page, to: row.to), default: 0].addSaturating(Int(clamping: row.count))
         }
         for live in Self.liveFilters(filter, days: round.touchedDays) {
             let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
             for move in try client.rows(
                 sql.rollupMoves(projectId: projectId, filter: live, from: page, sessions: sessions))
             {
-                counts[MovePair(from: move.from, to: move.to ?? ""), default: 0] += move.count
+                counts[MovePair(from: move.from, to: move.to ?? ""), default: 0].addSaturating(move.count)
             }
         }
         return counts.map {
@@ -174,7 +193,8 @@ extension ClickHouseEventStore {
             timeout: configuration.writeTimeout)
     }
 
-    /// Touches `sessions` (each a session and a day) once a deletion is done.
+    /// Touches `sessions` (each a session and a day): a person's before its deletion starts and
+    /// once it is done.
     func touchSessions(projectId: Int64, sessions: [(session: String, day: Int64)]) throws(ServerError) {
         for start in stride(from: 0, to: sessions.count, by: 10_000) {
             let slice = Array(sessions[start..<min(sessions.count, start + 10_000)])

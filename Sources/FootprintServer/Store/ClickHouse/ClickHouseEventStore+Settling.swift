@@ -80,6 +80,7 @@ extension ClickHouseEventStore {
                         sql.unrecordCopies(projectId: project, unrecorded.copies), on: replica,
                         timeout: configuration.writeTimeout)
                 }
+                try touchSessions(projectId: project, devices: Set(unrecorded.copies.map(\.device)))
             }
             for repair in settlement.repairs {
                 try repairDailyCounts(

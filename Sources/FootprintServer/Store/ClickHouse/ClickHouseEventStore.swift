@@ -318,11 +318,12 @@ public final class ClickHouseEventStore: EventStore {
             for aggregate in sql.aggregates {
                 var viewed = tables.contains { $0.name == "\(aggregate.name)_mv" }
                 // A table sorted as an earlier version sorted it is made anew, where that can be.
-                if holdsEvents, !location.isReplicated, viewed,
+                if !location.isReplicated, viewed,
                     let key = keys.first(where: { $0.name == "\(aggregate.name)_local" })?.key,
                     !ClickHouseSQL.isSorted(key, as: aggregate)
                 {
                     _ = try client.execute(sql.dropView(aggregate), on: shard)
+                    _ = try client.execute(sql.dropTable(aggregate), on: shard)
                     viewed = false
                 }
                 // A replicated table is not dropped (its twins share it): only one whose rows can
@@ -673,10 +674,12 @@ public final class ClickHouseEventStore: EventStore {
         _ = try ledger.logPersonDeletion(
             selection, id: id, projectId: projectId, request: request, events: 0, identityLinks: 0,
             elapsedMilliseconds: 0, logged: false)
-        // The person's sessions, touched once their rows are gone (settled figures).
+        // The person's sessions, touched before their rows go and once they are gone (settled
+        // figures; no round is made while the deletion runs).
         let sessions = try client.rows(
             sql.personSessions(
                 projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds))
+        try touchSessions(projectId: projectId, sessions: sessions)
         // The daily counts lose the person's events before the events go (the counts of a shard
         // come from its own events).
         for shard in try oneReplicaOfEachShard() {

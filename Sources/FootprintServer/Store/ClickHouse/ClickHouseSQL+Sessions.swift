@@ -145,13 +145,18 @@ extension ClickHouseSQL {
     /// Each session's (or with `page`, each session's events on that page) page views, with
     /// `length` its length, and what ``sessionConditions(filter:)`` reads: its start day, and the
     /// app version and OS of its first stored event.
+    /// With `everySession`, the start day, app version and OS whatever `filter` holds (the settled
+    /// figures keep them).
     func sessionRows(
-        projectId: Int64, filter: ReportFilter, page: String?, length: Bool, sessions: Sessions
+        projectId: Int64, filter: ReportFilter, page: String?, length: Bool, sessions: Sessions,
+        everySession: Bool = false
     )
         -> String
     {
-        let names = Self.sessionStateNames(
+        var names = Self.sessionStateNames(
             length ? ["start_time", "end_time", "views"] : ["views"], filter: filter)
+        if everySession { names += ["day", "app", "os"] }
+        names = Self.sessionStates.map(\.name).filter(names.contains)
         return """
             SELECT \(names.map(Self.sessionMerge).joined(separator: ", "))\(length ? ", end_time - start_time AS length" : "")
             FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names, sessions: sessions)))
@@ -160,25 +165,51 @@ extension ClickHouseSQL {
     }
 
     /// The figures (``SessionFigures``) of the sessions that started on `filter`'s days (with its
-    /// page: of each session's events on that page), counted here, one row back. The lengths are
-    /// added as their high and low 32 bits apart, each sum exact below 2^31 sessions, so the
-    /// total is exact wherever it fits in `Int64`; the middle lengths are read from the sorted
-    /// lengths (ClickHouse's quantiles interpolate or pick otherwise).
+    /// page: of each session's events on that page), counted here, one row back
+    /// (``sessionFigures(of:)``).
     func sessionFigures(projectId: Int64, filter: ReportFilter, sessions: Sessions = .inRange)
         -> ClickHouseQuery<SessionFigures>
     {
+        Self.sessionFigures(of: [sessionLengths(projectId: projectId, filter: filter, sessions: sessions)])
+    }
+
+    /// The sessions that started on `filter`'s days (with its page: each session's events on
+    /// that page), one row each: `kept, sessions, screens, bounces` (its length, at least 0; 1; its
+    /// page views; whether it is a bounce), what ``sessionFigures(of:)`` counts.
+    func sessionLengths(projectId: Int64, filter: ReportFilter, sessions: Sessions) -> String {
         let rows = sessionRows(
             projectId: projectId, filter: filter, page: filter.page, length: true, sessions: sessions)
+        return """
+            SELECT greatest(0, length) AS kept, toInt64(1) AS sessions, toInt64(views) AS screens,
+                toInt64(views <= 1) AS bounces
+            FROM (\(rows))
+            WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
+            """
+    }
+
+    /// The figures (``SessionFigures``) of the sessions of `parts` (each of rows `kept, sessions,
+    /// screens, bounces`: a length, how many sessions had it, their page views and bounces), one
+    /// row back. The lengths are added as their high and low 32 bits apart, each sum exact below
+    /// 2^31 sessions, so the total is exact wherever it fits in `Int64`; the middle lengths are
+    /// read from the lengths sorted with their running count of sessions (ClickHouse's quantiles
+    /// interpolate or pick otherwise; a lambda is given the rank as an array, since 18.16's
+    /// lambdas read no other column).
+    static func sessionFigures(of parts: [String]) -> ClickHouseQuery<SessionFigures> {
+        func middle(_ rank: String) -> String {
+            "lengths[arrayCount((c, r) -> c < r, counts, arrayResize(emptyArrayInt64(), length(counts), \(rank))) + 1]"
+        }
         return ClickHouseQuery(
             """
-            SELECT n, high, low, screens, bounces, if(n = 0, 0, sorted[intDiv(n - 1, 2) + 1]),
-                if(n = 0, 0, sorted[intDiv(n, 2) + 1])
+            SELECT n, high, low, screens, bounces, if(n = 0, 0, \(middle("intDiv(n - 1, 2) + 1"))),
+                if(n = 0, 0, \(middle("intDiv(n, 2) + 1")))
             FROM (
-                SELECT count() AS n, sum(intDiv(kept, 4294967296)) AS high, sum(kept % 4294967296) AS low,
-                    sum(views) AS screens, countIf(views <= 1) AS bounces, arraySort(groupArray(kept)) AS sorted
+                SELECT n, high, low, screens, bounces, arrayMap(x -> x.1, sorted) AS lengths,
+                    arrayCumSum(arrayMap(x -> x.2, sorted)) AS counts
                 FROM (
-                    SELECT greatest(0, length) AS kept, views FROM (\(rows))
-                    WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
+                    SELECT sum(sessions) AS n, sum(intDiv(kept, 4294967296) * sessions) AS high,
+                        sum(kept % 4294967296 * sessions) AS low, sum(screens) AS screens, sum(bounces) AS bounces,
+                        arraySort(groupArray((kept, sessions))) AS sorted
+                    FROM (\(parts.joined(separator: "\nUNION ALL\n")))
                 )
             )
             """, fields: 7
@@ -191,7 +222,7 @@ extension ClickHouseSQL {
                 sessions: try row.int(0), totalLengthMilliseconds: total,
                 lowerMiddleLengthMilliseconds: try row.int64(5),
                 upperMiddleLengthMilliseconds: try row.int64(6),
-                pageViews: Int(clamping: try row.uint64(3)), bounces: try row.int(4))
+                pageViews: Int(clamping: try row.int64(3)), bounces: try row.int(4))
         }
     }
 

@@ -24,17 +24,21 @@ extension ClickHouseSQL {
         case dwell = 1
         /// A page move: `page` (from), `to_page` (`''`: the session's end), `count`.
         case move = 2
+        /// A session length on its start day: `bucket` the length (at least 0), `count` the
+        /// sessions, `total` their page views, `total_float` the bounces among them.
+        case session = 3
     }
 
     /// The touches table (an aggregate table, so that it is made, filled on upgrade and cut at
     /// the retention horizon with the others): per INSERT, each session and day it holds events
-    /// of, and the shard's time in seconds. No person: a deletion keeps the touches, which only
-    /// name sessions and days, and adds its own.
+    /// of, and the shard's time in seconds; sorted by session, so that a session's touches are
+    /// read by key. No person: a deletion keeps the touches, which only name sessions and days,
+    /// and adds its own.
     static func touchedSessions(of events: String) -> Aggregate {
         Aggregate(
             name: "touched_sessions",
             columns: "project_id Int64, touched Int64, session_key String, day Int64",
-            family: "MergeTree", orderBy: "project_id, touched, session_key, day",
+            family: "MergeTree", orderBy: "project_id, session_key, day, touched",
             select: """
                 SELECT project_id, toInt64(toUnixTimestamp(now())) AS touched, session_key, day
                 FROM \(events)
@@ -106,7 +110,42 @@ extension ClickHouseSQL {
             FROM (\(moves(projectId: projectId, filter: all, from: nil, sessions: .all, everySession: true)))
             GROUP BY day, app, os, from_page, to_page
             """,
+            """
+            \(into)
+            \(head), \(SettledKind.session.rawValue), day, app, os, '', '', greatest(0, length) AS kept, toInt64(count()),
+                toInt64(sum(views)), toFloat64(countIf(views <= 1))
+            FROM (\(sessionRows(projectId: projectId, filter: all, page: nil, length: true, sessions: .all, everySession: true)))
+            GROUP BY day, app, os, kept
+            """,
         ]
+    }
+
+    /// A round's sessions that started on `filter`'s days but `skipped`, of its app version and
+    /// OS: rows of ``sessionFigures(of:)``.
+    func settledLengths(projectId: Int64, round: String, filter: ReportFilter, skipped: [Int64]) -> String {
+        """
+        SELECT bucket AS kept, count AS sessions, total AS screens, toInt64(total_float) AS bounces
+        FROM \(database).\(tables.settledFigures)
+        WHERE \(settledConditions(projectId: projectId, round: round, kind: .session, filter: filter, skipped: skipped).joined(separator: " AND "))
+        """
+    }
+
+    /// The conditions on a round's figures of `kind` on `filter`'s days but `skipped`, of its app
+    /// version and OS.
+    func settledConditions(
+        projectId: Int64, round: String, kind: SettledKind, filter: ReportFilter, skipped: [Int64]
+    ) -> [String] {
+        var conditions = [
+            "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
+            "kind = \(kind.rawValue)",
+        ]
+        conditions += Self.dayConditions(filter)
+        if !skipped.isEmpty {
+            conditions.append("day NOT IN (\(skipped.map(String.init).joined(separator: ", ")))")
+        }
+        if let version = filter.appVersion { conditions.append("app = \(ClickHouseFormat.literal(version))") }
+        if let os = filter.os { conditions.append("os = \(ClickHouseFormat.literal(os))") }
+        return conditions
     }
 
     /// A round's figure rows.
@@ -155,18 +194,16 @@ extension ClickHouseSQL {
     }
 
     /// The days whose figures a round with `cutoff` no longer gives: each day of a session
-    /// touched after it, as touched and as its rows now are.
+    /// touched after it, as touched and as its rows now are. Every row of `sessions` came with a
+    /// touch of its session and day (the touches are never fewer: a deletion keeps them), so the
+    /// touches alone give those days, read by session key (their table's order).
     func daysTouched(projectId: Int64, after cutoff: Int64) -> ClickHouseQuery<Int64> {
-        let db = database
-        let touched = "project_id = \(projectId) AND touched > \(cutoff)"
+        let touches = "\(database).\(tables.touches)"
         return ClickHouseQuery.number(
             """
-            SELECT DISTINCT day FROM (
-                SELECT day FROM \(db).\(tables.touches) WHERE \(touched)
-                UNION ALL
-                SELECT day FROM \(db).\(tables.sessions) WHERE project_id = \(projectId)
-                    AND session_key GLOBAL IN (SELECT session_key FROM \(db).\(tables.touches) WHERE \(touched))
-            ) ORDER BY day
+            SELECT DISTINCT day FROM \(touches) WHERE project_id = \(projectId)
+                AND session_key GLOBAL IN (SELECT session_key FROM \(touches) WHERE project_id = \(projectId) AND touched > \(cutoff))
+            ORDER BY day
             """)
     }
 
@@ -177,16 +214,8 @@ extension ClickHouseSQL {
         projectId: Int64, round: String, kind: SettledKind, filter: ReportFilter, skipped: [Int64],
         from page: String? = nil
     ) -> ClickHouseQuery<(page: String, to: String, bucket: Int64, count: Int64, total: Int64)> {
-        var conditions = [
-            "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
-            "kind = \(kind.rawValue)",
-        ]
-        conditions += Self.dayConditions(filter)
-        if !skipped.isEmpty {
-            conditions.append("day NOT IN (\(skipped.map(String.init).joined(separator: ", ")))")
-        }
-        if let version = filter.appVersion { conditions.append("app = \(ClickHouseFormat.literal(version))") }
-        if let os = filter.os { conditions.append("os = \(ClickHouseFormat.literal(os))") }
+        var conditions = settledConditions(
+            projectId: projectId, round: round, kind: kind, filter: filter, skipped: skipped)
         if let page = page ?? filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
         let sql = """
             SELECT page, to_page, bucket, sum(count), sum(total), sum(total_float)
