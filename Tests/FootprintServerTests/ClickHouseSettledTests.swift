@@ -4,10 +4,11 @@ import Testing
 
 @testable import FootprintServer
 
-/// The settled session figures (dwell histograms and page moves per day, computed by a round):
-/// with a round's figures for the days no session was touched on since, and the others
-/// computed from the marks, every report stays SQLite's, through late events of settled
-/// sessions, a resend, a person's deletion and the retention horizon.
+/// The settled session figures (dwell histograms, page moves and session lengths per day,
+/// computed by a round): with a round's figures for the days no session was touched on since,
+/// and the others computed from the marks, every report stays SQLite's, through late events of
+/// settled sessions, a resend and a person's deletion, and so do the rounds after each, which
+/// compute only the touched days.
 @Suite(.serialized, .enabled(if: ClickHouseTesting.isAvailable, ClickHouseTesting.reason))
 struct ClickHouseSettledTests {
     /// A quarter of the data set's events, picked by message id: written after a round, they
@@ -41,48 +42,49 @@ struct ClickHouseSettledTests {
                 try early.write(into: sqlite, project: sqliteProject)
                 try early.write(into: store, project: project)
                 #expect(try store.settledRound(projectId: project.id) == nil)
-                let first = try #require(try store.settleSessionFigures(projectId: project.id))
+                let first = try #require(try store.settle(projectId: project.id))
+                #expect(first.computed == nil)
                 let settled = try #require(try store.settledRound(projectId: project.id))
-                #expect(settled.round == first)
+                #expect(settled.round == first.round)
                 #expect(settled.touchedDays.isEmpty)
                 try expectAgreement("after the round")
 
                 // What `change` writes after the round `round`: the days it touched come from the
-                // marks, the others from the round.
+                // marks, the others from the round. Then the next round, which computes only those
+                // days and copies the others: every day from it.
                 func afterRound(
                     _ round: String, _ step: String, sourceLocation: SourceLocation = #_sourceLocation,
                     _ change: () throws -> Void
-                ) throws {
+                ) throws -> String {
                     Self.pastCutoff()
                     try change()
                     let settled = try #require(try store.settledRound(projectId: project.id))
                     #expect(settled.round == round, sourceLocation: sourceLocation)
                     #expect(!settled.touchedDays.isEmpty, sourceLocation: sourceLocation)
                     try expectAgreement(step, sourceLocation: sourceLocation)
+                    let next = try #require(try store.settle(projectId: project.id))
+                    #expect(next.computed == settled.touchedDays, sourceLocation: sourceLocation)
+                    #expect(
+                        try store.settledRound(projectId: project.id)?.touchedDays == [],
+                        sourceLocation: sourceLocation)
+                    try expectAgreement(step + ", then a round", sourceLocation: sourceLocation)
+                    return next.round
                 }
                 // Late events of settled sessions.
-                try afterRound(first, "after late events") {
+                let second = try afterRound(first.round, "after late events") {
                     try late.write(into: sqlite, project: sqliteProject)
                     try late.write(into: store, project: project)
                 }
-                // A resend after a new round: the records of its copies touch their sessions.
-                let second = try #require(try store.settleSessionFigures(projectId: project.id))
-                #expect(try store.settledRound(projectId: project.id)?.touchedDays == [])
-                try afterRound(second, "after a resend") {
+                // A resend: the records of its copies touch their sessions.
+                let third = try afterRound(second, "after a resend") {
                     try late.write(into: store, project: project)
                     try late.write(into: sqlite, project: sqliteProject)
                 }
-                // A person's deletion after a round.
-                let third = try #require(try store.settleSessionFigures(projectId: project.id))
-                try afterRound(third, "after a deletion") {
+                // A person's deletion.
+                _ = try afterRound(third, "after a deletion") {
                     _ = try sqlite.deletePerson(id: person, projectId: sqliteProject.id, request: request)
                     _ = try store.deletePerson(id: person, projectId: project.id, request: request)
                 }
-
-                // A round after everything: every day from it, the same answers.
-                try store.settleSessionFigures(projectId: project.id)
-                #expect(try store.settledRound(projectId: project.id)?.touchedDays == [])
-                try expectAgreement("after the last round")
                 // The rounds before the latest two are deleted (in the background).
                 let deadline = Date().addingTimeInterval(60)
                 while try store.client.rows(store.sql.rounds(projectId: project.id)).count > 2,
@@ -115,6 +117,31 @@ struct ClickHouseSettledTests {
             #expect(try store.settledRound(projectId: project.id) == nil)
             let next = try #require(try store.settleSessionFigures(projectId: project.id))
             #expect(try store.settledRound(projectId: project.id)?.round == next)
+        }
+    }
+
+    /// Retention deletes the touches of the days before its horizon: the round before it no
+    /// longer holds, and the reads and the next round (every day) give SQLite's reports after the
+    /// same retention.
+    @Test func retentionVoidsTheRoundBeforeIt() throws {
+        let data = PeopleTests.DataSet(seed: 8)
+        try withTemporaryStore("footprint-settled-retention") { sqlite, sqliteProject in
+            try data.write(into: sqlite, project: sqliteProject)
+            _ = try sqlite.applyRetention(defaultDays: 4, now: data.end)
+            let expected = try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data)
+            try ClickHouseTesting.withStore(configure: { $0.settledMargin = 0 }) { store, project throws in
+                try data.write(into: store, project: project)
+                try #require(try store.settleSessionFigures(projectId: project.id) != nil)
+                _ = try store.applyRetention(defaultDays: 4, now: data.end)
+                #expect(try store.settledRound(projectId: project.id) == nil)
+                ClickHouseAgreementTests.expectSame(
+                    try ClickHouseAgreementTests.everyReport(store, project, data: data), expected)
+                let next = try #require(try store.settle(projectId: project.id))
+                #expect(next.computed == nil)
+                #expect(try store.settledRound(projectId: project.id)?.round == next.round)
+                ClickHouseAgreementTests.expectSame(
+                    try ClickHouseAgreementTests.everyReport(store, project, data: data), expected)
+            }
         }
     }
 

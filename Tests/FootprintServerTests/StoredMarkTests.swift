@@ -41,6 +41,7 @@ struct StoredMarkTests {
                 == true)
         let dwell = sql.rollupDwell(projectId: 1, filter: ReportFilter()).sql
         #expect(dwell.contains("(toInt64(0), toUInt64(0), toUInt8(0), '', toInt64(0), toInt64(0))"))
-        #expect(dwell.contains("arrayFilter((m, s, u) -> m.3 = 1 OR (m.3 = 2 AND s > 0 AND u = 2)"))
+        #expect(
+            dwell.contains("arrayFilter((m, s, u, w) -> m.3 = 1 OR (m.3 = 2 AND s > 0 AND u = 2 AND w = 1)"))
     }
 }

@@ -14,13 +14,20 @@ extension ClickHouseEventStore {
     }
 
     /// Settles a project's session figures: a new round of every day's figures, recorded once
-    /// they are all written; the rounds before the one it supersedes are then deleted. Cluster
-    /// without replicas only (see docs/ARCHITECTURE.md): with replicas it does nothing, nor while
-    /// a shard runs a mutation (a deletion, whose sessions are touched before it starts and once
-    /// it is done, may be half applied).
+    /// they are all written; the rounds before the one it supersedes are then deleted. While the
+    /// latest round holds, the new one copies its figures of the days no session was touched on
+    /// since and computes the others; else it computes every day. Cluster without replicas only
+    /// (see docs/ARCHITECTURE.md): with replicas it does nothing, nor while a shard runs a
+    /// mutation (a deletion, whose sessions are touched before it starts and once it is done, may
+    /// be half applied).
     /// - Returns: the round's id, or `nil` when none was made.
     @discardableResult
     public func settleSessionFigures(projectId: Int64) throws(ServerError) -> String? {
+        try settle(projectId: projectId)?.round
+    }
+
+    /// ``settleSessionFigures(projectId:)``, and the days it computed: `nil` for every day.
+    func settle(projectId: Int64) throws(ServerError) -> (round: String, computed: [Int64]?)? {
         guard !location.isReplicated else { return nil }
         var times: [Int64] = []
         for shard in location.shards {
@@ -28,13 +35,28 @@ extension ClickHouseEventStore {
             times.append(try client.rows(ClickHouseSQL.nodeTime, on: shard).first ?? 0)
         }
         let cutoff = (times.min() ?? 0) - Int64(configuration.settledMargin)
+        // The touches first, then the round before and what was touched since: a touch up to the
+        // cutoff that comes later voids this round; one that came before is in those days or
+        // voids the round before.
         let touches = try client.rows(sql.touches(projectId: projectId, upTo: cutoff)).first ?? 0
+        let previous = try settledRound(projectId: projectId)
         let round = UUID().uuidString.lowercased()
         var settling = ClickHouseClient.Configuration()
         settling.requestTimeout = configuration.fillTimeout
         settling.settings = configuration.querySettings
         let settler = ClickHouseClient(location: location, configuration: settling)
-        for statement in sql.settleFigures(projectId: projectId, round: round) {
+        var statements: [String] = []
+        if let previous {
+            statements.append(
+                sql.copyFigures(
+                    projectId: projectId, from: previous.round, to: round, skipped: previous.touchedDays))
+            for live in Self.liveFilters(ReportFilter(), days: previous.touchedDays) {
+                statements += sql.settleFigures(projectId: projectId, round: round, filter: live)
+            }
+        } else {
+            statements = sql.settleFigures(projectId: projectId, round: round)
+        }
+        for statement in statements {
             _ = try settler.execute(statement, settings: ["insert_distributed_sync": "1"])
         }
         let rows = try client.rows(sql.settledRows(projectId: projectId, round: round)).first ?? 0
@@ -50,7 +72,7 @@ extension ClickHouseEventStore {
                 }
             }
         }
-        return round
+        return (round, previous?.touchedDays)
     }
 
     /// The latest round of a project that still holds (its touches up to its cutoff and its
@@ -184,9 +206,10 @@ extension ClickHouseEventStore {
     }
 
     /// Touches every session of `devices` once their records are written (a redundant copy's,
-    /// a suspect device's): a round made before no longer gives their days.
+    /// a suspect device's): a round made before no longer gives their days. With replicas, where
+    /// no round is made, nothing.
     func touchSessions(projectId: Int64, devices: Set<String>) throws(ServerError) {
-        guard !devices.isEmpty else { return }
+        guard !devices.isEmpty, !location.isReplicated else { return }
         _ = try client.execute(
             sql.touchDevices(projectId: projectId, devices: devices),
             settings: ["insert_distributed_sync": "1"],
@@ -194,8 +217,9 @@ extension ClickHouseEventStore {
     }
 
     /// Touches `sessions` (each a session and a day): a person's before its deletion starts and
-    /// once it is done.
+    /// once it is done. With replicas, where no round is made, nothing.
     func touchSessions(projectId: Int64, sessions: [(session: String, day: Int64)]) throws(ServerError) {
+        guard !location.isReplicated else { return }
         for start in stride(from: 0, to: sessions.count, by: 10_000) {
             let slice = Array(sessions[start..<min(sessions.count, start + 10_000)])
             _ = try client.execute(

@@ -88,36 +88,53 @@ extension ClickHouseSQL {
         )
     }
 
-    /// Writes a round's figures of every day: the dwell buckets and the moves, per day, app
-    /// version, OS and page, as the reads of the marks compute them.
-    func settleFigures(projectId: Int64, round: String) -> [String] {
-        let all = ReportFilter()
+    /// Writes a round's figures of `filter`'s days (every day without days): the dwell buckets,
+    /// the moves and the session lengths, per day, app version, OS and page, as the reads of the
+    /// sessions compute them.
+    func settleFigures(projectId: Int64, round: String, filter: ReportFilter = ReportFilter()) -> [String] {
+        let sessions: Sessions = filter.from == nil && filter.to == nil ? .all : .inRange
         let into = """
             INSERT INTO \(database).\(tables.settledFigures) (project_id, round, kind, day, app, os, page, to_page, bucket, count, total, total_float)
             """
         let head = "SELECT \(projectId), \(ClickHouseFormat.literal(round))"
+        let lengths = sessionRows(
+            projectId: projectId, filter: filter, page: nil, length: true, sessions: sessions,
+            everySession: true)
         return [
             """
             \(into)
             \(head), \(SettledKind.dwell.rawValue), day, app, os, page, '', \(Self.bucket("milliseconds")) AS bucket,
                 toInt64(count()), sum(milliseconds), sum(toFloat64(milliseconds))
-            FROM (\(dwells(projectId: projectId, filter: all, sessions: .all, everySession: true)))
+            FROM (\(dwells(projectId: projectId, filter: filter, sessions: sessions, everySession: true)))
             GROUP BY day, app, os, page, bucket
             """,
             """
             \(into)
             \(head), \(SettledKind.move.rawValue), day, app, os, from_page, to_page, 0, toInt64(count()), 0, 0
-            FROM (\(moves(projectId: projectId, filter: all, from: nil, sessions: .all, everySession: true)))
+            FROM (\(moves(projectId: projectId, filter: filter, from: nil, sessions: sessions, everySession: true)))
             GROUP BY day, app, os, from_page, to_page
             """,
             """
             \(into)
             \(head), \(SettledKind.session.rawValue), day, app, os, '', '', greatest(0, length) AS kept, toInt64(count()),
                 toInt64(sum(views)), toFloat64(countIf(views <= 1))
-            FROM (\(sessionRows(projectId: projectId, filter: all, page: nil, length: true, sessions: .all, everySession: true)))
+            FROM (\(lengths))
+            WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
             GROUP BY day, app, os, kept
             """,
         ]
+    }
+
+    /// Copies the figures of round `previous` but those of `skipped` days into round `round`.
+    func copyFigures(projectId: Int64, from previous: String, to round: String, skipped: [Int64]) -> String {
+        let figures = "\(database).\(tables.settledFigures)"
+        let days =
+            skipped.isEmpty ? "" : " AND day NOT IN (\(skipped.map(String.init).joined(separator: ", ")))"
+        return """
+            INSERT INTO \(figures) (project_id, round, kind, day, app, os, page, to_page, bucket, count, total, total_float)
+            SELECT project_id, \(ClickHouseFormat.literal(round)), kind, day, app, os, page, to_page, bucket, count, total, total_float
+            FROM \(figures) WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(previous))\(days)
+            """
     }
 
     /// A round's sessions that started on `filter`'s days but `skipped`, of its app version and
