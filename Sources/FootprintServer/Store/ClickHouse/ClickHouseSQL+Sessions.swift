@@ -170,7 +170,8 @@ extension ClickHouseSQL {
     func sessionFigures(projectId: Int64, filter: ReportFilter, sessions: Sessions = .inRange)
         -> ClickHouseQuery<SessionFigures>
     {
-        Self.sessionFigures(of: [sessionLengths(projectId: projectId, filter: filter, sessions: sessions)])
+        Self.sessionFigures(
+            of: [sessionLengths(projectId: projectId, filter: filter, sessions: sessions)], counted: false)
     }
 
     /// The sessions that started on `filter`'s days (with its page: each session's events on
@@ -194,21 +195,29 @@ extension ClickHouseSQL {
     /// read from the lengths sorted with their running count of sessions (ClickHouse's quantiles
     /// interpolate or pick otherwise; a lambda is given the rank as an array, since 18.16's
     /// lambdas read no other column).
-    static func sessionFigures(of parts: [String]) -> ClickHouseQuery<SessionFigures> {
+    /// Without `counted`, every row is one session (`sessions` is 1), and the middle lengths are
+    /// read from the sorted lengths themselves (at 10M events 0.4 s against 0.6 s).
+    static func sessionFigures(of parts: [String], counted: Bool = true) -> ClickHouseQuery<SessionFigures> {
         func middle(_ rank: String) -> String {
-            "lengths[arrayCount((c, r) -> c < r, counts, arrayResize(emptyArrayInt64(), length(counts), \(rank))) + 1]"
+            counted
+                ? "lengths[arrayCount((c, r) -> c < r, counts, arrayResize(emptyArrayInt64(), length(counts), \(rank))) + 1]"
+                : "sorted[\(rank)]"
         }
+        let sorted = counted ? "arraySort(groupArray((kept, sessions)))" : "arraySort(groupArray(kept))"
+        let arrays =
+            counted
+            ? "arrayMap(x -> x.1, sorted) AS lengths, arrayCumSum(arrayMap(x -> x.2, sorted)) AS counts"
+            : "sorted"
         return ClickHouseQuery(
             """
             SELECT n, high, low, screens, bounces, if(n = 0, 0, \(middle("intDiv(n - 1, 2) + 1"))),
                 if(n = 0, 0, \(middle("intDiv(n, 2) + 1")))
             FROM (
-                SELECT n, high, low, screens, bounces, arrayMap(x -> x.1, sorted) AS lengths,
-                    arrayCumSum(arrayMap(x -> x.2, sorted)) AS counts
+                SELECT n, high, low, screens, bounces, \(arrays)
                 FROM (
                     SELECT sum(sessions) AS n, sum(intDiv(kept, 4294967296) * sessions) AS high,
                         sum(kept % 4294967296 * sessions) AS low, sum(screens) AS screens, sum(bounces) AS bounces,
-                        arraySort(groupArray((kept, sessions))) AS sorted
+                        \(sorted) AS sorted
                     FROM (\(parts.joined(separator: "\nUNION ALL\n")))
                 )
             )
