@@ -653,6 +653,13 @@ private struct ClusterBench {
         rows += try timedReports(
             store: store, project: base.project, stored: stored, round: " (settled, last day touched)",
             only: Self.settledReports)
+        // The next round computes the last day only and copies the others.
+        let next = try Measure.seconds { try store.settleSessionFigures(projectId: base.project.id) }
+        rows.append(
+            BenchmarkRow(
+                metric: "settled session figures: the next round, the last day touched",
+                value: Measure.duration(next * 1e9),
+                note: "ClickHouse, \(Measure.grouped(stored)) events, once"))
         return rows
     }
 
