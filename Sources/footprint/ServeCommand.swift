@@ -12,7 +12,7 @@ enum ServeCommand: Command {
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
                         [--retention-days N] [--insert-interval MS] [--spool DIR [--spool-bytes N] [--spool-segment-rows N] [--spool-segment-ms MS]]
-                        [--meta-cache-interval MS] [--replication-wait MS]
+                        [--meta-cache-interval MS] [--replication-wait MS] [--settle-interval S]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; created
@@ -70,6 +70,10 @@ enum ServeCommand: Command {
                               fetch them before it is answered (0 to 60000; default 5000); past it the
                               batch is answered 503. 0 answers without waiting: a replica's disk lost
                               in the moment before its twin fetched the rows then loses them
+          --settle-interval   with --store: the seconds between two rounds of a project's settled session
+                              figures (dwell, moves, session lengths), made while its sessions change
+                              (0 to 86400; default 300; 0 for none: those reports then read every
+                              session). Shards without replicas only
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -90,7 +94,7 @@ enum ServeCommand: Command {
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
                 "metrics-from", "retention-days", "insert-interval", "spool", "spool-bytes",
                 "spool-segment-rows", "spool-segment-ms",
-                "meta-cache-interval", "replication-wait",
+                "meta-cache-interval", "replication-wait", "settle-interval",
             ],
             flags: [])
         let stores = try StoreAccess.stores(parsed)
@@ -215,14 +219,15 @@ enum ServeCommand: Command {
     }
 
     /// The ClickHouse store's settings from the options that tune it (`--insert-interval`,
-    /// `--replication-wait`, `--spool` and its `--spool-…` options), each of which needs
+    /// `--replication-wait`, `--settle-interval`, `--spool` and its `--spool-…` options), each of
+    /// which needs
     /// `--store` (`clickHouse`).
     static func clickHouseStore(_ parsed: CommandLineArguments, clickHouse: Bool) throws(UsageError)
         -> ClickHouseEventStore.Configuration
     {
         var store = ClickHouseEventStore.Configuration()
         let spoolOptions = ["spool-bytes", "spool-segment-rows", "spool-segment-ms"]
-        for name in ["insert-interval", "spool", "replication-wait"] + spoolOptions
+        for name in ["insert-interval", "spool", "replication-wait", "settle-interval"] + spoolOptions
         where parsed.options[name] != nil {
             guard clickHouse else { throw UsageError(description: "--\(name) needs --store") }
         }
@@ -232,6 +237,8 @@ enum ServeCommand: Command {
             Double(
                 try parsed.integer(
                     "replication-wait", default: Int(store.replicationWait * 1000), in: 0...60_000)) / 1000
+        store.settledInterval = Double(
+            try parsed.integer("settle-interval", default: Int(store.settledInterval), in: 0...86_400))
         store.spoolDirectory = parsed.options["spool"]
         for name in spoolOptions where parsed.options[name] != nil && store.spoolDirectory == nil {
             throw UsageError(description: "--\(name) needs --spool")

@@ -62,6 +62,10 @@ extension CommandLineTests {
         ["--replication-wait", "100"],
         ["--replication-wait", "60001", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         ["--replication-wait", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        // The settled session figures are the ClickHouse store's, a round at most once a day.
+        ["--settle-interval", "60"],
+        ["--settle-interval", "86401", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--settle-interval", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         // PostgreSQL keeps the metadata only with ClickHouse events, instead of the --db file.
         ["--meta", "postgres://fp@127.0.0.1:5432/meta"],
         ["--meta", "postgres://fp@127.0.0.1:5432/meta", "--store", "clickhouse://127.0.0.1:8123/footprint"],
