@@ -3,8 +3,8 @@ import Foundation
 
 /// The settled session figures (``ClickHouseSQL``'s `settled_figures`, see
 /// docs/ARCHITECTURE.md, *Settled session figures*): rounds that compute every day's dwell
-/// histograms and page moves once, and the reads that take a round's days no session was
-/// touched on since and compute only the others from the marks.
+/// histograms, page moves and session lengths once, and the reads that take a round's days no
+/// session was touched on since and compute only the others from the sessions' rows.
 extension ClickHouseEventStore {
     /// A round a read can use: its id, and the days it no longer gives (sorted).
     struct SettledRound: Sendable, Equatable {
@@ -41,10 +41,7 @@ extension ClickHouseEventStore {
         let touches = try client.rows(sql.touches(projectId: projectId, upTo: cutoff)).first ?? 0
         let previous = try settledRound(projectId: projectId)
         let round = UUID().uuidString.lowercased()
-        var settling = ClickHouseClient.Configuration()
-        settling.requestTimeout = configuration.fillTimeout
-        settling.settings = configuration.querySettings
-        let settler = ClickHouseClient(location: location, configuration: settling)
+        let settler = longClient
         var statements: [String] = []
         if let previous {
             statements.append(

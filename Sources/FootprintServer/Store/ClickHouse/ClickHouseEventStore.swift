@@ -278,6 +278,15 @@ public final class ClickHouseEventStore: EventStore {
         spool?.close()
     }
 
+    /// A client for the statements that may run long: an aggregate table's fill and a round of
+    /// settled session figures (at most ``Configuration/fillTimeout``, with the store's settings).
+    var longClient: ClickHouseClient {
+        var long = ClickHouseClient.Configuration()
+        long.requestTimeout = configuration.fillTimeout
+        long.settings = configuration.querySettings
+        return ClickHouseClient(location: location, configuration: long)
+    }
+
     /// Creates the database and the local tables on every shard, then the `Distributed` tables
     /// on every shard (18.16 has no `ON CLUSTER` without ZooKeeper). Safe to run again. With
     /// replicas, on every replica that can be reached, as long as each shard has one (a replica
@@ -289,13 +298,11 @@ public final class ClickHouseEventStore: EventStore {
     /// earlier version, or a fill cut short), the table is made anew and filled from those events
     /// first (at most ``Configuration/fillTimeout``); without replicas, so is one an earlier
     /// version sorted otherwise (`sessions`, now by day first). With replicas such a table stays
-    /// as it is: the reads give the same answers from it, some of them slower. Events inserted between the fill and the view
-    /// would not be aggregated: upgrade with the collectors stopped, start one, then the others.
+    /// as it is: the reads give the same answers from it, some of them slower. Events inserted
+    /// between the fill and the view would not be aggregated: upgrade with the collectors
+    /// stopped, start one, then the others.
     func createSchema() throws(ServerError) {
-        var filling = ClickHouseClient.Configuration()
-        filling.requestTimeout = configuration.fillTimeout
-        filling.settings = configuration.querySettings
-        let filler = ClickHouseClient(location: location, configuration: filling)
+        let filler = longClient
         var reached: [ClickHouseLocation.Node] = []
         for shard in location.shards {
             let tables: [(name: String, rows: UInt64)]

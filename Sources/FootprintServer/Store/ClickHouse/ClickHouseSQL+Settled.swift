@@ -1,16 +1,16 @@
 import FootprintWire
 
-/// The settled session figures: the dwell histograms and page moves of every day, computed once
-/// per *round* from the sessions' marks and read instead of them for the days no session changed
-/// on since (see docs/ARCHITECTURE.md, *Settled session figures*).
+/// The settled session figures: the dwell histograms, page moves and session lengths of every
+/// day, computed once per *round* from the sessions' rows and read instead of them for the days
+/// no session changed on since (see docs/ARCHITECTURE.md, *Settled session figures*).
 ///
-/// - `touched_sessions` (an aggregate table, ``touchedSessions``): each INSERT's sessions and
-///   their days, with the shard's time. Its view's name sorts after every other view's, and 18.16
-///   commits a view's part after those of the views before it: a touch that can be read comes
-///   after its INSERT's session rows. A person's deletion, a redundant copy's record and a suspect
-///   device's record each touch the sessions they change once they are done.
-/// - `settled_figures`: a round's figures per day, app version, OS and page (kind 1: a dwell
-///   bucket's count and total; kind 2: a move's count).
+/// - `touched_sessions` (an aggregate table, ``touchedSessions(of:)``): each INSERT's sessions
+///   and their days, with the shard's time. Its view's name sorts after every other view's, and
+///   18.16 commits a view's part after those of the views before it: a touch that can be read
+///   comes after its INSERT's session rows. A person's deletion touches its sessions before and
+///   after; a redundant copy's, a suspect device's and a removed copy's record touch theirs once
+///   written.
+/// - `settled_figures`: a round's figures per day, app version, OS and page (``SettledKind``).
 /// - `settled_rounds`: a round once all of its figures are written: its cutoff (a shard's time),
 ///   the touches up to the cutoff it saw, and its figures' row count.
 ///
@@ -128,12 +128,13 @@ extension ClickHouseSQL {
     /// Copies the figures of round `previous` but those of `skipped` days into round `round`.
     func copyFigures(projectId: Int64, from previous: String, to round: String, skipped: [Int64]) -> String {
         let figures = "\(database).\(tables.settledFigures)"
-        let days =
-            skipped.isEmpty ? "" : " AND day NOT IN (\(skipped.map(String.init).joined(separator: ", ")))"
+        let rows =
+            ["project_id = \(projectId)", "round = \(ClickHouseFormat.literal(previous))"]
+            + Self.notOn(skipped)
         return """
             INSERT INTO \(figures) (project_id, round, kind, day, app, os, page, to_page, bucket, count, total, total_float)
             SELECT project_id, \(ClickHouseFormat.literal(round)), kind, day, app, os, page, to_page, bucket, count, total, total_float
-            FROM \(figures) WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(previous))\(days)
+            FROM \(figures) WHERE \(rows.joined(separator: " AND "))
             """
     }
 
@@ -156,13 +157,15 @@ extension ClickHouseSQL {
             "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
             "kind = \(kind.rawValue)",
         ]
-        conditions += Self.dayConditions(filter)
-        if !skipped.isEmpty {
-            conditions.append("day NOT IN (\(skipped.map(String.init).joined(separator: ", ")))")
-        }
+        conditions += Self.dayConditions(filter) + Self.notOn(skipped)
         if let version = filter.appVersion { conditions.append("app = \(ClickHouseFormat.literal(version))") }
         if let os = filter.os { conditions.append("os = \(ClickHouseFormat.literal(os))") }
         return conditions
+    }
+
+    /// The condition on a row's `day` that leaves out `days` (none without days).
+    static func notOn(_ days: [Int64]) -> [String] {
+        days.isEmpty ? [] : ["day NOT IN (\(days.map(String.init).joined(separator: ", ")))"]
     }
 
     /// A round's figure rows.
