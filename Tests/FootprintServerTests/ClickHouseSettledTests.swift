@@ -19,10 +19,27 @@ struct ClickHouseSettledTests {
     /// is written next is touched after it.
     static func pastCutoff() { Thread.sleep(forTimeInterval: 1.1) }
 
+    /// `data` with a fifth of its identified people's events sent before their identify (no user
+    /// id): their devices' links, not the events, make them one person with their user ids.
+    static func identifiedLate(_ data: PeopleTests.DataSet) -> PeopleTests.DataSet {
+        var copy = data
+        for batch in copy.batches.indices {
+            for event in copy.batches[batch].events.indices
+            where (copy.batches[batch].events[event].messageId.utf8.last ?? 0) % 5 == 1 {
+                copy.batches[batch].events[event].userId = nil
+            }
+        }
+        return copy
+    }
+
     @Test func everyReportEqualsSQLitesFromARoundAndTheDaysTouchedSince() throws {
-        let data = PeopleTests.DataSet(seed: 3)
-        let early = data.filtered(events: { !Self.isLate($0) }, links: { _ in true })
+        let data = Self.identifiedLate(PeopleTests.DataSet(seed: 3))
+        // A third of the links come after the round, days after both of their ids' events.
+        let linkedLate: (IdentityLink) -> Bool = { ($0.anonymousId.utf8.last ?? 0) % 3 == 0 }
+        let early = data.filtered(events: { !Self.isLate($0) }, links: { !linkedLate($0) })
         let late = data.filtered(events: Self.isLate, links: { _ in false })
+        let links = data.filtered(events: { _ in false }, links: linkedLate)
+        #expect(!links.batches.flatMap(\.links).isEmpty)
         let person = try #require(data.linkedUser())
         let request = PersonDeletion.Request(requestedBy: "test", at: data.end)
         try withTemporaryStore("footprint-settled") { sqlite, sqliteProject in
@@ -47,7 +64,18 @@ struct ClickHouseSettledTests {
                 let settled = try #require(try store.settledRound(projectId: project.id))
                 #expect(settled.round == first.round)
                 #expect(settled.touchedDays.isEmpty)
+                let week = ReportFilter.lastDays(7, now: data.end)
+                #expect(
+                    try store.settledPeopleRound(projectId: project.id, filter: week)?.round == first.round)
                 try expectAgreement("after the round")
+
+                // Links made after the round: they touch no session, and the people of their
+                // members are grouped as the links are now.
+                Self.pastCutoff()
+                try links.write(into: sqlite, project: sqliteProject)
+                try links.write(into: store, project: project)
+                #expect(try store.settledPeopleRound(projectId: project.id, filter: week)?.touchedDays == [])
+                try expectAgreement("after links made after the round")
 
                 // What `change` writes after the round `round`: the days it touched come from the
                 // marks, the others from the round. Then the next round, which computes only those

@@ -198,7 +198,45 @@ extension ClickHouseSQL {
             ("person sessions", personSessions(projectId: projectId, person: "u1", anonymousIds: ["a1"]).sql),
             ("touch sessions", touch(projectId: projectId, sessions: [("s:1", 20_000), ("s:2", 20_001)])),
             ("rounds", rounds(projectId: projectId).sql),
+            ("first person block", firstPersonBlock(projectId: projectId).sql),
+            ("settled people check", settledPeopleCheck(projectId: projectId, round: "r1").sql),
+            (
+                "delete a person's settled members",
+                deletePersonSettled(projectId: projectId, person: "u1", anonymousIds: ["a1", "a2"])
+            ),
+            ("mutations since", mutationsSince(1_700_000_000).sql),
         ]
+        for (index, statement) in settlePeople(projectId: projectId, round: "r1", firstBlock: 300)
+            .enumerated()
+        {
+            statements.append(("settle people \(index + 1)", statement))
+        }
+        let (first, _) = RollupReports.days(of: filter)
+        for touched in [[], [first, first + 2]] {
+            statements.append(
+                (
+                    "settled active people, \(touched.count) days touched",
+                    settledPeople(
+                        projectId: projectId, filter: filter, round: "r1", touched: touched,
+                        items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
+                        measures: ["1", "bitAnd(bitShiftRight(mask, 2), 1)", Self.covered(filter, window: 7)]
+                    ).sql
+                ))
+            statements.append(
+                (
+                    "settled visitors and people per key, \(touched.count) days touched",
+                    settledPeople(
+                        projectId: projectId, filter: filter, round: "r1", touched: touched,
+                        items: [
+                            .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
+                            .init(kind: Self.anyPageKind, keys: nil),
+                            .init(
+                                kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
+                        ],
+                        measures: ["1"]
+                    ).sql
+                ))
+        }
         for (index, statement) in settleFigures(projectId: projectId, round: "r1").enumerated() {
             statements.append(("settle figures \(index + 1)", statement))
         }

@@ -57,6 +57,12 @@ extension ClickHouseEventStore {
         throws(ServerError) -> [String: Int]
     {
         if let keys, keys.isEmpty { return [:] }
+        if ClickHouseSQL.settledPeopleKinds.contains(kind),
+            let round = try settledPeopleRound(projectId: projectId, filter: filter)
+        {
+            return try settledPeopleCounts(
+                projectId: projectId, filter: filter, kind: kind, keys: keys, round: round)
+        }
         var people: [String: Int] = [:]
         for row in try client.rows(
             sql.peopleCounts(projectId: projectId, filter: filter, kind: kind, keys: keys))
@@ -86,6 +92,9 @@ extension ClickHouseEventStore {
         let (firstDay, dayCount) = RollupReports.days(of: filter)
         guard dayCount <= ClickHouseSQL.maskedDays else {
             return try activityOfPersonRows(projectId: projectId, filter: filter)
+        }
+        if let round = try settledPeopleRound(projectId: projectId, filter: filter) {
+            return try settledActivity(projectId: projectId, filter: filter, round: round)
         }
         var activity = PeopleActivity(
             people: 0, daily: Array(repeating: 0, count: dayCount),

@@ -53,8 +53,16 @@ extension ClickHouseEventStore {
         } else {
             statements = sql.settleFigures(projectId: projectId, round: round)
         }
+        if let firstBlock = try client.rows(sql.firstPersonBlock(projectId: projectId)).first {
+            statements += sql.settlePeople(projectId: projectId, round: round, firstBlock: firstBlock)
+        }
         for statement in statements {
             _ = try settler.execute(statement, settings: ["insert_distributed_sync": "1"])
+        }
+        // A deletion whose mutations were made since the round began may have run before the
+        // round wrote the person's members: such a round is not recorded.
+        for (shard, began) in zip(location.shards, times) {
+            guard try client.rows(sql.mutationsSince(began), on: shard).first ?? 0 == 0 else { return nil }
         }
         let rows = try client.rows(sql.settledRows(projectId: projectId, round: round)).first ?? 0
         _ = try client.execute(

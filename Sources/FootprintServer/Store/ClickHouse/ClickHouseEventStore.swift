@@ -703,7 +703,11 @@ public final class ClickHouseEventStore: EventStore {
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
             ]
                 + sql.deletePersonAggregates(
-                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
+                + [
+                    sql.deletePersonSettled(
+                        projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
+                ],
             since: started)
         // The records of the deleted copies after the copies: never a moment where a redundant
         // copy is left and its record gone.

@@ -65,6 +65,10 @@ extension ClickHouseSQL {
                 project_id Int64, round String, cutoff Int64, touches UInt64, rows UInt64, made Int64)
             ENGINE = \(engine("MergeTree", table: "settled_rounds_local")) ORDER BY (project_id, cutoff, round)
             """,
+            """
+            CREATE TABLE IF NOT EXISTS \(database).settled_people_local (\(Self.settledPeopleColumns))
+            ENGINE = \(engine("MergeTree", table: "settled_people_local")) ORDER BY (project_id, round, kind, key, member)
+            """,
         ]
     }
 
@@ -75,7 +79,12 @@ extension ClickHouseSQL {
             CREATE TABLE IF NOT EXISTS \(database).\($0) AS \(database).\($0)_local
             ENGINE = Distributed(\(cluster), \(database), \($0)_local, cityHash64(project_id, round))
             """
-        }
+        } + [
+            """
+            CREATE TABLE IF NOT EXISTS \(database).settled_people AS \(database).settled_people_local
+            ENGINE = Distributed(\(cluster), \(database), settled_people_local, cityHash64(project_id, member))
+            """
+        ]
     }
 
     /// The time of the node that runs it, in seconds.
@@ -295,7 +304,7 @@ extension ClickHouseSQL {
 
     /// Deletes a project's rounds but `kept` and their figures from one shard's local tables.
     func deleteRounds(projectId: Int64, keeping kept: Set<String>) -> [String] {
-        ["settled_figures_local", "settled_rounds_local"].map {
+        ["settled_figures_local", "settled_rounds_local", "settled_people_local"].map {
             """
             ALTER TABLE \(database).\($0) DELETE
             WHERE project_id = \(projectId) AND round NOT IN (\(Self.list(kept)))

@@ -1,0 +1,91 @@
+import FootprintWire
+
+/// The people counts from a round's settled people (``ClickHouseSQL``'s `settled_people`, see
+/// docs/ARCHITECTURE.md, *Settled people*).
+extension ClickHouseEventStore {
+    /// The round whose settled people a read of `filter` takes: one that still holds, has
+    /// settled people and saw the copy records there are now, for a range of 1…64 days with no
+    /// page, app version or OS; `nil` otherwise (the read counts the person rows).
+    func settledPeopleRound(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SettledRound? {
+        let (_, count) = RollupReports.days(of: filter)
+        guard !filter.namesPageVersionOrOS, count >= 1, count <= ClickHouseSQL.maskedDays,
+            let round = try settledRound(projectId: projectId),
+            let check = try client.rows(sql.settledPeopleCheck(projectId: projectId, round: round.round))
+                .first,
+            check.rows == 1, check.seen == check.now
+        else { return nil }
+        return round
+    }
+
+    /// The people of `items` from `round`: per kind and key, the sums of `measures`.
+    private func settledPeople(
+        projectId: Int64, filter: ReportFilter, round: SettledRound,
+        items: [ClickHouseSQL.SettledPeopleItems],
+        measures: [String]
+    ) throws(ServerError) -> [(kind: Int, key: String, sums: [Int64])] {
+        try client.rows(
+            sql.settledPeople(
+                projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays,
+                items: items, measures: measures))
+    }
+
+    /// ``EventStore/peopleCounts(projectId:filter:kind:keys:)`` from `round`.
+    func settledPeopleCounts(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, round: SettledRound
+    ) throws(ServerError) -> [String: Int] {
+        var people: [String: Int] = [:]
+        for row in try settledPeople(
+            projectId: projectId, filter: filter, round: round,
+            items: [.init(kind: Int(kind.rawValue), keys: keys)],
+            measures: ["1"])
+        {
+            people[row.key] = Int(clamping: row.sums[0])
+        }
+        return people
+    }
+
+    /// ``EventStore/activity(projectId:filter:)`` from `round`: the active people (in the range,
+    /// and per day that day, in the 7 and in the 30 days ending there), then the visitors (per
+    /// page over the range, per page and day, per day of any page).
+    func settledActivity(projectId: Int64, filter: ReportFilter, round: SettledRound) throws(ServerError)
+        -> PeopleActivity
+    {
+        let (_, count) = RollupReports.days(of: filter)
+        let days = Array(0..<count)
+        func bits(of mask: String) -> [String] { days.map { "bitAnd(bitShiftRight(\(mask), \($0)), 1)" } }
+        var activity = PeopleActivity(
+            people: 0, daily: Array(repeating: 0, count: count), weekly: Array(repeating: 0, count: count),
+            monthly: Array(repeating: 0, count: count), visitors: Array(repeating: 0, count: count),
+            pages: [:])
+        let active = try settledPeople(
+            projectId: projectId, filter: filter, round: round,
+            items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
+            measures: ["1"] + bits(of: "mask") + bits(of: ClickHouseSQL.covered(filter, window: 7))
+                + bits(of: ClickHouseSQL.covered(filter, window: 30)))
+        for row in active {
+            activity.people = Int(clamping: row.sums[0])
+            for day in days {
+                activity.daily[day] = Int(clamping: row.sums[1 + day])
+                activity.weekly[day] = Int(clamping: row.sums[1 + count + day])
+                activity.monthly[day] = Int(clamping: row.sums[1 + 2 * count + day])
+            }
+        }
+        let visitors = try settledPeople(
+            projectId: projectId, filter: filter, round: round,
+            items: [
+                .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
+                .init(kind: ClickHouseSQL.anyPageKind, keys: nil),
+            ],
+            measures: ["1"] + bits(of: "mask"))
+        for row in visitors {
+            let perDay = days.map { Int(clamping: row.sums[1 + $0]) }
+            if row.kind == ClickHouseSQL.anyPageKind {
+                activity.visitors = perDay
+            } else {
+                activity.pages[row.key] = PeopleActivity.Page(
+                    people: Int(clamping: row.sums[0]), perDay: perDay)
+            }
+        }
+        return activity
+    }
+}

@@ -1,0 +1,271 @@
+import FootprintWire
+
+/// The settled people: each *member*'s days per kind and key, written by a round beside the
+/// settled session figures and read instead of the person rows by the people counts (see
+/// docs/ARCHITECTURE.md, *Settled people*).
+///
+/// A member is what a person is made of, as on SQLite (``PersonSet``): every event of one user
+/// id, or every event without a user id of one anonymous id. A member never changes; the links
+/// only say which members make one person. So a round keeps, per kind, key and member, the
+/// member's days as one 64-bit mask per 64-day block from the round's first block
+/// (`first_block`, `days`), with no link applied, and a read applies the links as they are then:
+/// - the members that are not *affected* are each a person alone, and their rows are counted as
+///   they are, one row one person, with no person grouped;
+/// - the affected members (every member of a link, and every member of a person with events on a
+///   day touched since the round) are resolved to their person and grouped with that person's
+///   rows of the touched days, read as before from `person_days`.
+///
+/// Each person is wholly on one side: a person of two members or more has a link, and a person
+/// with events on a touched day has all of its members among the affected. The masks are OR-ed,
+/// so rows of the touched days that the round also saw count once.
+extension ClickHouseSQL {
+    /// The columns of `settled_people`.
+    static let settledPeopleColumns = """
+        project_id Int64, round String, kind UInt8, key String, member String, anonymous UInt8,
+            first_block Int64, days Array(UInt64)
+        """
+
+    /// The kinds a round settles: those whose people the reports count over a range with no page,
+    /// app version or OS (``EventStore/peopleCounts(projectId:filter:kind:keys:)`` and
+    /// ``EventStore/activity(projectId:filter:)``).
+    static let settledPeopleKinds: Set<RollupKind> = blockKinds.union([.pageViews])
+
+    /// The `kind` of the rows of page views of any page (`key` `''`): the visitors per day.
+    static let anyPageKind = 100
+
+    /// The `kind` of a round's one row that says it has settled people: `days` holds the number
+    /// of copy records (``copyRecords(projectId:)``) the round saw.
+    static let copiesSeenKind = 101
+
+    /// A project's records of redundant copies, each counted once however many times it is
+    /// stored: a record made or taken back after a round may change what a member's rows count,
+    /// so the round's people no longer hold.
+    func copyRecords(projectId: Int64) -> String {
+        """
+        SELECT toUInt64(uniqExact(device, message_id, sequence)) FROM \(database).\(tables.duplicateCopies)
+        WHERE project_id = \(projectId)
+        """
+    }
+
+    /// A project's first 64-day block with a person row (`nil` when it has none): the block of a
+    /// round's masks at `days[1]`.
+    func firstPersonBlock(projectId: Int64) -> ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            """
+            SELECT min(day_block) FROM \(database).\(tables.personDays) WHERE project_id = \(projectId)
+            HAVING count() > 0
+            """)
+    }
+
+    /// A member of a row: its user id, else its device.
+    static let member = "if(user_id != '', user_id, device)"
+
+    /// The member rows of `kinds`: `kind, key, member, anonymous, day_block, mask` (the row's days
+    /// of its block), from `table` (`person_blocks`, or `person_days` with `day_bit`) for the
+    /// devices with no redundant copy, and from the counted events of the others.
+    private func memberRows(
+        projectId: Int64, kinds: String, from table: String, mask: String, as output: String
+    )
+        -> String
+    {
+        let counted =
+            copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
+        return """
+            SELECT \(output), \(Self.member) AS member, toUInt8(user_id = '') AS anonymous, day_block, \(mask) AS mask
+            FROM \(database).\(table)
+            PREWHERE \(aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true).joined(separator: " AND ")) AND \(kinds)
+            UNION ALL
+            SELECT \(output), \(Self.member) AS member, toUInt8(user_id = '') AS anonymous, day_block, day_bit AS mask FROM (
+                SELECT kind, key, day_block, day_bit, device, ifNull(user_id, '') AS user_id
+                \(contributions(rows: counted, items: [kinds], role: 2)))
+            """
+    }
+
+    /// Writes a round's settled people: per kind, key and member, the member's days per block
+    /// from `firstBlock` on; the page views also as page views of any page
+    /// (``anyPageKind``); and the row that says the round has them (``copiesSeenKind``).
+    func settlePeople(projectId: Int64, round: String, firstBlock: Int64) -> [String] {
+        let into = """
+            INSERT INTO \(database).\(tables.settledPeople) (project_id, round, kind, key, member, anonymous, first_block, days)
+            """
+        let head = "SELECT \(projectId), \(ClickHouseFormat.literal(round))"
+        let masks = """
+            \(firstBlock), groupBitOrForEach(arrayPushBack(arrayResize(emptyArrayUInt64(), toUInt64(day_block - \(firstBlock))), mask))
+            """
+        let blocks = Self.blockKinds.map { "\($0.rawValue)" }.sorted().joined(separator: ", ")
+        let pages = "kind = \(RollupKind.pageViews.rawValue)"
+        return [
+            """
+            \(into)
+            \(head), kind, key, member, anonymous, \(masks)
+            FROM (\(memberRows(projectId: projectId, kinds: "kind IN (\(blocks))", from: tables.personBlocks, mask: "finalizeAggregation(days)", as: "kind, key")))
+            GROUP BY kind, key, member, anonymous
+            """,
+            """
+            \(into)
+            \(head), kind, key, member, anonymous, \(masks)
+            FROM (\(memberRows(projectId: projectId, kinds: pages, from: tables.personDays, mask: "day_bit", as: "kind, key")))
+            GROUP BY kind, key, member, anonymous
+            """,
+            """
+            \(into)
+            \(head), \(Self.anyPageKind), '', member, anonymous, \(masks)
+            FROM (\(memberRows(projectId: projectId, kinds: pages, from: tables.personDays, mask: "day_bit", as: "kind")))
+            GROUP BY member, anonymous
+            """,
+            """
+            \(into)
+            \(head), \(Self.copiesSeenKind), '', '', 0, 0, [(\(copyRecords(projectId: projectId)))]
+            """,
+        ]
+    }
+
+    /// Whether round `round` has settled people, and the copy records it saw against those there
+    /// are now: `rounds` (0 or 1), `seen`, `now`.
+    func settledPeopleCheck(projectId: Int64, round: String)
+        -> ClickHouseQuery<(rows: Int64, seen: Int64, now: Int64)>
+    {
+        let sql = """
+            SELECT count(), toInt64(any(days[1])), toInt64((\(copyRecords(projectId: projectId))))
+            FROM \(database).\(tables.settledPeople)
+            WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(Self.copiesSeenKind)
+            """
+        return ClickHouseQuery(sql, fields: 3) { row throws(ServerError) in
+            (try row.int64(0), try row.int64(1), try row.int64(2))
+        }
+    }
+
+    /// A settled row's days of `filter`'s range as a mask (bit `n`: day `n` of the range, at most
+    /// ``maskedDays``): the masks of the range's first block and the next, moved.
+    static func settledRangeDays(_ filter: ReportFilter) -> String {
+        let (first, count) = RollupReports.days(of: filter)
+        let block = first >> 6
+        let offset = first &- (block &<< 6)
+        let range = count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+        func days(of block: Int64) -> String {
+            "if(first_block <= \(block), arrayElement(days, \(block) - first_block + 1), toUInt64(0))"
+        }
+        let moved =
+            offset == 0
+            ? days(of: block)
+            : "bitOr(bitShiftRight(\(days(of: block)), \(offset)), bitShiftLeft(\(days(of: block &+ 1)), \(64 - offset)))"
+        return "bitAnd(\(moved), toUInt64(\(range)))"
+    }
+
+    /// The people counted by a settled read: which rows of which kinds.
+    struct SettledPeopleItems {
+        /// The settled kind (a ``RollupKind`` or ``anyPageKind``).
+        var kind: Int
+        /// Only these keys; `nil` for every key.
+        var keys: Set<String>?
+
+        /// The condition on a row's kind and key.
+        var condition: String {
+            var condition = "kind = \(kind)"
+            if let keys { condition += " AND key IN (\(ClickHouseSQL.list(keys)))" }
+            return "(\(condition))"
+        }
+    }
+
+    /// The people of `items` on `filter`'s days (a range of 1…``maskedDays`` days, with no page,
+    /// app version or OS), from round `round` and, on `touched` days, from the person rows: per
+    /// kind and key, the sum over its people of each of `measures` (an expression of `mask`, the
+    /// person's days of the range, bit `n` day `n`; a person counts only when it has a day there):
+    /// `kind, key, sums`.
+    func settledPeople(
+        projectId: Int64, filter: ReportFilter, round: String, touched: [Int64], items: [SettledPeopleItems],
+        measures: [String]
+    ) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
+        let settled = "\(database).\(tables.settledPeople)"
+        let rows = [
+            "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
+            "(\(items.map(\.condition).joined(separator: " OR ")))",
+        ]
+        let (first, count) = RollupReports.days(of: filter)
+        let days = touched.filter { $0 >= first && $0 < first &+ Int64(count) }
+        let onTouchedDays = days.isEmpty ? nil : "day IN (\(days.map(String.init).joined(separator: ", ")))"
+        // The affected members: every member of a link, and the people of the touched days.
+        var affected = [
+            "SELECT anonymous_id FROM \(database).\(tables.identities) WHERE project_id = \(projectId)",
+            "SELECT user_id FROM \(database).\(tables.identities) WHERE project_id = \(projectId)",
+        ]
+        var live: [String] = []
+        if let onTouchedDays {
+            let people = peopleParts(
+                projectId: projectId, filter: filter,
+                items: ["kind = \(RollupKind.anyEvent.rawValue)", onTouchedDays], groups: ["person"],
+                states: [("count()", "n")])
+            affected.append("SELECT person FROM (\(people))")
+            for item in items {
+                let source = item.kind == Self.anyPageKind ? Int(RollupKind.pageViews.rawValue) : item.kind
+                var conditions = ["kind = \(source)", onTouchedDays]
+                if let keys = item.keys { conditions.append("key IN (\(Self.list(keys)))") }
+                let groups =
+                    item.kind == Self.anyPageKind
+                    ? ["toUInt8(\(Self.anyPageKind)) AS of_kind", "'' AS of_key", "person"]
+                    : ["kind AS of_kind", "key AS of_key", "person"]
+                let parts = peopleParts(
+                    projectId: projectId, filter: filter, items: conditions, groups: groups,
+                    states: [("groupBitOrState(\(Self.rangeDays))", "state")])
+                live.append(
+                    "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
+                )
+            }
+        }
+        let members = affected.joined(separator: " UNION ALL ")
+        let sums = measures.indices.map { "sum(m\($0))" }.joined(separator: ", ")
+        func measured(_ from: String) -> String {
+            let columns = measures.enumerated().map { "toInt64(\($0.element)) AS m\($0.offset)" }
+            return "SELECT of_kind, of_key, \(columns.joined(separator: ", ")) FROM (\(from)) WHERE mask != 0"
+        }
+        let alone = """
+            SELECT kind AS of_kind, key AS of_key, \(Self.settledRangeDays(filter)) AS mask FROM \(settled)
+            PREWHERE \(rows.joined(separator: " AND ")) WHERE member GLOBAL NOT IN (\(members))
+            """
+        let resolved = """
+            SELECT of_kind, of_key, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits FROM (
+                SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, \(Self.settledRangeDays(filter)) AS bits
+                FROM \(settled) PREWHERE \(rows.joined(separator: " AND ")) WHERE member GLOBAL IN (\(members))) AS members
+                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            """
+        let grouped = """
+            SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(([resolved] + live).joined(separator: "\nUNION ALL\n")))
+            GROUP BY of_kind, of_key, person
+            """
+        let sql = """
+            SELECT of_kind, of_key, \(sums) FROM (
+                \(measured(alone))
+                UNION ALL
+                \(measured(grouped)))
+            GROUP BY of_kind, of_key
+            """
+        return ClickHouseQuery(sql, fields: 2 + measures.count) { row throws(ServerError) in
+            var sums: [Int64] = []
+            for index in measures.indices { sums.append(try row.int64(2 + index)) }
+            return (try row.int(0), row.string(1), sums)
+        }
+    }
+
+    /// Deletes a person's members from one shard's settled people (every round's): its user id's,
+    /// and its anonymous ids' without a user id, as ``personCondition(person:anonymousIds:)``.
+    func deletePersonSettled(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
+        """
+        ALTER TABLE \(database).settled_people_local DELETE
+        WHERE project_id = \(projectId) AND ((anonymous = 0 AND member = \(ClickHouseFormat.literal(person)))
+            OR (anonymous = 1 AND member IN (\(Self.list(anonymousIds)))))
+        """
+    }
+
+    /// The mutations made on the node that runs it since `time` (its own clock, in seconds) but
+    /// those of the rounds' own tables (a round deletes the rounds before): a round that began
+    /// before a deletion's mutations were made may have written the person's members after they
+    /// ran, so it is not recorded.
+    func mutationsSince(_ time: Int64) -> ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            """
+            SELECT count() FROM system.mutations
+            WHERE database = \(ClickHouseFormat.literal(database)) AND create_time >= toDateTime(\(time))
+                AND table NOT LIKE 'settled\\_%'
+            """)
+    }
+}
