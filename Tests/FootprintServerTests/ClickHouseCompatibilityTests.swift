@@ -18,8 +18,8 @@ struct ClickHouseCompatibilityTests {
         "daily_counts", "person_days", "person_blocks", "step_times", "sessions", "session_pages",
         "touched_sessions",
     ]
-    /// The tables of the settled session figures, which only a round fills.
-    static let settledTables = ["settled_figures", "settled_rounds"]
+    /// The tables of the settled session figures and people, which only a round fills.
+    static let settledTables = ["settled_figures", "settled_rounds", "settled_people"]
 
     /// `sql` reading the local tables of `database` instead of its `Distributed` ones.
     static func local(_ sql: String, database: String) -> String {

@@ -20,13 +20,19 @@ struct ClickHouseSettledTests {
     static func pastCutoff() { Thread.sleep(forTimeInterval: 1.1) }
 
     /// `data` with a fifth of its identified people's events sent before their identify (no user
-    /// id): their devices' links, not the events, make them one person with their user ids.
+    /// id): their devices' links, not the events, make them one person with their user ids. And
+    /// a device whose id is a user id's: its events without a user id are that user's, with no
+    /// link.
     static func identifiedLate(_ data: PeopleTests.DataSet) -> PeopleTests.DataSet {
         var copy = data
+        let user = data.batches.flatMap(\.events).compactMap(\.userId).min()
         for batch in copy.batches.indices {
-            for event in copy.batches[batch].events.indices
-            where (copy.batches[batch].events[event].messageId.utf8.last ?? 0) % 5 == 1 {
-                copy.batches[batch].events[event].userId = nil
+            for event in copy.batches[batch].events.indices {
+                let byte = copy.batches[batch].events[event].messageId.utf8.last ?? 0
+                if byte % 5 == 1 { copy.batches[batch].events[event].userId = nil }
+                if byte % 5 == 2, copy.batches[batch].events[event].userId == nil, let user {
+                    copy.batches[batch].events[event].anonymousId = user
+                }
             }
         }
         return copy

@@ -45,7 +45,8 @@ struct ClickHouseStoreTests {
                             "person_blocks_mv", "person_days", "person_days_local", "person_days_mv",
                             "session_pages", "session_pages_local", "session_pages_mv",
                             "sessions", "sessions_local", "sessions_mv", "settled_figures",
-                            "settled_figures_local", "settled_rounds", "settled_rounds_local", "step_times",
+                            "settled_figures_local", "settled_people", "settled_people_local", "settled_rounds",
+                            "settled_rounds_local", "step_times",
                             "step_times_local", "step_times_mv", "touched_sessions", "touched_sessions_local",
                             "touched_sessions_mv",
                         ])

@@ -17,16 +17,17 @@ extension ClickHouseEventStore {
         return round
     }
 
-    /// The people of `items` from `round`: per kind and key, the sums of `measures`.
+    /// The people of `items` from `round`: per kind and key, the sums of `measures` (of `mask`
+    /// and the `derived` masks).
     private func settledPeople(
         projectId: Int64, filter: ReportFilter, round: SettledRound,
-        items: [ClickHouseSQL.SettledPeopleItems],
+        items: [ClickHouseSQL.SettledPeopleItems], derived: [(expression: String, name: String)] = [],
         measures: [String]
     ) throws(ServerError) -> [(kind: Int, key: String, sums: [Int64])] {
         try client.rows(
             sql.settledPeople(
                 projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays,
-                items: items, measures: measures))
+                items: items, derived: derived, measures: measures))
     }
 
     /// ``EventStore/peopleCounts(projectId:filter:kind:keys:)`` from `round`.
@@ -60,8 +61,11 @@ extension ClickHouseEventStore {
         let active = try settledPeople(
             projectId: projectId, filter: filter, round: round,
             items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
-            measures: ["1"] + bits(of: "mask") + bits(of: ClickHouseSQL.covered(filter, window: 7))
-                + bits(of: ClickHouseSQL.covered(filter, window: 30)))
+            derived: [
+                (ClickHouseSQL.covered(filter, window: 7), "weekly"),
+                (ClickHouseSQL.covered(filter, window: 30), "monthly"),
+            ],
+            measures: ["1"] + bits(of: "mask") + bits(of: "weekly") + bits(of: "monthly"))
         for row in active {
             activity.people = Int(clamping: row.sums[0])
             for day in days {

@@ -11,12 +11,14 @@ import FootprintWire
 /// (`first_block`, `days`), with no link applied, and a read applies the links as they are then:
 /// - the members that are not *affected* are each a person alone, and their rows are counted as
 ///   they are, one row one person, with no person grouped;
-/// - the affected members (every member of a link, and every member of a person with events on a
-///   day touched since the round) are resolved to their person and grouped with that person's
-///   rows of the touched days, read as before from `person_days`.
+/// - the affected members (every member of a person of two members or more, and every member of a
+///   person with events on a day touched since the round) are resolved to their person and
+///   grouped with that person's rows of the touched days, read as before from `person_days`.
 ///
-/// Each person is wholly on one side: a person of two members or more has a link, and a person
-/// with events on a touched day has all of its members among the affected. The masks are OR-ed,
+/// Each person is wholly on one side: the members of a person of two members or more are a
+/// linked device with events without a user id and its person, or one id that is both a user id
+/// and such a device (the round lists those); a person with events on a touched day has all of
+/// its members among the affected. The masks are OR-ed,
 /// so rows of the touched days that the round also saw count once.
 extension ClickHouseSQL {
     /// The columns of `settled_people`.
@@ -36,6 +38,10 @@ extension ClickHouseSQL {
     /// The `kind` of a round's one row that says it has settled people: `days` holds the number
     /// of copy records (``copyRecords(projectId:)``) the round saw.
     static let copiesSeenKind = 101
+
+    /// The `kind` of a round's rows of the ids that are both a user id and a device with events
+    /// without one (`member`): two members of one person with no link between them.
+    static let sharedIdsKind = 102
 
     /// A project's records of redundant copies, each counted once however many times it is
     /// stored: a record made or taken back after a round may change what a member's rows count,
@@ -83,7 +89,8 @@ extension ClickHouseSQL {
 
     /// Writes a round's settled people: per kind, key and member, the member's days per block
     /// from `firstBlock` on; the page views also as page views of any page
-    /// (``anyPageKind``); and the row that says the round has them (``copiesSeenKind``).
+    /// (``anyPageKind``); the row that says the round has them (``copiesSeenKind``); and the ids
+    /// of two members (``sharedIdsKind``), from the rows written before.
     func settlePeople(projectId: Int64, round: String, firstBlock: Int64) -> [String] {
         let into = """
             INSERT INTO \(database).\(tables.settledPeople) (project_id, round, kind, key, member, anonymous, first_block, days)
@@ -116,6 +123,13 @@ extension ClickHouseSQL {
             """
             \(into)
             \(head), \(Self.copiesSeenKind), '', '', 0, 0, [(\(copyRecords(projectId: projectId)))]
+            """,
+            """
+            \(into)
+            \(head), \(Self.sharedIdsKind), '', member, 0, 0, emptyArrayUInt64()
+            FROM \(database).\(tables.settledPeople)
+            WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(RollupKind.anyEvent.rawValue)
+            GROUP BY member HAVING uniqExact(anonymous) = 2
             """,
         ]
     }
@@ -170,11 +184,12 @@ extension ClickHouseSQL {
     /// The people of `items` on `filter`'s days (a range of 1…``maskedDays`` days, with no page,
     /// app version or OS), from round `round` and, on `touched` days, from the person rows: per
     /// kind and key, the sum over its people of each of `measures` (an expression of `mask`, the
-    /// person's days of the range, bit `n` day `n`; a person counts only when it has a day there):
+    /// person's days of the range, bit `n` day `n`, and of the `derived` masks, each an expression
+    /// of `mask` computed once per person; a person counts only when it has a day there):
     /// `kind, key, sums`.
     func settledPeople(
         projectId: Int64, filter: ReportFilter, round: String, touched: [Int64], items: [SettledPeopleItems],
-        measures: [String]
+        derived: [(expression: String, name: String)] = [], measures: [String]
     ) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
         let settled = "\(database).\(tables.settledPeople)"
         let rows = [
@@ -184,10 +199,27 @@ extension ClickHouseSQL {
         let (first, count) = RollupReports.days(of: filter)
         let days = touched.filter { $0 >= first && $0 < first &+ Int64(count) }
         let onTouchedDays = days.isEmpty ? nil : "day IN (\(days.map(String.init).joined(separator: ", ")))"
-        // The affected members: every member of a link, and the people of the touched days.
+        // The affected members: those of every person of two members or more, and the people of
+        // the touched days.
+        // The members of people of two members or more: each linked device with events without
+        // a user id and its person (its smallest linked user id), and the ids that are both a
+        // user id and such a device (``sharedIdsKind``).
+        let identities = "\(database).\(tables.identities)"
+        let linkedAnonymous = """
+            SELECT member FROM \(settled)
+            PREWHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(RollupKind.anyEvent.rawValue) AND anonymous = 1
+            WHERE member GLOBAL IN (SELECT anonymous_id FROM \(identities) WHERE project_id = \(projectId))
+            """
         var affected = [
-            "SELECT anonymous_id FROM \(database).\(tables.identities) WHERE project_id = \(projectId)",
-            "SELECT user_id FROM \(database).\(tables.identities) WHERE project_id = \(projectId)",
+            linkedAnonymous,
+            """
+            SELECT min(user_id) FROM \(identities)
+            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (\(linkedAnonymous)) GROUP BY anonymous_id
+            """,
+            """
+            SELECT member FROM \(settled)
+            WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(Self.sharedIdsKind)
+            """,
         ]
         var live: [String] = []
         if let onTouchedDays {
@@ -216,7 +248,11 @@ extension ClickHouseSQL {
         let sums = measures.indices.map { "sum(m\($0))" }.joined(separator: ", ")
         func measured(_ from: String) -> String {
             let columns = measures.enumerated().map { "toInt64(\($0.element)) AS m\($0.offset)" }
-            return "SELECT of_kind, of_key, \(columns.joined(separator: ", ")) FROM (\(from)) WHERE mask != 0"
+            let masks = ["mask"] + derived.map { "\($0.expression) AS \($0.name)" }
+            return """
+                SELECT of_kind, of_key, \(columns.joined(separator: ", ")) FROM (
+                    SELECT of_kind, of_key, \(masks.joined(separator: ", ")) FROM (\(from)) WHERE mask != 0)
+                """
         }
         let alone = """
             SELECT kind AS of_kind, key AS of_key, \(Self.settledRangeDays(filter)) AS mask FROM \(settled)
