@@ -638,7 +638,8 @@ private struct ClusterBench {
         let round = try Measure.seconds { try store.settleSessionFigures(projectId: base.project.id) }
         rows.append(
             BenchmarkRow(
-                metric: "a round of settled session figures and people, every day", value: Measure.duration(round * 1e9),
+                metric: "a round of settled session figures and people, every day",
+                value: Measure.duration(round * 1e9),
                 note: "ClickHouse, \(Measure.grouped(stored)) events, once"))
         rows += try timedReports(store: store, project: base.project, stored: stored, round: " (settled)")
         _ = try ClusterState.query(
@@ -668,8 +669,7 @@ private struct ClusterBench {
         var rows: [BenchmarkRow] = []
         let narrowed = environment["FOOTPRINT_REPORT_ONLY"]
         for (name, body) in try ReportWorkload.reports(stores: store.stores, project: project)
-        where narrowed.map(name.contains) ?? true
-        {
+        where narrowed.map(name.contains) ?? true {
             let value: String
             do {
                 value = Measure.duration(try Measure.seconds(body) * 1e9)
