@@ -211,42 +211,44 @@ extension ClickHouseSQL {
         {
             statements.append(("settle people \(index + 1)", statement))
         }
-        let (first, _) = RollupReports.days(of: filter)
-        for touched in [[], [first, first + 2]] {
-            statements.append(
-                (
-                    "settled active people, \(touched.count) days touched",
-                    settledPeople(
-                        projectId: projectId, filter: filter, round: "r1", touched: touched,
-                        items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
-                        measures: ["1", "bitAnd(bitShiftRight(mask, 2), 1)", Self.covered(filter, window: 7)]
-                    ).sql
-                ))
-            statements.append(
-                (
-                    "settled visitors and people per key, \(touched.count) days touched",
-                    settledPeople(
-                        projectId: projectId, filter: filter, round: "r1", touched: touched,
-                        items: [
-                            .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
-                            .init(kind: Self.anyPageKind, keys: nil),
-                            .init(
-                                kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
-                        ],
-                        measures: ["1"]
-                    ).sql
-                ))
-        }
         for (index, statement) in settleFigures(projectId: projectId, round: "r1").enumerated() {
             statements.append(("settle figures \(index + 1)", statement))
         }
         for (index, statement) in deleteRounds(projectId: projectId, keeping: ["r1"]).enumerated() {
             statements.append(("delete rounds \(index + 1)", statement))
         }
+        let (first, _) = RollupReports.days(of: filter)
+        var settledReads: [(label: String, sql: String, external: ClickHouseExternalTable?)] = []
+        for touched in [[], [first, first + 2]] {
+            let affected = affectedMembers(
+                projectId: projectId, filter: filter, round: "r1", touched: touched)
+            settledReads.append(
+                ("affected members, \(touched.count) days touched", "SELECT member FROM (\(affected))", nil))
+            let active = settledPeople(
+                projectId: projectId, filter: filter, round: "r1", touched: touched,
+                items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
+                derived: [(Self.covered(filter, window: 7), "weekly")],
+                measures: ["1", "bitAnd(bitShiftRight(mask, 2), 1)", "bitAnd(weekly, 1)"])
+            settledReads.append(
+                ("settled active people, \(touched.count) days touched", active.sql, active.external))
+            let visitors = settledPeople(
+                projectId: projectId, filter: filter, round: "r1", touched: touched,
+                items: [
+                    .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
+                    .init(kind: Self.anyPageKind, keys: nil),
+                    .init(kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
+                ],
+                measures: ["1"])
+            settledReads.append(
+                (
+                    "settled visitors and people per key, \(touched.count) days touched", visitors.sql,
+                    visitors.external
+                ))
+        }
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]
         let copied = copiedMessages(projectId: projectId, of: messages)
         let copies = storedCopies(projectId: projectId, of: messages)
-        return statements.map { ($0.label, $0.sql, nil) } + [
+        return statements.map { ($0.label, $0.sql, nil) } + settledReads + [
             ("copied messages", copied.sql, copied.external), ("stored copies", copies.sql, copies.external),
             ("insert marks", insertMarks(projectId: projectId, among: [16, 32]).sql, nil),
             ("running queries", runningQueries(among: ["footprint-insert-16-1"]).sql, nil),

@@ -181,53 +181,76 @@ extension ClickHouseSQL {
         }
     }
 
-    /// The people of `items` on `filter`'s days (a range of 1…``maskedDays`` days, with no page,
-    /// app version or OS), from round `round` and, on `touched` days, from the person rows: per
-    /// kind and key, the sum over its people of each of `measures` (an expression of `mask`, the
-    /// person's days of the range, bit `n` day `n`, and of the `derived` masks, each an expression
-    /// of `mask` computed once per person; a person counts only when it has a day there):
-    /// `kind, key, sums`.
-    func settledPeople(
-        projectId: Int64, filter: ReportFilter, round: String, touched: [Int64], items: [SettledPeopleItems],
-        derived: [(expression: String, name: String)] = [], measures: [String]
-    ) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
-        let settled = "\(database).\(tables.settledPeople)"
-        let rows = [
-            "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
-            "(\(items.map(\.condition).joined(separator: " OR ")))",
-        ]
+    /// The touched days of `touched` in `filter`'s range, as a condition on `day` (`nil` for
+    /// none).
+    static func onTouchedDays(_ filter: ReportFilter, touched: [Int64]) -> String? {
         let (first, count) = RollupReports.days(of: filter)
         let days = touched.filter { $0 >= first && $0 < first &+ Int64(count) }
-        let onTouchedDays = days.isEmpty ? nil : "day IN (\(days.map(String.init).joined(separator: ", ")))"
-        // The affected members: those of every person of two members or more, and the people of
-        // the touched days.
-        // The members of people of two members or more: each linked device with events without
-        // a user id and its person (its smallest linked user id), and the ids that are both a
-        // user id and such a device (``sharedIdsKind``).
+        return days.isEmpty ? nil : "day IN (\(days.map(String.init).joined(separator: ", ")))"
+    }
+
+    /// The members a settled read of `filter` groups per person (the *affected*), as a
+    /// subquery: those of every person of two members or more as round `round` has them and the
+    /// links are now (each linked device with events without a user id and its person, its
+    /// smallest linked user id; the ids that are both a user id and such a device,
+    /// ``sharedIdsKind``), and the people with events on the `touched` days of the range (their
+    /// ids as the reports resolve them).
+    func affectedMembers(projectId: Int64, filter: ReportFilter, round: String, touched: [Int64]) -> String {
+        let settled = "\(database).\(tables.settledPeople)"
         let identities = "\(database).\(tables.identities)"
-        let linkedAnonymous = """
-            SELECT member FROM \(settled)
-            PREWHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(RollupKind.anyEvent.rawValue) AND anonymous = 1
-            WHERE member GLOBAL IN (SELECT anonymous_id FROM \(identities) WHERE project_id = \(projectId))
+        let ofRound = "project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))"
+        var members = [
             """
-        var affected = [
-            linkedAnonymous,
-            """
-            SELECT min(user_id) FROM \(identities)
-            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (\(linkedAnonymous)) GROUP BY anonymous_id
+            SELECT arrayJoin([anonymous_id, min(user_id)]) AS member FROM \(identities)
+            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (
+                SELECT member FROM \(settled)
+                PREWHERE \(ofRound) AND kind = \(RollupKind.anyEvent.rawValue) AND anonymous = 1
+                WHERE member GLOBAL IN (SELECT anonymous_id FROM \(identities) WHERE project_id = \(projectId)))
+            GROUP BY anonymous_id
             """,
-            """
-            SELECT member FROM \(settled)
-            WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(Self.sharedIdsKind)
-            """,
+            "SELECT member FROM \(settled) WHERE \(ofRound) AND kind = \(Self.sharedIdsKind)",
         ]
-        var live: [String] = []
-        if let onTouchedDays {
+        if let onTouchedDays = Self.onTouchedDays(filter, touched: touched) {
             let people = peopleParts(
                 projectId: projectId, filter: filter,
                 items: ["kind = \(RollupKind.anyEvent.rawValue)", onTouchedDays], groups: ["person"],
                 states: [("count()", "n")])
-            affected.append("SELECT person FROM (\(people))")
+            members.append("SELECT person AS member FROM (\(people))")
+        }
+        return members.joined(separator: " UNION ALL ")
+    }
+
+    /// The people of `items` on `filter`'s days (a range of 1…``maskedDays`` days, with no page,
+    /// app version or OS), from round `round` and, on `touched` days, from the person rows: per
+    /// kind and key, the sum over its people of each of `measures` (an expression of `mask`, the
+    /// person's days of the range, bit `n` day `n`, and of the `derived` masks, each an expression
+    /// of `mask` that ORs as the masks do, computed once per row; a person counts only when it has
+    /// a day there): `kind, key, sums`.
+    ///
+    /// One grouping: a member that is not affected (``affectedMembers(projectId:filter:round:touched:)``)
+    /// is one person, so all of those fall in one group (person `''`) that sums their measures
+    /// row by row; each affected member goes to its person's group, which ORs its masks with the
+    /// person's rows of the touched days and measures them once.
+    func settledPeople(
+        projectId: Int64, filter: ReportFilter, round: String, touched: [Int64], items: [SettledPeopleItems],
+        derived: [(expression: String, name: String)] = [], measures: [String]
+    ) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
+        let rows = [
+            "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
+            "(\(items.map(\.condition).joined(separator: " OR ")))",
+        ]
+        let affected = affectedMembers(projectId: projectId, filter: filter, round: round, touched: touched)
+        var sources = [
+            """
+            SELECT of_kind, of_key, if(affected, if(anonymous = 1 AND is_linked = 1, linked, device), '') AS person, mask
+            FROM (
+                SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, member GLOBAL IN (\(affected)) AS affected,
+                    \(Self.settledRangeDays(filter)) AS mask
+                FROM \(database).\(tables.settledPeople) PREWHERE \(rows.joined(separator: " AND "))) AS members
+                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            """
+        ]
+        if let onTouchedDays = Self.onTouchedDays(filter, touched: touched) {
             for item in items {
                 let source = item.kind == Self.anyPageKind ? Int(RollupKind.pageViews.rawValue) : item.kind
                 var conditions = ["kind = \(source)", onTouchedDays]
@@ -239,40 +262,25 @@ extension ClickHouseSQL {
                 let parts = peopleParts(
                     projectId: projectId, filter: filter, items: conditions, groups: groups,
                     states: [("groupBitOrState(\(Self.rangeDays))", "state")])
-                live.append(
-                    "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
+                sources.append(
+                    "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY of_kind, of_key, person"
                 )
             }
         }
-        let members = affected.joined(separator: " UNION ALL ")
-        let sums = measures.indices.map { "sum(m\($0))" }.joined(separator: ", ")
-        func measured(_ from: String) -> String {
-            let columns = measures.enumerated().map { "toInt64(\($0.element)) AS m\($0.offset)" }
-            let masks = ["mask"] + derived.map { "\($0.expression) AS \($0.name)" }
-            return """
-                SELECT of_kind, of_key, \(columns.joined(separator: ", ")) FROM (
-                    SELECT of_kind, of_key, \(masks.joined(separator: ", ")) FROM (\(from)) WHERE mask != 0)
-                """
-        }
-        let alone = """
-            SELECT kind AS of_kind, key AS of_key, \(Self.settledRangeDays(filter)) AS mask FROM \(settled)
-            PREWHERE \(rows.joined(separator: " AND ")) WHERE member GLOBAL NOT IN (\(members))
-            """
-        let resolved = """
-            SELECT of_kind, of_key, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits FROM (
-                SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, \(Self.settledRangeDays(filter)) AS bits
-                FROM \(settled) PREWHERE \(rows.joined(separator: " AND ")) WHERE member GLOBAL IN (\(members))) AS members
-                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
-            """
-        let grouped = """
-            SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(([resolved] + live).joined(separator: "\nUNION ALL\n")))
-            GROUP BY of_kind, of_key, person
-            """
+        let masks = ["mask"] + derived.map(\.name)
+        let perRow = measures.enumerated().map { "sum(toInt64(\($0.element))) AS s\($0.offset)" }
+        let merged = masks.map { "groupBitOr(\($0)) AS merged_\($0)" }
+        let sums = measures.enumerated().map { "sum(if(person = '', s\($0.offset), toInt64(\($0.element))))" }
         let sql = """
-            SELECT of_kind, of_key, \(sums) FROM (
-                \(measured(alone))
-                UNION ALL
-                \(measured(grouped)))
+            SELECT of_kind, of_key, \(sums.joined(separator: ", ")) FROM (
+                SELECT of_kind, of_key, person, \(masks.map { "merged_\($0) AS \($0)" }.joined(separator: ", ")),
+                    \(measures.indices.map { "s\($0)" }.joined(separator: ", "))
+                FROM (
+                    SELECT of_kind, of_key, person, \((merged + perRow).joined(separator: ", ")) FROM (
+                        SELECT of_kind, of_key, person, \((["mask"] + derived.map { "\($0.expression) AS \($0.name)" }).joined(separator: ", "))
+                        FROM (\(sources.joined(separator: "\nUNION ALL\n"))) WHERE mask != 0)
+                    GROUP BY of_kind, of_key, person)
+                WHERE mask != 0)
             GROUP BY of_kind, of_key
             """
         return ClickHouseQuery(sql, fields: 2 + measures.count) { row throws(ServerError) in
