@@ -229,8 +229,6 @@ extension ClickHouseSQL {
                 items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
                 derived: [(Self.covered(filter, window: 7), "weekly")],
                 measures: ["1", "bitAnd(bitShiftRight(mask, 2), 1)", "bitAnd(weekly, 1)"])
-            settledReads.append(
-                ("settled active people, \(touched.count) days touched", active.sql, active.external))
             let visitors = settledPeople(
                 projectId: projectId, filter: filter, round: "r1", touched: touched,
                 items: [
@@ -239,11 +237,17 @@ extension ClickHouseSQL {
                     .init(kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
                 ],
                 measures: ["1"])
-            settledReads.append(
-                (
-                    "settled visitors and people per key, \(touched.count) days touched", visitors.sql,
-                    visitors.external
-                ))
+            for (index, query) in active.enumerated() {
+                settledReads.append(
+                    ("settled active people \(index + 1), \(touched.count) days touched", query.sql, nil))
+            }
+            for (index, query) in visitors.enumerated() {
+                settledReads.append(
+                    (
+                        "settled visitors and people per key \(index + 1), \(touched.count) days touched",
+                        query.sql, nil
+                    ))
+            }
         }
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]
         let copied = copiedMessages(projectId: projectId, of: messages)

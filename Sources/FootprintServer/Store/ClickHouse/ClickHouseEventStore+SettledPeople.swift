@@ -24,10 +24,28 @@ extension ClickHouseEventStore {
         items: [ClickHouseSQL.SettledPeopleItems], derived: [(expression: String, name: String)] = [],
         measures: [String]
     ) throws(ServerError) -> [(kind: Int, key: String, sums: [Int64])] {
-        try client.rows(
-            sql.settledPeople(
-                projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays,
-                items: items, derived: derived, measures: measures))
+        var sums: [SettledKey: [Int64]] = [:]
+        for query in sql.settledPeople(
+            projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays,
+            items: items,
+            derived: derived, measures: measures)
+        {
+            for row in try client.rows(query) {
+                let key = SettledKey(kind: row.kind, key: row.key)
+                var total = sums[key] ?? Array(repeating: 0, count: measures.count)
+                for (index, value) in row.sums.enumerated() where total.indices.contains(index) {
+                    total[index].addSaturating(value)
+                }
+                sums[key] = total
+            }
+        }
+        return sums.map { (kind: $0.key.kind, key: $0.key.key, sums: $0.value) }
+    }
+
+    /// A settled read's kind and key.
+    private struct SettledKey: Hashable {
+        var kind: Int
+        var key: String
     }
 
     /// ``EventStore/peopleCounts(projectId:filter:kind:keys:)`` from `round`.

@@ -224,32 +224,26 @@ extension ClickHouseSQL {
     /// app version or OS), from round `round` and, on `touched` days, from the person rows: per
     /// kind and key, the sum over its people of each of `measures` (an expression of `mask`, the
     /// person's days of the range, bit `n` day `n`, and of the `derived` masks, each an expression
-    /// of `mask` that ORs as the masks do, computed once per row; a person counts only when it has
-    /// a day there): `kind, key, sums`.
+    /// of `mask` computed once per person; a person counts only when it has a day there):
+    /// `kind, key, sums`, in two reads whose sums add up.
     ///
-    /// One grouping: a member that is not affected (``affectedMembers(projectId:filter:round:touched:)``)
-    /// is one person, so all of those fall in one group (person `''`) that sums their measures
-    /// row by row; each affected member goes to its person's group, which ORs its masks with the
-    /// person's rows of the touched days and measures them once.
+    /// The first reads every member that is not affected
+    /// (``affectedMembers(projectId:filter:round:touched:)``): each is one person, measured row
+    /// by row with no person grouped. The second resolves the affected members to their people
+    /// and groups them with the people's rows of the touched days, the masks OR-ed. Two reads,
+    /// not one `UNION ALL`: under a grouping 18.16 reads a `UNION ALL` as one stream (4× slower at
+    /// 10M events).
     func settledPeople(
         projectId: Int64, filter: ReportFilter, round: String, touched: [Int64], items: [SettledPeopleItems],
         derived: [(expression: String, name: String)] = [], measures: [String]
-    ) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
+    ) -> [ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>] {
+        let settled = "\(database).\(tables.settledPeople)"
         let rows = [
             "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
             "(\(items.map(\.condition).joined(separator: " OR ")))",
         ]
         let affected = affectedMembers(projectId: projectId, filter: filter, round: round, touched: touched)
-        var sources = [
-            """
-            SELECT of_kind, of_key, if(affected, if(anonymous = 1 AND is_linked = 1, linked, device), '') AS person, mask
-            FROM (
-                SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, member GLOBAL IN (\(affected)) AS affected,
-                    \(Self.settledRangeDays(filter)) AS mask
-                FROM \(database).\(tables.settledPeople) PREWHERE \(rows.joined(separator: " AND "))) AS members
-                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
-            """
-        ]
+        var live: [String] = []
         if let onTouchedDays = Self.onTouchedDays(filter, touched: touched) {
             for item in items {
                 let source = item.kind == Self.anyPageKind ? Int(RollupKind.pageViews.rawValue) : item.kind
@@ -262,32 +256,42 @@ extension ClickHouseSQL {
                 let parts = peopleParts(
                     projectId: projectId, filter: filter, items: conditions, groups: groups,
                     states: [("groupBitOrState(\(Self.rangeDays))", "state")])
-                sources.append(
-                    "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS mask FROM (\(parts)) GROUP BY of_kind, of_key, person"
+                live.append(
+                    "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
                 )
             }
         }
-        let masks = ["mask"] + derived.map(\.name)
-        let perRow = measures.enumerated().map { "sum(toInt64(\($0.element))) AS s\($0.offset)" }
-        let merged = masks.map { "groupBitOr(\($0)) AS merged_\($0)" }
-        let sums = measures.enumerated().map { "sum(if(person = '', s\($0.offset), toInt64(\($0.element))))" }
-        let sql = """
-            SELECT of_kind, of_key, \(sums.joined(separator: ", ")) FROM (
-                SELECT of_kind, of_key, person, \(masks.map { "merged_\($0) AS \($0)" }.joined(separator: ", ")),
-                    \(measures.indices.map { "s\($0)" }.joined(separator: ", "))
-                FROM (
-                    SELECT of_kind, of_key, person, \((merged + perRow).joined(separator: ", ")) FROM (
-                        SELECT of_kind, of_key, person, \((["mask"] + derived.map { "\($0.expression) AS \($0.name)" }).joined(separator: ", "))
-                        FROM (\(sources.joined(separator: "\nUNION ALL\n"))) WHERE mask != 0)
-                    GROUP BY of_kind, of_key, person)
-                WHERE mask != 0)
-            GROUP BY of_kind, of_key
-            """
-        return ClickHouseQuery(sql, fields: 2 + measures.count) { row throws(ServerError) in
-            var sums: [Int64] = []
-            for index in measures.indices { sums.append(try row.int64(2 + index)) }
-            return (try row.int(0), row.string(1), sums)
+        let sums = measures.indices.map { "sum(m\($0))" }.joined(separator: ", ")
+        func measured(_ from: String) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
+            let columns = measures.enumerated().map { "toInt64(\($0.element)) AS m\($0.offset)" }
+            let masks = ["mask"] + derived.map { "\($0.expression) AS \($0.name)" }
+            let sql = """
+                SELECT of_kind, of_key, \(sums) FROM (
+                    SELECT of_kind, of_key, \(columns.joined(separator: ", ")) FROM (
+                        SELECT of_kind, of_key, \(masks.joined(separator: ", ")) FROM (\(from)) WHERE mask != 0))
+                GROUP BY of_kind, of_key
+                """
+            return ClickHouseQuery(sql, fields: 2 + measures.count) { row throws(ServerError) in
+                var sums: [Int64] = []
+                for index in measures.indices { sums.append(try row.int64(2 + index)) }
+                return (try row.int(0), row.string(1), sums)
+            }
         }
+        let alone = """
+            SELECT kind AS of_kind, key AS of_key, \(Self.settledRangeDays(filter)) AS mask FROM \(settled)
+            PREWHERE \(rows.joined(separator: " AND ")) WHERE member GLOBAL NOT IN (\(affected))
+            """
+        let resolved = """
+            SELECT of_kind, of_key, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits FROM (
+                SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, \(Self.settledRangeDays(filter)) AS bits
+                FROM \(settled) PREWHERE \(rows.joined(separator: " AND ")) WHERE member GLOBAL IN (\(affected))) AS members
+                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            """
+        let grouped = """
+            SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(([resolved] + live).joined(separator: "\nUNION ALL\n")))
+            GROUP BY of_kind, of_key, person
+            """
+        return [measured(alone), measured(grouped)]
     }
 
     /// Deletes a person's members from one shard's settled people (every round's): its user id's,
