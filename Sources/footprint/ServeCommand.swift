@@ -71,9 +71,9 @@ enum ServeCommand: Command {
                               batch is answered 503. 0 answers without waiting: a replica's disk lost
                               in the moment before its twin fetched the rows then loses them
           --settle-interval   with --store: the seconds between two rounds of a project's settled session
-                              figures (dwell, moves, session lengths), made while its sessions change
-                              (0 to 86400; default 300; 0 for none: those reports then read every
-                              session). Shards without replicas only
+                              figures (dwell, moves, session lengths) and people, made while its
+                              sessions change (0 to 86400; default 300; 0 for none: those reports then
+                              read every session and person). Shards without replicas only
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {

@@ -23,6 +23,19 @@ struct ClickHouseExternalTableTests {
         #expect(form.body == Array(head.utf8) + table.rows.bytes + Array("\r\n--footprint-rows--\r\n".utf8))
     }
 
+    @Test func theStatementTravelsAsAFieldBeforeTheRows() throws {
+        let table = Self.table(["a"])
+        let form = table.formData(query: "SELECT s FROM checked")
+        let head =
+            "--footprint-rows\r\nContent-Disposition: form-data; name=\"query\"\r\n\r\nSELECT s FROM checked\r\n"
+            + "--footprint-rows\r\nContent-Disposition: form-data; name=\"checked\"; filename=\"checked\"\r\n"
+            + "Content-Type: application/octet-stream\r\n\r\n"
+        #expect(form.body == Array(head.utf8) + table.rows.bytes + Array("\r\n--footprint-rows--\r\n".utf8))
+        // A statement that holds the boundary gets another.
+        let other = table.formData(query: "SELECT '--footprint-rows'")
+        #expect(other.boundary != "footprint-rows")
+    }
+
     @Test func theBoundaryIsNeverInTheRows() throws {
         // Rows that hold the first boundary (and a closing one) get another.
         let table = Self.table(["x\r\n--footprint-rows--\r\n", "footprint-rows-1-"])

@@ -220,15 +220,15 @@ extension ClickHouseSQL {
         let (first, _) = RollupReports.days(of: filter)
         var settledReads: [(label: String, sql: String, external: ClickHouseExternalTable?)] = []
         for touched in [[], [first, first + 2]] {
-            let affected = affectedMembers(
+            let affected = affectedMemberList(
                 projectId: projectId, filter: filter, round: "r1", touched: touched)
-            settledReads.append(
-                ("affected members, \(touched.count) days touched", "SELECT member FROM (\(affected))", nil))
+            settledReads.append(("affected members, \(touched.count) days touched", affected.sql, nil))
             let active = settledPeople(
                 projectId: projectId, filter: filter, round: "r1", touched: touched,
                 items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
                 derived: [(Self.covered(filter, window: 7), "weekly")],
-                measures: ["1", "bitAnd(bitShiftRight(mask, 2), 1)", "bitAnd(weekly, 1)"])
+                measures: ["1", "bitAnd(bitShiftRight(mask, 2), 1)", "bitAnd(weekly, 1)"],
+                affected: ["a1", "u1"])
             let visitors = settledPeople(
                 projectId: projectId, filter: filter, round: "r1", touched: touched,
                 items: [
@@ -236,17 +236,10 @@ extension ClickHouseSQL {
                     .init(kind: Self.anyPageKind, keys: nil),
                     .init(kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
                 ],
-                measures: ["1"])
-            for (index, query) in active.enumerated() {
+                measures: ["1"], affected: [])
+            for (index, query) in (active + visitors).enumerated() {
                 settledReads.append(
-                    ("settled active people \(index + 1), \(touched.count) days touched", query.sql, nil))
-            }
-            for (index, query) in visitors.enumerated() {
-                settledReads.append(
-                    (
-                        "settled visitors and people per key \(index + 1), \(touched.count) days touched",
-                        query.sql, nil
-                    ))
+                    ("settled people \(index + 1), \(touched.count) days touched", query.sql, query.external))
             }
         }
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]

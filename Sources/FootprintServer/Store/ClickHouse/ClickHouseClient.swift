@@ -116,7 +116,7 @@ final class ClickHouseClient: Sendable {
         if let external {
             parameters[external.name + "_structure"] = external.structure
             parameters[external.name + "_format"] = "RowBinary"
-            let form = external.formData()
+            let form = external.formData(query: data == nil ? sql : nil)
             body = form.body
             contentType = "multipart/form-data; boundary=\(form.boundary)"
         }
@@ -125,7 +125,7 @@ final class ClickHouseClient: Sendable {
             + parameters.sorted { $0.key < $1.key }.map {
                 Self.percentEncoded($0.key) + "=" + Self.percentEncoded($0.value)
             }.joined(separator: "&")
-        if data != nil || external != nil { path += "&query=" + Self.percentEncoded(sql) }
+        if data != nil { path += "&query=" + Self.percentEncoded(sql) }
         var attempts = 0
         while true {
             let chosen = node == nil ? entry.withLock { $0 } : nil

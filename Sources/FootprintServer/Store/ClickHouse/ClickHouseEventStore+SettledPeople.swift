@@ -24,11 +24,14 @@ extension ClickHouseEventStore {
         items: [ClickHouseSQL.SettledPeopleItems], derived: [(expression: String, name: String)] = [],
         measures: [String]
     ) throws(ServerError) -> [(kind: Int, key: String, sums: [Int64])] {
+        let affected = try client.rows(
+            sql.affectedMemberList(
+                projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays))
         var sums: [SettledKey: [Int64]] = [:]
         for query in sql.settledPeople(
             projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays,
             items: items,
-            derived: derived, measures: measures)
+            derived: derived, measures: measures, affected: affected)
         {
             for row in try client.rows(query) {
                 let key = SettledKey(kind: row.kind, key: row.key)

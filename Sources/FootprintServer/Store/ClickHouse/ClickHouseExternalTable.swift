@@ -11,19 +11,31 @@ struct ClickHouseExternalTable: Sendable, Equatable {
     /// Its rows, in `RowBinary`.
     var rows: ClickHouseRowBinary
 
-    /// The body of a `multipart/form-data` request holding the rows as the part named ``name``,
-    /// and its boundary: one that occurs nowhere in the rows (a longer one is tried while it does).
-    func formData() -> (body: [UInt8], boundary: String) {
+    /// The body of a `multipart/form-data` request holding the statement `query` as the field
+    /// named `query` (when given) and the rows as the part named ``name``, and its boundary: one
+    /// that occurs nowhere in the rows or the statement (a longer one is tried while it does).
+    /// ClickHouse reads the statement from that field as from the URL, whose length it limits
+    /// (16 KB on 18.16): a statement sent with rows can be as long as one sent alone.
+    func formData(query: String? = nil) -> (body: [UInt8], boundary: String) {
+        let statement = query.map { Array($0.utf8) } ?? []
         var boundary = "footprint-rows"
         var counter: UInt64 = 0
-        while Self.contains(rows.bytes, Array(boundary.utf8)) {
+        while Self.contains(rows.bytes, Array(boundary.utf8))
+            || Self.contains(statement, Array(boundary.utf8))
+        {
             counter &+= 1
             boundary = "footprint-rows-\(counter)-\(UInt64.random(in: 0...UInt64.max))"
         }
-        var body = Array(
+        var body: [UInt8] = []
+        body.reserveCapacity(statement.count + rows.bytes.count + 4 * boundary.utf8.count + 256)
+        if query != nil {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"query\"\r\n\r\n".utf8)
+            body += statement
+            body += Array("\r\n".utf8)
+        }
+        body += Array(
             ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n"
                 + "Content-Type: application/octet-stream\r\n\r\n").utf8)
-        body.reserveCapacity(body.count + rows.bytes.count + boundary.utf8.count + 8)
         body += rows.bytes
         body += Array("\r\n--\(boundary)--\r\n".utf8)
         return (body, boundary)
