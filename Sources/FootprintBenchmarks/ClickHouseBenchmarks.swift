@@ -635,12 +635,13 @@ private struct ClusterBench {
         // A round, then the reads of the session figures from it: with no session touched
         // since, then with every session of the last day touched (as a day with events still
         // coming in is).
-        let round = try Measure.seconds { try store.settleSessionFigures(projectId: base.project.id) }
-        rows.append(
-            BenchmarkRow(
-                metric: "a round of settled session figures and people, every day",
-                value: Measure.duration(round * 1e9),
-                note: "ClickHouse, \(Measure.grouped(stored)) events, once"))
+        func timedRound(_ metric: String) throws -> BenchmarkRow {
+            let seconds = try Measure.seconds { try store.settleSessionFigures(projectId: base.project.id) }
+            return BenchmarkRow(
+                metric: metric, value: Measure.duration(seconds * 1e9),
+                note: "ClickHouse, \(Measure.grouped(stored)) events, once")
+        }
+        rows.append(try timedRound("a round of settled session figures and people, every day"))
         rows += try timedReports(store: store, project: base.project, stored: stored, round: " (settled)")
         _ = try ClusterState.query(
             """
@@ -652,12 +653,7 @@ private struct ClusterBench {
         rows += try timedReports(
             store: store, project: base.project, stored: stored, round: " (settled, last day touched)")
         // The next round computes the last day only and copies the others.
-        let next = try Measure.seconds { try store.settleSessionFigures(projectId: base.project.id) }
-        rows.append(
-            BenchmarkRow(
-                metric: "the next round, the last day touched (its people: every day)",
-                value: Measure.duration(next * 1e9),
-                note: "ClickHouse, \(Measure.grouped(stored)) events, once"))
+        rows.append(try timedRound("the next round, the last day touched (its people: every day)"))
         return rows
     }
 

@@ -17,16 +17,24 @@ extension ClickHouseEventStore {
         return round
     }
 
-    /// The people of `items` from `round`: per kind and key, the sums of `measures` (of `mask`
-    /// and the `derived` masks).
+    /// The members a settled read of `filter` from `round` groups per person
+    /// (``ClickHouseSQL/affectedMemberList(projectId:filter:round:touched:)``): read once per
+    /// report, whatever its reads.
+    private func affectedMembers(projectId: Int64, filter: ReportFilter, round: SettledRound)
+        throws(ServerError) -> [String]
+    {
+        try client.rows(
+            sql.affectedMemberList(
+                projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays))
+    }
+
+    /// The people of `items` from `round`, `affected` grouped per person: per kind and key, the
+    /// sums of `measures` (of `mask` and the `derived` masks).
     private func settledPeople(
-        projectId: Int64, filter: ReportFilter, round: SettledRound,
+        projectId: Int64, filter: ReportFilter, round: SettledRound, affected: [String],
         items: [ClickHouseSQL.SettledPeopleItems], derived: [(expression: String, name: String)] = [],
         measures: [String]
     ) throws(ServerError) -> [(kind: Int, key: String, sums: [Int64])] {
-        let affected = try client.rows(
-            sql.affectedMemberList(
-                projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays))
         var sums: [SettledKey: [Int64]] = [:]
         for query in sql.settledPeople(
             projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays,
@@ -58,6 +66,7 @@ extension ClickHouseEventStore {
         var people: [String: Int] = [:]
         for row in try settledPeople(
             projectId: projectId, filter: filter, round: round,
+            affected: try affectedMembers(projectId: projectId, filter: filter, round: round),
             items: [.init(kind: Int(kind.rawValue), keys: keys)],
             measures: ["1"])
         {
@@ -79,8 +88,9 @@ extension ClickHouseEventStore {
             people: 0, daily: Array(repeating: 0, count: count), weekly: Array(repeating: 0, count: count),
             monthly: Array(repeating: 0, count: count), visitors: Array(repeating: 0, count: count),
             pages: [:])
+        let affected = try affectedMembers(projectId: projectId, filter: filter, round: round)
         let active = try settledPeople(
-            projectId: projectId, filter: filter, round: round,
+            projectId: projectId, filter: filter, round: round, affected: affected,
             items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
             derived: [
                 (ClickHouseSQL.covered(filter, window: 7), "weekly"),
@@ -96,7 +106,7 @@ extension ClickHouseEventStore {
             }
         }
         let visitors = try settledPeople(
-            projectId: projectId, filter: filter, round: round,
+            projectId: projectId, filter: filter, round: round, affected: affected,
             items: [
                 .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
                 .init(kind: ClickHouseSQL.anyPageKind, keys: nil),

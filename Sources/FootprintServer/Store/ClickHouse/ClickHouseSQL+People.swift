@@ -150,7 +150,7 @@ extension ClickHouseSQL {
     /// way.
     static func blockDays(_ filter: ReportFilter) -> String {
         let (first, count) = RollupReports.days(of: filter)
-        let range = count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+        let range = rangeBits(count)
         let days = "finalizeAggregation(days)"
         return """
             bitAnd(if(day_block * 64 >= \(first), bitShiftLeft(\(days), toUInt64(day_block * 64 - \(first))),
@@ -158,11 +158,15 @@ extension ClickHouseSQL {
             """
     }
 
+    /// The bits of a range of `count` days in a mask (bit `n`: day `n`), at most 64.
+    static func rangeBits(_ count: Int) -> UInt64 {
+        count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+    }
+
     /// The days of the range among the `window` days from each day of `mask` on
     /// (``RangeDays/peoplePerDay(window:)``), as a mask.
     static func covered(_ filter: ReportFilter, window: Int) -> String {
-        let (_, count) = RollupReports.days(of: filter)
-        let range = count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+        let range = rangeBits(RollupReports.days(of: filter).count)
         var covered = "mask"
         for shift in stride(from: 1, to: min(window, 64), by: 1) {
             covered = "bitOr(\(covered), bitShiftLeft(mask, \(shift)))"

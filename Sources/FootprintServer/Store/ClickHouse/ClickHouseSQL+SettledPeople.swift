@@ -18,8 +18,8 @@ import FootprintWire
 /// Each person is wholly on one side: the members of a person of two members or more are a
 /// linked device with events without a user id and its person, or one id that is both a user id
 /// and such a device (the round lists those); a person with events on a touched day has all of
-/// its members among the affected. The masks are OR-ed,
-/// so rows of the touched days that the round also saw count once.
+/// its members among the affected. The masks are OR-ed, so rows of the touched days that the
+/// round also saw count once.
 extension ClickHouseSQL {
     /// The columns of `settled_people`.
     static let settledPeopleColumns = """
@@ -135,7 +135,7 @@ extension ClickHouseSQL {
     }
 
     /// Whether round `round` has settled people, and the copy records it saw against those there
-    /// are now: `rounds` (0 or 1), `seen`, `now`.
+    /// are now: `rows` (its rows of kind ``copiesSeenKind``: 0 or 1), `seen`, `now`.
     func settledPeopleCheck(projectId: Int64, round: String)
         -> ClickHouseQuery<(rows: Int64, seen: Int64, now: Int64)>
     {
@@ -155,7 +155,7 @@ extension ClickHouseSQL {
         let (first, count) = RollupReports.days(of: filter)
         let block = first >> 6
         let offset = first &- (block &<< 6)
-        let range = count >= 64 ? UInt64.max : (UInt64(1) << UInt64(max(0, count))) - 1
+        let range = rangeBits(count)
         func days(of block: Int64) -> String {
             "if(first_block <= \(block), arrayElement(days, \(block) - first_block + 1), toUInt64(0))"
         }
