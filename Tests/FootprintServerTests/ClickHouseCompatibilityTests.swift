@@ -16,7 +16,7 @@ struct ClickHouseCompatibilityTests {
     /// The aggregate tables, which chDB's materialized views fill from the copied events.
     static let aggregateTables = [
         "daily_counts", "person_days", "person_blocks", "step_times", "sessions", "session_pages",
-        "touched_sessions",
+        "touched_members", "touched_sessions",
     ]
     /// The tables of the settled session figures and people, which only a round fills.
     static let settledTables = ["settled_figures", "settled_rounds", "settled_people"]

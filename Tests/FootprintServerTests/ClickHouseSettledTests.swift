@@ -86,9 +86,11 @@ struct ClickHouseSettledTests {
                 // What `change` writes after the round `round`: the days it touched come from the
                 // marks, the others from the round. Then the next round, which computes only those
                 // days and copies the others: every day from it.
+                // `keepsPeople`: whether the next round keeps the round's people of the members
+                // with nothing written since (`nil`: either).
                 func afterRound(
-                    _ round: String, _ step: String, sourceLocation: SourceLocation = #_sourceLocation,
-                    _ change: () throws -> Void
+                    _ round: String, _ step: String, keepsPeople: Bool?,
+                    sourceLocation: SourceLocation = #_sourceLocation, _ change: () throws -> Void
                 ) throws -> String {
                     Self.pastCutoff()
                     try change()
@@ -98,6 +100,11 @@ struct ClickHouseSettledTests {
                     try expectAgreement(step, sourceLocation: sourceLocation)
                     let next = try #require(try store.settle(projectId: project.id))
                     #expect(next.computed == settled.touchedDays, sourceLocation: sourceLocation)
+                    if let keepsPeople {
+                        #expect(
+                            next.peopleFrom == (keepsPeople ? round : nil), "\(step)",
+                            sourceLocation: sourceLocation)
+                    }
                     #expect(
                         try store.settledRound(projectId: project.id)?.touchedDays == [],
                         sourceLocation: sourceLocation)
@@ -105,17 +112,37 @@ struct ClickHouseSettledTests {
                     return next.round
                 }
                 // Late events of settled sessions.
-                let second = try afterRound(first.round, "after late events") {
+                let second = try afterRound(first.round, "after late events", keepsPeople: true) {
                     try late.write(into: sqlite, project: sqliteProject)
                     try late.write(into: store, project: project)
+                    // The people from the round and the rows written since.
+                    #expect(
+                        try store.settledPeopleRound(projectId: project.id, filter: week)?.round
+                            == first.round)
                 }
                 // A resend: the records of its copies touch their sessions.
-                let third = try afterRound(second, "after a resend") {
+                let third = try afterRound(second, "after a resend", keepsPeople: false) {
                     try late.write(into: store, project: project)
                     try late.write(into: sqlite, project: sqliteProject)
                 }
+                // New events, not copies, of the devices with a redundant copy under a new name:
+                // their rows written since come from their counted events.
+                var again = late.filtered(events: { $0.type == .track }, links: { _ in false })
+                for batch in again.batches.indices {
+                    for event in again.batches[batch].events.indices {
+                        again.batches[batch].events[event].messageId += "-again"
+                        again.batches[batch].events[event].name = "Again"
+                    }
+                }
+                let fourth = try afterRound(
+                    third, "after new events of devices with a redundant copy", keepsPeople: true
+                ) {
+                    try again.write(into: sqlite, project: sqliteProject)
+                    try again.write(into: store, project: project)
+                    #expect(try store.settledPeopleRound(projectId: project.id, filter: week)?.round == third)
+                }
                 // A person's deletion.
-                _ = try afterRound(third, "after a deletion") {
+                _ = try afterRound(fourth, "after a deletion", keepsPeople: nil) {
                     _ = try sqlite.deletePerson(id: person, projectId: sqliteProject.id, request: request)
                     _ = try store.deletePerson(id: person, projectId: project.id, request: request)
                 }
@@ -196,6 +223,25 @@ struct ClickHouseSettledTests {
     }
 
     /// The settling thread makes a round by itself once sessions are touched.
+    /// The settling thread's turn drops the hours of `touched_members` older than
+    /// ``ClickHouseSQL/touchedKept`` and keeps the others.
+    @Test func theHoursOfRowsWrittenSinceAreDroppedOnceNoReadTakesThem() throws {
+        try ClickHouseTesting.withStore { store, project throws in
+            let now = Int64(Date().timeIntervalSince1970)
+            let table = "\(store.location.database).touched_members"
+            for (age, device) in [(ClickHouseSQL.touchedKept + 3_600, "old"), (3_600, "recent"), (0, "now")] {
+                _ = try store.client.execute(
+                    """
+                    INSERT INTO \(table) (project_id, touched, kind, key, day, device, user_id)
+                    VALUES (\(project.id), \(now - age), 1, '', 0, '\(device)', '')
+                    """, settings: ["insert_distributed_sync": "1"])
+            }
+            store.dropStaleTouchedHours()
+            let left = try store.client.rows("SELECT device FROM \(table) ORDER BY device")
+            #expect(left.map { $0.map(String.init) } == [["now"], ["recent"]])
+        }
+    }
+
     @Test func theSettlingThreadMakesARound() throws {
         let data = PeopleTests.DataSet(seed: 5)
         try ClickHouseTesting.withStore(configure: {

@@ -205,11 +205,19 @@ extension ClickHouseSQL {
                 deletePersonSettled(projectId: projectId, person: "u1", anonymousIds: ["a1", "a2"])
             ),
             ("mutations since", mutationsSince(1_700_000_000).sql),
+            ("stale touched hours", staleTouchedHours.sql),
+            ("drop a touched hour", dropTouchedHour(400_000)),
         ]
         for (index, statement) in settlePeople(projectId: projectId, round: "r1", firstBlock: 300)
             .enumerated()
         {
             statements.append(("settle people \(index + 1)", statement))
+        }
+        for (index, statement) in settlePeople(
+            projectId: projectId, round: "r2", firstBlock: 300, cutoff: 1_700_000_600,
+            before: ("r1", 1_700_000_000)
+        ).enumerated() {
+            statements.append(("settle people after a round \(index + 1)", statement))
         }
         for (index, statement) in settleFigures(projectId: projectId, round: "r1").enumerated() {
             statements.append(("settle figures \(index + 1)", statement))
@@ -217,20 +225,20 @@ extension ClickHouseSQL {
         for (index, statement) in deleteRounds(projectId: projectId, keeping: ["r1"]).enumerated() {
             statements.append(("delete rounds \(index + 1)", statement))
         }
-        let (first, _) = RollupReports.days(of: filter)
         var settledReads: [(label: String, sql: String, external: ClickHouseExternalTable?)] = []
-        for touched in [[], [first, first + 2]] {
+        // A settled read names no page, app version or OS (``settledPeopleRound``).
+        for cutoff: Int64 in filter.namesPageVersionOrOS ? [] : [0, 1_800_000_000] {
             let affected = affectedMemberList(
-                projectId: projectId, filter: filter, round: "r1", touched: touched)
-            settledReads.append(("affected members, \(touched.count) days touched", affected.sql, nil))
+                projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
+            settledReads.append(("affected members, cutoff \(cutoff)", affected.sql, nil))
             let active = settledPeople(
-                projectId: projectId, filter: filter, round: "r1", touched: touched,
+                projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
                 items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
                 derived: [(Self.covered(filter, window: 7), "weekly")],
                 measures: ["1", "bitAnd(bitShiftRight(mask, 2), 1)", "bitAnd(weekly, 1)"],
                 affected: ["a1", "u1"])
             let visitors = settledPeople(
-                projectId: projectId, filter: filter, round: "r1", touched: touched,
+                projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
                 items: [
                     .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
                     .init(kind: Self.anyPageKind, keys: nil),
@@ -239,7 +247,7 @@ extension ClickHouseSQL {
                 measures: ["1"], affected: [])
             for (index, query) in (active + visitors).enumerated() {
                 settledReads.append(
-                    ("settled people \(index + 1), \(touched.count) days touched", query.sql, query.external))
+                    ("settled people \(index + 1), cutoff \(cutoff)", query.sql, query.external))
             }
         }
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]

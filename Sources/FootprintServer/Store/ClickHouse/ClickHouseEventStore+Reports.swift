@@ -57,12 +57,8 @@ extension ClickHouseEventStore {
         throws(ServerError) -> [String: Int]
     {
         if let keys, keys.isEmpty { return [:] }
-        // Per key only with no day of the range touched since the round: grouping the people of
-        // a touched day with their keys' rows costs more than counting from the person rows
-        // (docs/BENCHMARKS.md, *Settled people*).
         if ClickHouseSQL.settledPeopleKinds.contains(kind),
-            let round = try settledPeopleRound(projectId: projectId, filter: filter),
-            ClickHouseSQL.onTouchedDays(filter, touched: round.touchedDays) == nil
+            let round = try settledPeopleRound(projectId: projectId, filter: filter)
         {
             return try settledPeopleCounts(
                 projectId: projectId, filter: filter, kind: kind, keys: keys, round: round)

@@ -26,8 +26,12 @@ extension ClickHouseEventStore {
         try settle(projectId: projectId)?.round
     }
 
-    /// ``settleSessionFigures(projectId:)``, and the days it computed: `nil` for every day.
-    func settle(projectId: Int64) throws(ServerError) -> (round: String, computed: [Int64]?)? {
+    /// ``settleSessionFigures(projectId:)``, the days it computed (`nil` for every day) and the
+    /// round whose people it kept for the members with nothing written since (`nil`: every
+    /// member grouped).
+    func settle(projectId: Int64) throws(ServerError) -> (
+        round: String, computed: [Int64]?, peopleFrom: String?
+    )? {
         guard !location.isReplicated else { return nil }
         var times: [Int64] = []
         for shard in location.shards {
@@ -53,8 +57,16 @@ extension ClickHouseEventStore {
         } else {
             statements = sql.settleFigures(projectId: projectId, round: round)
         }
+        var peopleFrom: String?
         if let firstBlock = try client.rows(sql.firstPersonBlock(projectId: projectId)).first {
-            statements += sql.settlePeople(projectId: projectId, round: round, firstBlock: firstBlock)
+            // The members with no row written since the round before keep its rows.
+            var before: (round: String, cutoff: Int64)?
+            if let previous, try settledPeopleBlock(projectId: projectId, round: previous) == firstBlock {
+                before = (previous.round, previous.cutoff)
+                peopleFrom = previous.round
+            }
+            statements += sql.settlePeople(
+                projectId: projectId, round: round, firstBlock: firstBlock, cutoff: cutoff, before: before)
         }
         for statement in statements {
             _ = try settler.execute(statement, settings: ["insert_distributed_sync": "1"])
@@ -77,20 +89,23 @@ extension ClickHouseEventStore {
                 }
             }
         }
-        return (round, previous?.touchedDays)
+        return (round, previous?.touchedDays, peopleFrom)
     }
 
     /// The latest round of a project that still holds (its touches up to its cutoff and its
-    /// figure rows are what it recorded), and the days touched since its cutoff; `nil` when none
-    /// does.
-    func settledRound(projectId: Int64) throws(ServerError) -> SettledRound? {
+    /// figure rows are what it recorded), and the days touched since its cutoff (none read
+    /// without `touchedDays`: the people reads take the rows written since instead, and the
+    /// touches are the larger read, 0.4–0.9 s at 100M events); `nil` when none does.
+    func settledRound(projectId: Int64, touchedDays: Bool = true) throws(ServerError) -> SettledRound? {
         guard !location.isReplicated else { return nil }
         for latest in try client.rows(sql.latestRounds(projectId: projectId)) {
             let counts = try client.rows(
                 sql.roundCounts(projectId: projectId, round: latest.round, cutoff: latest.cutoff)
             ).first
             guard let counts, counts.touches == latest.touches, counts.rows == latest.rows else { continue }
-            let days = try client.rows(sql.daysTouched(projectId: projectId, after: latest.cutoff))
+            let days =
+                touchedDays
+                ? try client.rows(sql.daysTouched(projectId: projectId, after: latest.cutoff)) : []
             return SettledRound(round: latest.round, cutoff: latest.cutoff, touchedDays: days)
         }
         return nil

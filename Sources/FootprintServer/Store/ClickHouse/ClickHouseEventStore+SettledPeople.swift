@@ -4,28 +4,43 @@ import FootprintWire
 /// docs/ARCHITECTURE.md, *Settled people*).
 extension ClickHouseEventStore {
     /// The round whose settled people a read of `filter` takes: one that still holds, has
-    /// settled people and saw the copy records there are now, for a range of 1…64 days with no
-    /// page, app version or OS; `nil` otherwise (the read counts the person rows).
+    /// people that hold (``settledPeopleBlock(projectId:round:)``), for a range of 1…64 days with
+    /// no page, app version or OS; `nil` otherwise (the read counts the person rows).
     func settledPeopleRound(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SettledRound? {
         let (_, count) = RollupReports.days(of: filter)
         guard !filter.namesPageVersionOrOS, count >= 1, count <= ClickHouseSQL.maskedDays,
-            let round = try settledRound(projectId: projectId),
-            let check = try client.rows(sql.settledPeopleCheck(projectId: projectId, round: round.round))
-                .first,
-            check.rows == 1, check.seen == check.now
+            let round = try settledRound(projectId: projectId, touchedDays: false),
+            try settledPeopleBlock(projectId: projectId, round: round) != nil
         else { return nil }
         return round
     }
 
+    /// The first block of `round`'s people when they hold (a read or the next round can take
+    /// them), else `nil`: the round has settled people, saw the copy records there are now, and
+    /// its cutoff is at most ``ClickHouseSQL/touchedRead`` old unless nothing was touched since.
+    func settledPeopleBlock(projectId: Int64, round: SettledRound) throws(ServerError) -> Int64? {
+        guard
+            let check = try client.rows(sql.settledPeopleCheck(projectId: projectId, round: round.round))
+                .first,
+            check.rows == 1, check.seen == check.now
+        else { return nil }
+        if check.time &- round.cutoff > ClickHouseSQL.touchedRead,
+            !(try client.rows(sql.daysTouched(projectId: projectId, after: round.cutoff))).isEmpty
+        {
+            return nil
+        }
+        return check.firstBlock
+    }
+
     /// The members a settled read of `filter` from `round` groups per person
-    /// (``ClickHouseSQL/affectedMemberList(projectId:filter:round:touched:)``): read once per
+    /// (``ClickHouseSQL/affectedMemberList(projectId:filter:round:cutoff:)``): read once per
     /// report, whatever its reads.
     private func affectedMembers(projectId: Int64, filter: ReportFilter, round: SettledRound)
         throws(ServerError) -> [String]
     {
         try client.rows(
             sql.affectedMemberList(
-                projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays))
+                projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff))
     }
 
     /// The people of `items` from `round`, `affected` grouped per person: per kind and key, the
@@ -37,7 +52,7 @@ extension ClickHouseEventStore {
     ) throws(ServerError) -> [(kind: Int, key: String, sums: [Int64])] {
         var sums: [SettledKey: [Int64]] = [:]
         for query in sql.settledPeople(
-            projectId: projectId, filter: filter, round: round.round, touched: round.touchedDays,
+            projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
             items: items,
             derived: derived, measures: measures, affected: affected)
         {
@@ -122,5 +137,15 @@ extension ClickHouseEventStore {
             }
         }
         return activity
+    }
+
+    /// Drops on every node the hours of `touched_members` no read takes
+    /// (``ClickHouseSQL/staleTouchedHours``): the settling thread's turn, rounds or none. A node
+    /// that does not answer is left for the next turn.
+    func dropStaleTouchedHours() {
+        for node in location.shards {
+            guard let hours = try? client.rows(sql.staleTouchedHours, on: node) else { continue }
+            for hour in hours { _ = try? client.execute(sql.dropTouchedHour(hour), on: node) }
+        }
     }
 }

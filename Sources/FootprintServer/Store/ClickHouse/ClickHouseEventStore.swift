@@ -255,6 +255,7 @@ public final class ClickHouseEventStore: EventStore {
         }
         let settler = Thread { [weak self, settlerStopped, settlerWake, settlerDone] in
             var nextRounds = Date()
+            var nextDrop = Date()
             while !settlerStopped.withLock({ $0 }) {
                 _ = settlerWake.wait(timeout: .now() + max(0.05, configuration.settleInterval))
                 guard let self else { break }
@@ -262,6 +263,11 @@ public final class ClickHouseEventStore: EventStore {
                 if Date() >= nextRounds {
                     try? self.settleTouchedProjects()
                     nextRounds = Date().addingTimeInterval(min(60, max(1, configuration.settledInterval / 5)))
+                }
+                // Whole hours go: once every few minutes is enough.
+                if Date() >= nextDrop {
+                    self.dropStaleTouchedHours()
+                    nextDrop = Date().addingTimeInterval(600)
                 }
             }
             settlerDone.signal()
@@ -336,7 +342,9 @@ public final class ClickHouseEventStore: EventStore {
                 // A replicated table is not dropped (its twins share it): only one whose rows can
                 // be added twice (``ClickHouseSQL/Aggregate/idempotent``) is filled, and a fill cut
                 // short is filled again on top.
-                if holdsEvents && !viewed && (!location.isReplicated || aggregate.idempotent) {
+                if holdsEvents && !viewed && aggregate.filled
+                    && (!location.isReplicated || aggregate.idempotent)
+                {
                     if !location.isReplicated { _ = try client.execute(sql.dropTable(aggregate), on: shard) }
                     _ = try client.execute(sql.createTable(aggregate), on: shard)
                     _ = try filler.execute(

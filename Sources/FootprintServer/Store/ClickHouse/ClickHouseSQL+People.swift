@@ -33,6 +33,10 @@ extension ClickHouseSQL {
         /// Another table (`step_times`), the role of the contributions it keeps and the conditions
         /// on its rows' `day` and `time`.
         case other(table: String, role: Int, range: [String])
+        /// `touched_members`' rows written after a round's cutoff (a shard's time in seconds), of
+        /// the range's days; for the devices with a redundant copy among them, their counted
+        /// events of the range.
+        case touchedAfter(cutoff: Int64)
 
         /// `person_blocks` where they hold what a read of `kinds` for `filter` asks, else
         /// `person_days`.
@@ -82,9 +86,22 @@ extension ClickHouseSQL {
             case .blocks:
                 (tables.personBlocks, 2, Self.blockRange(filter) + ["\(blockDays) != 0"], blockDays)
             case .other(let table, let role, let range): (table, role, range, Self.dayBit(filter))
+            case .touchedAfter(let cutoff):
+                (tables.touchedMembers, 2, days + ["touched > \(cutoff)"], Self.dayBit(filter))
             }
         let eventRange: [String] =
-            if case .other(_, _, let range) = source { range } else { days }
+            switch source {
+            case .other(_, _, let range): range
+            case .touchedAfter(let cutoff):
+                // Each shard's own: a device's rows and events are on one shard.
+                days + [
+                    """
+                    device IN (SELECT device FROM \(database).touched_members_local
+                        WHERE project_id = \(projectId) AND touched > \(cutoff))
+                    """
+                ]
+            case .days, .blocks: days
+            }
         let columns = groups.map { $0 == "person" ? "\(Self.person) AS person" : $0 }
         let names = groups.map { $0.components(separatedBy: " AS ").last ?? $0 }
         func select(_ days: String) -> String {

@@ -12,14 +12,16 @@ import FootprintWire
 /// - the members that are not *affected* are each a person alone, and their rows are counted as
 ///   they are, one row one person, with no person grouped;
 /// - the affected members (every member of a person of two members or more, and every member of a
-///   person with events on a day touched since the round) are resolved to their person and
-///   grouped with that person's rows of the touched days, read as before from `person_days`.
+///   person with rows written after the round's cutoff) are resolved to their person and grouped
+///   with the rows that person had written since, from `touched_members`
+///   (``touchedMembers(of:)``), which keeps each INSERT's people rows with the shard's time.
 ///
 /// Each person is wholly on one side: the members of a person of two members or more are a
 /// linked device with events without a user id and its person, or one id that is both a user id
-/// and such a device (the round lists those); a person with events on a touched day has all of
-/// its members among the affected. The masks are OR-ed, so rows of the touched days that the
-/// round also saw count once.
+/// and such a device (the round lists those); a person with rows written since has all of its
+/// members among the affected. The masks are OR-ed, so rows written since that the round also saw
+/// count once. A day that goes on receiving events costs a read the people who sent them since
+/// the round, not every person of that day.
 extension ClickHouseSQL {
     /// The columns of `settled_people`.
     static let settledPeopleColumns = """
@@ -36,12 +38,62 @@ extension ClickHouseSQL {
     static let anyPageKind = 100
 
     /// The `kind` of a round's one row that says it has settled people: `days` holds the number
-    /// of copy records (``copyRecords(projectId:)``) the round saw.
-    static let copiesSeenKind = 101
+    /// of copy records (``copyRecords(projectId:)``) the round saw. (Rounds made before
+    /// `touched_members` marked theirs 101: with no rows written since kept, they are not read.)
+    static let copiesSeenKind = 103
 
     /// The `kind` of a round's rows of the ids that are both a user id and a device with events
     /// without one (`member`): two members of one person with no link between them.
     static let sharedIdsKind = 102
+
+    /// The table of what came after a round (an aggregate table: made with the others, cut at the
+    /// retention horizon and per person with them, but not filled from the events of a database
+    /// made before it): per INSERT, its people rows of the settled kinds, with the shard's time in
+    /// seconds (`touched`). Sorted by that time, so that a read of the rows after a round's cutoff
+    /// reads those only; partitioned by its hour, so that the settling thread drops the hours no
+    /// read takes (``staleTouchedHours``). Its view's name sorts after those of `person_days` and
+    /// `person_blocks`, so an INSERT's time here is taken once their rows are written: a row a
+    /// round did not see has a time after the round's cutoff.
+    static func touchedMembers(of events: String) -> Aggregate {
+        let kinds = settledPeopleKinds.map { "\($0.rawValue)" }.sorted().joined(separator: ", ")
+        return Aggregate(
+            name: "touched_members",
+            columns: """
+                project_id Int64, touched Int64, kind UInt8, key String, day Int64, device String,
+                    user_id String
+                """,
+            family: "MergeTree", orderBy: "project_id, touched, kind, key, day, device, user_id",
+            select: """
+                SELECT project_id, toInt64(toUnixTimestamp(now())) AS touched, kind, key, day, device,
+                    ifNull(user_id, '') AS user_id
+                \(contributions(of: events, items: ["kind IN (\(kinds))"], role: 2))
+                GROUP BY project_id, kind, key, day, device, user_id
+                """,
+            filled: false, partitionBy: "intDiv(touched, 3600)")
+    }
+
+    /// Seconds `touched_members` keeps its rows (whole hours, dropped by the settling thread).
+    static let touchedKept: Int64 = 2 * 86_400
+
+    /// Seconds after which a round's people are read only while nothing was touched since: an
+    /// older cutoff may be before the rows `touched_members` still has.
+    static let touchedRead: Int64 = 86_400
+
+    /// The hours of `touched_members` on the node that runs it older than ``touchedKept``: its
+    /// partitions to drop.
+    var staleTouchedHours: ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            """
+            SELECT DISTINCT toInt64(partition) FROM system.parts
+            WHERE database = \(ClickHouseFormat.literal(database)) AND table = 'touched_members_local' AND active
+                AND toInt64(partition) < intDiv(toInt64(toUnixTimestamp(now())) - \(Self.touchedKept), 3600)
+            """)
+    }
+
+    /// Drops one hour of `touched_members` on the node that runs it.
+    func dropTouchedHour(_ hour: Int64) -> String {
+        "ALTER TABLE \(database).touched_members_local DROP PARTITION \(hour)"
+    }
 
     /// A project's records of redundant copies, each counted once however many times it is
     /// stored: a record made or taken back after a round may change what a member's rows count,
@@ -68,30 +120,46 @@ extension ClickHouseSQL {
 
     /// The member rows of `kinds`: `kind, key, member, anonymous, day_block, mask` (the row's days
     /// of its block), from `table` (`person_blocks`, or `person_days` with `day_bit`) for the
-    /// devices with no redundant copy, and from the counted events of the others.
+    /// devices with no redundant copy, and from the counted events of the others; only those of
+    /// the members `members` lists when given (a subquery).
     private func memberRows(
-        projectId: Int64, kinds: String, from table: String, mask: String, as output: String
+        projectId: Int64, kinds: String, from table: String, mask: String, as output: String,
+        members: String?
     )
         -> String
     {
         let counted =
             copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
+        let only = members.map { "WHERE \(Self.member) GLOBAL IN (\($0))" } ?? ""
         return """
             SELECT \(output), \(Self.member) AS member, toUInt8(user_id = '') AS anonymous, day_block, \(mask) AS mask
             FROM \(database).\(table)
             PREWHERE \(aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true).joined(separator: " AND ")) AND \(kinds)
+            \(only)
             UNION ALL
             SELECT \(output), \(Self.member) AS member, toUInt8(user_id = '') AS anonymous, day_block, day_bit AS mask FROM (
                 SELECT kind, key, day_block, day_bit, device, ifNull(user_id, '') AS user_id
                 \(contributions(rows: counted, items: [kinds], role: 2)))
+            \(only)
             """
     }
 
     /// Writes a round's settled people: per kind, key and member, the member's days per block
     /// from `firstBlock` on; the page views also as page views of any page
-    /// (``anyPageKind``); the row that says the round has them (``copiesSeenKind``); and the ids
-    /// of two members (``sharedIdsKind``), from the rows written before.
-    func settlePeople(projectId: Int64, round: String, firstBlock: Int64) -> [String] {
+    /// (``anyPageKind``); the row that says the round has them (``copiesSeenKind``, with
+    /// `firstBlock`); and the ids of two members (``sharedIdsKind``), from the rows written before.
+    ///
+    /// With `before` (a round whose people still hold, from the same first block, with the copy
+    /// records there are now), the members with no row written after its cutoff up to this
+    /// round's `cutoff` keep their rows as it has them (copied), and only the others are grouped
+    /// from the person rows: a round then costs the people who sent events since the one before,
+    /// not every person. The members are those of a fixed span, so that each statement takes the
+    /// same ones: a member with rows only after `cutoff` is copied, and the reads add those rows
+    /// (and a row of the span that comes later voids this round).
+    func settlePeople(
+        projectId: Int64, round: String, firstBlock: Int64, cutoff: Int64 = 0,
+        before: (round: String, cutoff: Int64)? = nil
+    ) -> [String] {
         let into = """
             INSERT INTO \(database).\(tables.settledPeople) (project_id, round, kind, key, member, anonymous, first_block, days)
             """
@@ -101,28 +169,46 @@ extension ClickHouseSQL {
             """
         let blocks = Self.blockKinds.map { "\($0.rawValue)" }.sorted().joined(separator: ", ")
         let pages = "kind = \(RollupKind.pageViews.rawValue)"
-        return [
+        let changed = before.map {
+            """
+            SELECT DISTINCT \(Self.member) FROM \(database).\(tables.touchedMembers)
+            WHERE project_id = \(projectId) AND touched > \($0.cutoff) AND touched <= \(cutoff)
+            """
+        }
+        var copied: [String] = []
+        if let before, let changed {
+            let kinds = (Self.settledPeopleKinds.map { Int($0.rawValue) } + [Self.anyPageKind]).sorted()
+            copied.append(
+                """
+                \(into)
+                \(head), kind, key, member, anonymous, first_block, days FROM \(database).\(tables.settledPeople)
+                PREWHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(before.round))
+                    AND kind IN (\(kinds.map(String.init).joined(separator: ", ")))
+                WHERE member GLOBAL NOT IN (\(changed))
+                """)
+        }
+        return copied + [
             """
             \(into)
             \(head), kind, key, member, anonymous, \(masks)
-            FROM (\(memberRows(projectId: projectId, kinds: "kind IN (\(blocks))", from: tables.personBlocks, mask: "finalizeAggregation(days)", as: "kind, key")))
+            FROM (\(memberRows(projectId: projectId, kinds: "kind IN (\(blocks))", from: tables.personBlocks, mask: "finalizeAggregation(days)", as: "kind, key", members: changed)))
             GROUP BY kind, key, member, anonymous
             """,
             """
             \(into)
             \(head), kind, key, member, anonymous, \(masks)
-            FROM (\(memberRows(projectId: projectId, kinds: pages, from: tables.personDays, mask: "day_bit", as: "kind, key")))
+            FROM (\(memberRows(projectId: projectId, kinds: pages, from: tables.personDays, mask: "day_bit", as: "kind, key", members: changed)))
             GROUP BY kind, key, member, anonymous
             """,
             """
             \(into)
             \(head), \(Self.anyPageKind), '', member, anonymous, \(masks)
-            FROM (\(memberRows(projectId: projectId, kinds: pages, from: tables.personDays, mask: "day_bit", as: "kind")))
+            FROM (\(memberRows(projectId: projectId, kinds: pages, from: tables.personDays, mask: "day_bit", as: "kind", members: changed)))
             GROUP BY member, anonymous
             """,
             """
             \(into)
-            \(head), \(Self.copiesSeenKind), '', '', 0, 0, [(\(copyRecords(projectId: projectId)))]
+            \(head), \(Self.copiesSeenKind), '', '', 0, \(firstBlock), [(\(copyRecords(projectId: projectId)))]
             """,
             """
             \(into)
@@ -135,17 +221,19 @@ extension ClickHouseSQL {
     }
 
     /// Whether round `round` has settled people, and the copy records it saw against those there
-    /// are now: `rows` (its rows of kind ``copiesSeenKind``: 0 or 1), `seen`, `now`.
+    /// are now: `rows` (its rows of kind ``copiesSeenKind``: 0 or 1), `seen`, `now`; its first
+    /// block; and the time of the node that runs it, in seconds.
     func settledPeopleCheck(projectId: Int64, round: String)
-        -> ClickHouseQuery<(rows: Int64, seen: Int64, now: Int64)>
+        -> ClickHouseQuery<(rows: Int64, seen: Int64, now: Int64, firstBlock: Int64, time: Int64)>
     {
         let sql = """
-            SELECT count(), toInt64(any(days[1])), toInt64((\(copyRecords(projectId: projectId))))
+            SELECT count(), toInt64(any(days[1])), toInt64((\(copyRecords(projectId: projectId)))),
+                any(first_block), toInt64(toUnixTimestamp(now()))
             FROM \(database).\(tables.settledPeople)
             WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(Self.copiesSeenKind)
             """
-        return ClickHouseQuery(sql, fields: 3) { row throws(ServerError) in
-            (try row.int64(0), try row.int64(1), try row.int64(2))
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            (try row.int64(0), try row.int64(1), try row.int64(2), try row.int64(3), try row.int64(4))
         }
     }
 
@@ -181,21 +269,13 @@ extension ClickHouseSQL {
         }
     }
 
-    /// The touched days of `touched` in `filter`'s range, as a condition on `day` (`nil` for
-    /// none).
-    static func onTouchedDays(_ filter: ReportFilter, touched: [Int64]) -> String? {
-        let (first, count) = RollupReports.days(of: filter)
-        let days = touched.filter { $0 >= first && $0 < first &+ Int64(count) }
-        return days.isEmpty ? nil : "day IN (\(days.map(String.init).joined(separator: ", ")))"
-    }
-
     /// The members a settled read of `filter` groups per person (the *affected*), as a
     /// subquery: those of every person of two members or more as round `round` has them and the
     /// links are now (each linked device with events without a user id and its person, its
     /// smallest linked user id; the ids that are both a user id and such a device,
-    /// ``sharedIdsKind``), and the people with events on the `touched` days of the range (their
+    /// ``sharedIdsKind``), and the people with rows of the range written after `cutoff` (their
     /// ids as the reports resolve them).
-    func affectedMembers(projectId: Int64, filter: ReportFilter, round: String, touched: [Int64]) -> String {
+    func affectedMembers(projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64) -> String {
         let settled = "\(database).\(tables.settledPeople)"
         let identities = "\(database).\(tables.identities)"
         let ofRound = "project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))"
@@ -210,22 +290,19 @@ extension ClickHouseSQL {
             """,
             "SELECT member FROM \(settled) WHERE \(ofRound) AND kind = \(Self.sharedIdsKind)",
         ]
-        if let onTouchedDays = Self.onTouchedDays(filter, touched: touched) {
-            let people = peopleParts(
-                projectId: projectId, filter: filter,
-                items: ["kind = \(RollupKind.anyEvent.rawValue)", onTouchedDays], groups: ["person"],
-                states: [("count()", "n")])
-            members.append("SELECT person AS member FROM (\(people))")
-        }
+        let people = peopleParts(
+            projectId: projectId, filter: filter, items: ["kind = \(RollupKind.anyEvent.rawValue)"],
+            groups: ["person"], states: [("count()", "n")], rows: .touchedAfter(cutoff: cutoff))
+        members.append("SELECT person AS member FROM (\(people))")
         return members.joined(separator: " UNION ALL ")
     }
 
-    /// The affected members of a settled read (``affectedMembers(projectId:filter:round:touched:)``),
+    /// The affected members of a settled read (``affectedMembers(projectId:filter:round:cutoff:)``),
     /// each once: read once, then sent along with both reads.
-    func affectedMemberList(projectId: Int64, filter: ReportFilter, round: String, touched: [Int64])
+    func affectedMemberList(projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64)
         -> ClickHouseQuery<String>
     {
-        let members = affectedMembers(projectId: projectId, filter: filter, round: round, touched: touched)
+        let members = affectedMembers(projectId: projectId, filter: filter, round: round, cutoff: cutoff)
         return ClickHouseQuery("SELECT DISTINCT member FROM (\(members))", fields: 1) {
             row throws(ServerError) in
             row.string(0)
@@ -244,20 +321,20 @@ extension ClickHouseSQL {
     }
 
     /// The people of `items` on `filter`'s days (a range of 1…``maskedDays`` days, with no page,
-    /// app version or OS), from round `round` and, on `touched` days, from the person rows: per
+    /// app version or OS), from round `round` and the rows written after its `cutoff`: per
     /// kind and key, the sum over its people of each of `measures` (an expression of `mask`, the
     /// person's days of the range, bit `n` day `n`, and of the `derived` masks, each an expression
     /// of `mask` computed once per person; a person counts only when it has a day there):
     /// `kind, key, sums`, in two reads whose sums add up, each sent the `affected` members
-    /// (``affectedMemberList(projectId:filter:round:touched:)``).
+    /// (``affectedMemberList(projectId:filter:round:cutoff:)``).
     ///
     /// The first reads every member that is not affected: each is one person, measured row by
     /// row with no person grouped. The second resolves the affected members to their people
-    /// and groups them with the people's rows of the touched days, the masks OR-ed. Two reads,
+    /// and groups them with the people's rows written since, the masks OR-ed. Two reads,
     /// not one `UNION ALL`: under a grouping 18.16 reads a `UNION ALL` as one stream (4× slower at
     /// 10M events).
     func settledPeople(
-        projectId: Int64, filter: ReportFilter, round: String, touched: [Int64], items: [SettledPeopleItems],
+        projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, items: [SettledPeopleItems],
         derived: [(expression: String, name: String)] = [], measures: [String], affected: [String]
     ) -> [ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>] {
         let settled = "\(database).\(tables.settledPeople)"
@@ -266,23 +343,20 @@ extension ClickHouseSQL {
             "(\(items.map(\.condition).joined(separator: " OR ")))",
         ]
         let members = Self.affectedTable(affected)
-        var live: [String] = []
-        if let onTouchedDays = Self.onTouchedDays(filter, touched: touched) {
-            for item in items {
-                let source = item.kind == Self.anyPageKind ? Int(RollupKind.pageViews.rawValue) : item.kind
-                var conditions = ["kind = \(source)", onTouchedDays]
-                if let keys = item.keys { conditions.append("key IN (\(Self.list(keys)))") }
-                let groups =
-                    item.kind == Self.anyPageKind
-                    ? ["toUInt8(\(Self.anyPageKind)) AS of_kind", "'' AS of_key", "person"]
-                    : ["kind AS of_kind", "key AS of_key", "person"]
-                let parts = peopleParts(
-                    projectId: projectId, filter: filter, items: conditions, groups: groups,
-                    states: [("groupBitOrState(\(Self.rangeDays))", "state")])
-                live.append(
-                    "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
-                )
-            }
+        let live = items.map { item in
+            let source = item.kind == Self.anyPageKind ? Int(RollupKind.pageViews.rawValue) : item.kind
+            var conditions = ["kind = \(source)"]
+            if let keys = item.keys { conditions.append("key IN (\(Self.list(keys)))") }
+            let groups =
+                item.kind == Self.anyPageKind
+                ? ["toUInt8(\(Self.anyPageKind)) AS of_kind", "'' AS of_key", "person"]
+                : ["kind AS of_kind", "key AS of_key", "person"]
+            let parts = peopleParts(
+                projectId: projectId, filter: filter, items: conditions, groups: groups,
+                states: [("groupBitOrState(\(Self.rangeDays))", "state")], rows: .touchedAfter(cutoff: cutoff)
+            )
+            return
+                "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
         }
         let sums = measures.indices.map { "sum(m\($0))" }.joined(separator: ", ")
         func measured(_ from: String) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
