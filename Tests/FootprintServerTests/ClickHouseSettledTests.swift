@@ -223,7 +223,7 @@ struct ClickHouseSettledTests {
     }
 
     /// The settling thread makes a round by itself once sessions are touched.
-    /// The settling thread's turn drops the hours of `touched_members` older than
+    /// The settling thread's turn drops the hours of `touched_members` and `touched_links` older than
     /// ``ClickHouseSQL/touchedKept`` and keeps the others.
     @Test func theHoursOfRowsWrittenSinceAreDroppedOnceNoReadTakesThem() throws {
         try ClickHouseTesting.withStore { store, project throws in
@@ -236,9 +236,19 @@ struct ClickHouseSettledTests {
                     VALUES (\(project.id), \(now - age), 1, '', 0, '\(device)', '')
                     """, settings: ["insert_distributed_sync": "1"])
             }
+            let links = "\(store.location.database).touched_links"
+            for (age, device) in [(ClickHouseSQL.touchedKept + 3_600, "old"), (0, "now")] {
+                _ = try store.client.execute(
+                    """
+                    INSERT INTO \(links) (project_id, touched, anonymous_id)
+                    VALUES (\(project.id), \(now - age), '\(device)')
+                    """, settings: ["insert_distributed_sync": "1"])
+            }
             store.dropStaleTouchedHours()
             let left = try store.client.rows("SELECT device FROM \(table) ORDER BY device")
             #expect(left.map { $0.map(String.init) } == [["now"], ["recent"]])
+            let linksLeft = try store.client.rows("SELECT anonymous_id FROM \(links)")
+            #expect(linksLeft.map { $0.map(String.init) } == [["now"]])
         }
     }
 

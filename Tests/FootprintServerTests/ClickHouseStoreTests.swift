@@ -48,7 +48,8 @@ struct ClickHouseStoreTests {
                             "settled_figures_local", "settled_people", "settled_people_local",
                             "settled_rounds",
                             "settled_rounds_local", "step_times",
-                            "step_times_local", "step_times_mv", "touched_members", "touched_members_local",
+                            "step_times_local", "step_times_mv", "touched_links", "touched_links_local",
+                            "touched_links_mv", "touched_members", "touched_members_local",
                             "touched_members_mv", "touched_sessions", "touched_sessions_local",
                             "touched_sessions_mv",
                         ])

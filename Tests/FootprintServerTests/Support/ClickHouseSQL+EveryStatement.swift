@@ -129,7 +129,11 @@ extension ClickHouseSQL {
             ),
             (
                 "delete person links",
-                deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])
+                deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])[0]
+            ),
+            (
+                "delete person links written since",
+                deletePersonLinks(projectId: projectId, person: "u1", anonymousIds: ["a1"])[1]
             ),
             (
                 "delete person copies",
@@ -206,7 +210,8 @@ extension ClickHouseSQL {
             ),
             ("mutations since", mutationsSince(1_700_000_000).sql),
             ("stale touched hours", staleTouchedHours.sql),
-            ("drop a touched hour", dropTouchedHour(400_000)),
+            ("drop a touched hour", dropTouchedHour(400_000, of: "touched_members_local") ?? ""),
+            ("drop a touched links hour", dropTouchedHour(400_000, of: "touched_links_local") ?? ""),
         ]
         for (index, statement) in settlePeople(projectId: projectId, round: "r1", firstBlock: 300)
             .enumerated()

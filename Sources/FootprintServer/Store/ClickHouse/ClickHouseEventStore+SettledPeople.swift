@@ -139,13 +139,16 @@ extension ClickHouseEventStore {
         return activity
     }
 
-    /// Drops on every node the hours of `touched_members` no read takes
+    /// Drops on every node the hours of `touched_members` and `touched_links` no read takes
     /// (``ClickHouseSQL/staleTouchedHours``): the settling thread's turn, rounds or none. A node
     /// that does not answer is left for the next turn.
     func dropStaleTouchedHours() {
         for node in location.shards {
             guard let hours = try? client.rows(sql.staleTouchedHours, on: node) else { continue }
-            for hour in hours { _ = try? client.execute(sql.dropTouchedHour(hour), on: node) }
+            for stale in hours {
+                guard let drop = sql.dropTouchedHour(stale.hour, of: stale.table) else { continue }
+                _ = try? client.execute(drop, on: node)
+            }
         }
     }
 }

@@ -706,10 +706,10 @@ public final class ClickHouseEventStore: EventStore {
         try mutateEveryShard(
             [
                 sql.deletePersonEvents(
-                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
-                sql.deletePersonLinks(
-                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
             ]
+                + sql.deletePersonLinks(
+                    projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
                 + sql.deletePersonAggregates(
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
                 + [

@@ -53,13 +53,20 @@ extension ClickHouseSQL {
         }
     }
 
-    /// Deletes the identity links of a person or its anonymous ids from one shard's local table.
-    func deletePersonLinks(projectId: Int64, person: String, anonymousIds: Set<String>) -> String {
-        """
-        ALTER TABLE \(database).identities_local DELETE
-        WHERE project_id = \(projectId)
-            AND (user_id = \(ClickHouseFormat.literal(person)) OR anonymous_id IN (\(Self.list(anonymousIds))))
-        """
+    /// Deletes the identity links of a person or its anonymous ids from one shard's local table,
+    /// and its anonymous ids from the links written since a round (`touched_links`).
+    func deletePersonLinks(projectId: Int64, person: String, anonymousIds: Set<String>) -> [String] {
+        [
+            """
+            ALTER TABLE \(database).identities_local DELETE
+            WHERE project_id = \(projectId)
+                AND (user_id = \(ClickHouseFormat.literal(person)) OR anonymous_id IN (\(Self.list(anonymousIds))))
+            """,
+            """
+            ALTER TABLE \(database).touched_links_local DELETE
+            WHERE project_id = \(projectId) AND anonymous_id IN (\(Self.list(anonymousIds)))
+            """,
+        ]
     }
 
     /// The stored events of a project before `time` (ms since 1970).

@@ -69,7 +69,7 @@ extension ClickHouseSQL {
             CREATE TABLE IF NOT EXISTS \(database).settled_people_local (\(Self.settledPeopleColumns))
             ENGINE = \(engine("MergeTree", table: "settled_people_local")) ORDER BY (project_id, round, kind, key, member)
             """,
-        ]
+        ] + touchedLinksTables
     }
 
     /// The `Distributed` tables over them.
@@ -83,7 +83,11 @@ extension ClickHouseSQL {
             """
             CREATE TABLE IF NOT EXISTS \(database).settled_people AS \(database).settled_people_local
             ENGINE = Distributed(\(cluster), \(database), settled_people_local, cityHash64(project_id, member))
+            """,
             """
+            CREATE TABLE IF NOT EXISTS \(database).touched_links AS \(database).touched_links_local
+            ENGINE = Distributed(\(cluster), \(database), touched_links_local, cityHash64(project_id, anonymous_id))
+            """,
         ]
     }
 

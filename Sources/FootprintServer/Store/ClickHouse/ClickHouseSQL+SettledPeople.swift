@@ -39,8 +39,14 @@ extension ClickHouseSQL {
 
     /// The `kind` of a round's one row that says it has settled people: `days` holds the number
     /// of copy records (``copyRecords(projectId:)``) the round saw. (Rounds made before
-    /// `touched_members` marked theirs 101: with no rows written since kept, they are not read.)
-    static let copiesSeenKind = 103
+    /// `touched_members` marked theirs 101, and before ``linkedMembersKind`` 103: they lack what
+    /// a read takes, so they are not read.)
+    static let copiesSeenKind = 104
+
+    /// The `kind` of a round's rows of the members of linked people as the links were then
+    /// (`member`): each linked device with events without a user id and its smallest linked user
+    /// id. A read adds those of the links written since (``touchedLinksTables``).
+    static let linkedMembersKind = 105
 
     /// The `kind` of a round's rows of the ids that are both a user id and a device with events
     /// without one (`member`): two members of one person with no link between them.
@@ -72,6 +78,28 @@ extension ClickHouseSQL {
             filled: false, partitionBy: "intDiv(touched, 3600)")
     }
 
+    /// The table of the links written since a round, and the view that fills it from
+    /// `identities_local`: per INSERT of links, each anonymous id with the shard's time in
+    /// seconds, sorted and partitioned like `touched_members` (``touchedMembers(of:)``), whose
+    /// hours it shares. The view runs once the links' part is written, so a link a round did not
+    /// see has a later time than the round's cutoff.
+    var touchedLinksTables: [String] {
+        [
+            """
+            CREATE TABLE IF NOT EXISTS \(database).touched_links_local (project_id Int64, touched Int64, anonymous_id String)
+            ENGINE = \(engine("MergeTree", table: "touched_links_local")) PARTITION BY intDiv(touched, 3600)
+            ORDER BY (project_id, touched, anonymous_id)
+            """,
+            """
+            CREATE MATERIALIZED VIEW IF NOT EXISTS \(database).touched_links_mv TO \(database).touched_links_local AS
+            SELECT project_id, toInt64(toUnixTimestamp(now())) AS touched, anonymous_id FROM \(database).identities_local
+            """,
+        ]
+    }
+
+    /// The tables whose hours the settling thread drops (``staleTouchedHours``).
+    static let touchedTables = ["touched_members_local", "touched_links_local"]
+
     /// Seconds `touched_members` keeps its rows (whole hours, dropped by the settling thread).
     static let touchedKept: Int64 = 2 * 86_400
 
@@ -79,20 +107,22 @@ extension ClickHouseSQL {
     /// older cutoff may be before the rows `touched_members` still has.
     static let touchedRead: Int64 = 86_400
 
-    /// The hours of `touched_members` on the node that runs it older than ``touchedKept``: its
-    /// partitions to drop.
-    var staleTouchedHours: ClickHouseQuery<Int64> {
-        ClickHouseQuery.number(
+    /// The hours of ``touchedTables`` on the node that runs it older than ``touchedKept``: their
+    /// partitions to drop, `table, hour`.
+    var staleTouchedHours: ClickHouseQuery<(table: String, hour: Int64)> {
+        let sql = """
+            SELECT DISTINCT table, toInt64(partition) FROM system.parts
+            WHERE database = \(ClickHouseFormat.literal(database)) AND table IN (\(Self.list(Set(Self.touchedTables))))
+                AND active AND toInt64(partition) < intDiv(toInt64(toUnixTimestamp(now())) - \(Self.touchedKept), 3600)
             """
-            SELECT DISTINCT toInt64(partition) FROM system.parts
-            WHERE database = \(ClickHouseFormat.literal(database)) AND table = 'touched_members_local' AND active
-                AND toInt64(partition) < intDiv(toInt64(toUnixTimestamp(now())) - \(Self.touchedKept), 3600)
-            """)
+        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in (row.string(0), try row.int64(1))
+        }
     }
 
-    /// Drops one hour of `touched_members` on the node that runs it.
-    func dropTouchedHour(_ hour: Int64) -> String {
-        "ALTER TABLE \(database).touched_members_local DROP PARTITION \(hour)"
+    /// Drops one hour of `table` (one of ``touchedTables``) on the node that runs it.
+    func dropTouchedHour(_ hour: Int64, of table: String) -> String? {
+        guard Self.touchedTables.contains(table) else { return nil }
+        return "ALTER TABLE \(database).\(table) DROP PARTITION \(hour)"
     }
 
     /// A project's records of redundant copies, each counted once however many times it is
@@ -217,6 +247,12 @@ extension ClickHouseSQL {
             WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(RollupKind.anyEvent.rawValue)
             GROUP BY member HAVING uniqExact(anonymous) = 2
             """,
+            """
+            \(into)
+            \(head), \(Self.linkedMembersKind), '', member, 0, 0, emptyArrayUInt64()
+            FROM (\(linkedMembers(projectId: projectId, round: round, anonymousIds: nil)))
+            GROUP BY member
+            """,
         ]
     }
 
@@ -269,32 +305,48 @@ extension ClickHouseSQL {
         }
     }
 
+    /// The members of linked people (each linked device and its smallest linked user id) among
+    /// the devices `anonymousIds` lists (a subquery), or, when `nil`, among round `round`'s
+    /// devices with events without a user id: what a round keeps (``linkedMembersKind``), and what
+    /// a read adds for the links written since.
+    private func linkedMembers(projectId: Int64, round: String, anonymousIds: String?) -> String {
+        let identities = "\(database).\(tables.identities)"
+        let devices =
+            anonymousIds
+                ?? """
+                SELECT member FROM \(database).\(tables.settledPeople)
+                PREWHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))
+                    AND kind = \(RollupKind.anyEvent.rawValue) AND anonymous = 1
+                WHERE member GLOBAL IN (SELECT anonymous_id FROM \(identities) WHERE project_id = \(projectId))
+                """
+        return """
+            SELECT arrayJoin([anonymous_id, min(user_id)]) AS member FROM \(identities)
+            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (\(devices))
+            GROUP BY anonymous_id
+            """
+    }
+
     /// The members a settled read of `filter` groups per person (the *affected*), as a
     /// subquery: those of every person of two members or more as round `round` has them and the
-    /// links are now (each linked device with events without a user id and its person, its
-    /// smallest linked user id; the ids that are both a user id and such a device,
-    /// ``sharedIdsKind``), and the people with rows of the range written after `cutoff` (their
-    /// ids as the reports resolve them).
+    /// links are now (the round's ``linkedMembersKind`` rows, those of the links written after
+    /// `cutoff`, and the ids that are both a user id and such a device, ``sharedIdsKind``), and
+    /// the people with rows of the range written after `cutoff` (their ids as the reports resolve
+    /// them).
     func affectedMembers(projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64) -> String {
         let settled = "\(database).\(tables.settledPeople)"
-        let identities = "\(database).\(tables.identities)"
         let ofRound = "project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))"
-        var members = [
+        let linkedSince = """
+            SELECT anonymous_id FROM \(database).\(tables.touchedLinks)
+            WHERE project_id = \(projectId) AND touched > \(cutoff)
             """
-            SELECT arrayJoin([anonymous_id, min(user_id)]) AS member FROM \(identities)
-            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (
-                SELECT member FROM \(settled)
-                PREWHERE \(ofRound) AND kind = \(RollupKind.anyEvent.rawValue) AND anonymous = 1
-                WHERE member GLOBAL IN (SELECT anonymous_id FROM \(identities) WHERE project_id = \(projectId)))
-            GROUP BY anonymous_id
-            """,
-            "SELECT member FROM \(settled) WHERE \(ofRound) AND kind = \(Self.sharedIdsKind)",
-        ]
         let people = peopleParts(
             projectId: projectId, filter: filter, items: ["kind = \(RollupKind.anyEvent.rawValue)"],
             groups: ["person"], states: [("count()", "n")], rows: .touchedAfter(cutoff: cutoff))
-        members.append("SELECT person AS member FROM (\(people))")
-        return members.joined(separator: " UNION ALL ")
+        return [
+            "SELECT member FROM \(settled) WHERE \(ofRound) AND kind IN (\(Self.linkedMembersKind), \(Self.sharedIdsKind))",
+            linkedMembers(projectId: projectId, round: round, anonymousIds: linkedSince),
+            "SELECT person AS member FROM (\(people))",
+        ].joined(separator: " UNION ALL ")
     }
 
     /// The affected members of a settled read (``affectedMembers(projectId:filter:round:cutoff:)``),

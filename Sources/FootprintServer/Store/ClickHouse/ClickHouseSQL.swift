@@ -35,7 +35,7 @@ struct ClickHouseSQL: Sendable {
         var events: String, identities: String, lostEvents: String, duplicateCopies: String
         var dailyCounts: String, personDays: String, personBlocks: String, stepTimes: String, sessions: String
         var sessionPages: String, touches: String, settledFigures: String, settledRounds: String
-        var settledPeople: String, touchedMembers: String
+        var settledPeople: String, touchedMembers: String, touchedLinks: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
@@ -43,7 +43,7 @@ struct ClickHouseSQL: Sendable {
             personBlocks: "person_blocks", stepTimes: "step_times", sessions: "sessions",
             sessionPages: "session_pages", touches: "touched_sessions", settledFigures: "settled_figures",
             settledRounds: "settled_rounds", settledPeople: "settled_people",
-            touchedMembers: "touched_members")
+            touchedMembers: "touched_members", touchedLinks: "touched_links")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
             events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
@@ -52,7 +52,8 @@ struct ClickHouseSQL: Sendable {
             stepTimes: "step_times_local", sessions: "sessions_local",
             sessionPages: "session_pages_local", touches: "touched_sessions_local",
             settledFigures: "settled_figures_local", settledRounds: "settled_rounds_local",
-            settledPeople: "settled_people_local", touchedMembers: "touched_members_local")
+            settledPeople: "settled_people_local", touchedMembers: "touched_members_local",
+            touchedLinks: "touched_links_local")
     }
 
     /// Which stored copies of the events a read takes.
