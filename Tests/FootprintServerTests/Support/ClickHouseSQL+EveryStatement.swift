@@ -219,8 +219,7 @@ extension ClickHouseSQL {
             statements.append(("settle people \(index + 1)", statement))
         }
         for (index, statement) in settlePeople(
-            projectId: projectId, round: "r2", firstBlock: 300, cutoff: 1_700_000_600,
-            before: ("r1", 1_700_000_000)
+            projectId: projectId, round: "r2", firstBlock: 300, before: ("r1", 1_700_000_000, 1_700_000_600)
         ).enumerated() {
             statements.append(("settle people after a round \(index + 1)", statement))
         }

@@ -60,13 +60,13 @@ extension ClickHouseEventStore {
         var peopleFrom: String?
         if let firstBlock = try client.rows(sql.firstPersonBlock(projectId: projectId)).first {
             // The members with no row written since the round before keep its rows.
-            var before: (round: String, cutoff: Int64)?
+            var before: (round: String, after: Int64, upTo: Int64)?
             if let previous, try settledPeopleBlock(projectId: projectId, round: previous) == firstBlock {
-                before = (previous.round, previous.cutoff)
+                before = (previous.round, previous.cutoff, cutoff)
                 peopleFrom = previous.round
             }
             statements += sql.settlePeople(
-                projectId: projectId, round: round, firstBlock: firstBlock, cutoff: cutoff, before: before)
+                projectId: projectId, round: round, firstBlock: firstBlock, before: before)
         }
         for statement in statements {
             _ = try settler.execute(statement, settings: ["insert_distributed_sync": "1"])

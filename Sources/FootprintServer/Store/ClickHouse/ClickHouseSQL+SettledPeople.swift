@@ -100,11 +100,12 @@ extension ClickHouseSQL {
     /// The tables whose hours the settling thread drops (``staleTouchedHours``).
     static let touchedTables = ["touched_members_local", "touched_links_local"]
 
-    /// Seconds `touched_members` keeps its rows (whole hours, dropped by the settling thread).
+    /// Seconds `touched_members` and `touched_links` keep their rows (whole hours, dropped by the
+    /// settling thread).
     static let touchedKept: Int64 = 2 * 86_400
 
-    /// Seconds after which a round's people are read only while nothing was touched since: an
-    /// older cutoff may be before the rows `touched_members` still has.
+    /// Seconds after which a round's people are read only while nothing was touched since: the
+    /// rows written after an older cutoff may have been dropped (``touchedKept``).
     static let touchedRead: Int64 = 86_400
 
     /// The hours of ``touchedTables`` on the node that runs it older than ``touchedKept``: their
@@ -180,15 +181,15 @@ extension ClickHouseSQL {
     /// `firstBlock`); and the ids of two members (``sharedIdsKind``), from the rows written before.
     ///
     /// With `before` (a round whose people still hold, from the same first block, with the copy
-    /// records there are now), the members with no row written after its cutoff up to this
-    /// round's `cutoff` keep their rows as it has them (copied), and only the others are grouped
-    /// from the person rows: a round then costs the people who sent events since the one before,
-    /// not every person. The members are those of a fixed span, so that each statement takes the
-    /// same ones: a member with rows only after `cutoff` is copied, and the reads add those rows
-    /// (and a row of the span that comes later voids this round).
+    /// records there are now; its cutoff `after`, this round's `upTo`), the members with no row
+    /// written after `after` up to `upTo` keep their rows as it has them (copied), and only the
+    /// others are grouped from the person rows: a round then costs the people who sent events
+    /// since the one before, not every person. The members are those of a fixed span, so that
+    /// each statement takes the same ones: a member with rows only after `upTo` is copied, and the
+    /// reads add those rows (and a row of the span that comes later voids this round).
     func settlePeople(
-        projectId: Int64, round: String, firstBlock: Int64, cutoff: Int64 = 0,
-        before: (round: String, cutoff: Int64)? = nil
+        projectId: Int64, round: String, firstBlock: Int64,
+        before: (round: String, after: Int64, upTo: Int64)? = nil
     ) -> [String] {
         let into = """
             INSERT INTO \(database).\(tables.settledPeople) (project_id, round, kind, key, member, anonymous, first_block, days)
@@ -202,7 +203,7 @@ extension ClickHouseSQL {
         let changed = before.map {
             """
             SELECT DISTINCT \(Self.member) FROM \(database).\(tables.touchedMembers)
-            WHERE project_id = \(projectId) AND touched > \($0.cutoff) AND touched <= \(cutoff)
+            WHERE project_id = \(projectId) AND touched > \($0.after) AND touched <= \($0.upTo)
             """
         }
         var copied: [String] = []
