@@ -19,7 +19,9 @@ struct ClickHouseCompatibilityTests {
         "touched_members", "touched_sessions",
     ]
     /// The tables of the settled session figures and people, which only a round fills.
-    static let settledTables = ["settled_figures", "settled_rounds", "settled_people", "touched_links"]
+    static let settledTables = [
+        "settled_figures", "settled_rounds", "settled_people", "settled_totals", "touched_links",
+    ]
 
     /// `sql` reading the local tables of `database` instead of its `Distributed` ones.
     static func local(_ sql: String, database: String) -> String {

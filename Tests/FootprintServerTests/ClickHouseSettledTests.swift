@@ -44,8 +44,18 @@ struct ClickHouseSettledTests {
         let linkedLate: (IdentityLink) -> Bool = { ($0.anonymousId.utf8.last ?? 0) % 3 == 0 }
         let early = data.filtered(events: { !Self.isLate($0) }, links: { !linkedLate($0) })
         let late = data.filtered(events: Self.isLate, links: { _ in false })
-        let links = data.filtered(events: { _ in false }, links: linkedLate)
+        var links = data.filtered(events: { _ in false }, links: linkedLate)
         #expect(!links.batches.flatMap(\.links).isEmpty)
+        // And devices with events without a user id linked before the round linked again after
+        // it, to a smaller user id with events: their person changes from one to the other.
+        let events = data.batches.flatMap(\.events)
+        let smallest = try #require(events.compactMap(\.userId).min())
+        let anonymous = Set(events.filter { $0.userId == nil }.compactMap(\.anonymousId))
+        let relinked = early.batches.flatMap(\.links).filter {
+            $0.userId > smallest && anonymous.contains($0.anonymousId)
+        }.prefix(5).map { IdentityLink(anonymousId: $0.anonymousId, userId: smallest) }
+        #expect(!relinked.isEmpty)
+        links.batches[0].links += relinked
         let person = try #require(data.linkedUser())
         let request = PersonDeletion.Request(requestedBy: "test", at: data.end)
         try withTemporaryStore("footprint-settled") { sqlite, sqliteProject in
@@ -71,8 +81,10 @@ struct ClickHouseSettledTests {
                 #expect(settled.round == first.round)
                 #expect(settled.touchedDays.isEmpty)
                 let week = ReportFilter.lastDays(7, now: data.end)
-                #expect(
-                    try store.settledPeopleRound(projectId: project.id, filter: week)?.round == first.round)
+                let people = try store.settledPeopleRound(projectId: project.id, filter: week)
+                #expect(people?.round == first.round)
+                // Its people are read from its totals.
+                #expect(people?.totals == true)
                 try expectAgreement("after the round")
 
                 // Links made after the round: they touch no session, and the people of their
@@ -142,10 +154,15 @@ struct ClickHouseSettledTests {
                     #expect(try store.settledPeopleRound(projectId: project.id, filter: week)?.round == third)
                 }
                 // A person's deletion.
-                _ = try afterRound(fourth, "after a deletion", keepsPeople: nil) {
+                let fifth = try afterRound(fourth, "after a deletion", keepsPeople: nil) {
                     _ = try sqlite.deletePerson(id: person, projectId: sqliteProject.id, request: request)
                     _ = try store.deletePerson(id: person, projectId: project.id, request: request)
+                    // The deletion takes the totals away: the reads take the members' rows (or the
+                    // person rows, when the copy records it deleted void the round's people).
+                    #expect(try store.settledPeopleRound(projectId: project.id, filter: week)?.totals != true)
                 }
+                #expect(try store.settledPeopleRound(projectId: project.id, filter: week)?.round == fifth)
+                #expect(try store.settledPeopleRound(projectId: project.id, filter: week)?.totals == true)
                 // The rounds before the latest two are deleted (in the background).
                 let deadline = Date().addingTimeInterval(60)
                 while try store.client.rows(store.sql.rounds(projectId: project.id)).count > 2,
@@ -222,7 +239,59 @@ struct ClickHouseSettledTests {
         #expect(ClickHouseEventStore.liveFilters(filter, days: []).isEmpty)
     }
 
-    /// The settling thread makes a round by itself once sessions are touched.
+    /// The totals count each person once in every span: random day sets over three 64-day blocks
+    /// (with the edges: the first and last day of a block, gaps of 63, 64 and 65 days, one day
+    /// alone), their gap counts (``ClickHouseSQL/gapCounts(of:)``) summed by the reads' measures
+    /// for every span of random ranges of 1…64 days, on the cluster, against the people with a
+    /// day in the span.
+    @Test func theTotalsCountEachPersonOnceInEverySpanOfAnyRange() throws {
+        var random = SeededRandom(seed: 26)
+        let firstBlock: Int64 = 300
+        var people: [Set<Int64>] = [
+            [0], [63], [64], [191], [0, 63], [0, 64], [0, 65], [1, 65], [63, 127], [0, 127, 191],
+            [62, 63, 64],
+        ]
+        for _ in 0..<300 {
+            let density = Int.random(in: 1...40, using: &random)
+            let days = (0..<192).filter { _ in Int.random(in: 0..<100, using: &random) < density }
+            if !days.isEmpty { people.append(Set(days.map(Int64.init))) }
+        }
+        func masks(_ days: Set<Int64>) -> [UInt64] {
+            var masks = Array(repeating: UInt64(0), count: Int((days.max() ?? 0) / 64 + 1))
+            for day in days { masks[Int(day / 64)] |= UInt64(1) << UInt64(day % 64) }
+            return masks
+        }
+        let rows = people.map { "[" + masks($0).map(String.init).joined(separator: ", ") + "]" }
+        let source = """
+            SELECT toUInt8(1) AS kind, '' AS key, toInt64(\(firstBlock)) AS first_block, days
+            FROM system.one ARRAY JOIN CAST([\(rows.joined(separator: ", "))] AS Array(Array(UInt64))) AS days
+            """
+        try ClickHouseTesting.withStore { store, _ throws in
+            for _ in 0..<12 {
+                let count = Int.random(in: 1...64, using: &random)
+                let first = Int64.random(in: 0...(192 - Int64(count)), using: &random)
+                let spans =
+                    ClickHouseSQL.SettledSpan.range(count)
+                    + ClickHouseSQL.SettledSpan.windows(count, window: 7)
+                    + ClickHouseSQL.SettledSpan.windows(count, window: 30)
+                let start = firstBlock * 64 + first
+                let measures = spans.map { $0.totalsMeasure(firstDay: start) }.joined(separator: ", ")
+                let got = try store.client.rows(
+                    """
+                    SELECT \(measures) FROM (\(ClickHouseSQL.gapCounts(of: source)))
+                    WHERE day >= \(start) AND day < \(start + Int64(count))
+                    """
+                ).first?.map { Int($0) ?? -1 }
+                let want = spans.map { span in
+                    people.filter { days in
+                        days.contains { $0 >= first + Int64(span.first) && $0 <= first + Int64(span.last) }
+                    }.count
+                }
+                #expect(got == want, "days \(first) to \(first + Int64(count) - 1)")
+            }
+        }
+    }
+
     /// The settling thread's turn drops the hours of `touched_members` and `touched_links` older than
     /// ``ClickHouseSQL/touchedKept`` and keeps the others.
     @Test func theHoursOfRowsWrittenSinceAreDroppedOnceNoReadTakesThem() throws {
@@ -252,6 +321,7 @@ struct ClickHouseSettledTests {
         }
     }
 
+    /// The settling thread makes a round by itself once sessions are touched.
     @Test func theSettlingThreadMakesARound() throws {
         let data = PeopleTests.DataSet(seed: 5)
         try ClickHouseTesting.withStore(configure: {

@@ -47,7 +47,7 @@ struct ClickHouseStoreTests {
                             "sessions", "sessions_local", "sessions_mv", "settled_figures",
                             "settled_figures_local", "settled_people", "settled_people_local",
                             "settled_rounds",
-                            "settled_rounds_local", "step_times",
+                            "settled_rounds_local", "settled_totals", "settled_totals_local", "step_times",
                             "step_times_local", "step_times_mv", "touched_links", "touched_links_local",
                             "touched_links_mv", "touched_members", "touched_members_local",
                             "touched_members_mv", "touched_sessions", "touched_sessions_local",

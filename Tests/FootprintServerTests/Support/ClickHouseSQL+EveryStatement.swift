@@ -204,6 +204,7 @@ extension ClickHouseSQL {
             ("rounds", rounds(projectId: projectId).sql),
             ("first person block", firstPersonBlock(projectId: projectId).sql),
             ("settled people check", settledPeopleCheck(projectId: projectId, round: "r1").sql),
+            ("delete totals", deleteTotals(projectId: projectId)),
             (
                 "delete a person's settled members",
                 deletePersonSettled(projectId: projectId, person: "u1", anonymousIds: ["a1", "a2"])
@@ -235,23 +236,31 @@ extension ClickHouseSQL {
             let affected = affectedMemberList(
                 projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
             settledReads.append(("affected members, cutoff \(cutoff)", affected.sql, nil))
-            let active = settledPeople(
-                projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
-                items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
-                derived: [(Self.covered(filter, window: 7), "weekly")],
-                measures: ["1", "bitAnd(bitShiftRight(mask, 2), 1)", "bitAnd(weekly, 1)"],
-                affected: ["a1", "u1"])
-            let visitors = settledPeople(
-                projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
-                items: [
-                    .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
-                    .init(kind: Self.anyPageKind, keys: nil),
-                    .init(kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
-                ],
-                measures: ["1"], affected: [])
-            for (index, query) in (active + visitors).enumerated() {
-                settledReads.append(
-                    ("settled people \(index + 1), cutoff \(cutoff)", query.sql, query.external))
+            let changed = changedPeople(projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
+            settledReads.append(("changed people, cutoff \(cutoff)", changed.sql, nil))
+            let devices = changedDevices(projectId: projectId, round: "r1", changed: ["u1", "a1"])
+            settledReads.append(("changed devices, cutoff \(cutoff)", devices.sql, devices.external))
+            for totals in [false, true] {
+                let active = settledPeople(
+                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
+                    items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
+                    spans: SettledSpan.range(2) + SettledSpan.windows(2, window: 7),
+                    affected: ["a1", "u1"], totals: totals)
+                let visitors = settledPeople(
+                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
+                    items: [
+                        .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
+                        .init(kind: Self.anyPageKind, keys: nil),
+                        .init(kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
+                    ],
+                    spans: [SettledSpan(first: 0, last: 0)], affected: [], totals: totals)
+                for (index, read) in (active + visitors).enumerated() {
+                    settledReads.append(
+                        (
+                            "settled people \(index + 1), cutoff \(cutoff), totals \(totals)", read.query.sql,
+                            read.query.external
+                        ))
+                }
             }
         }
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]

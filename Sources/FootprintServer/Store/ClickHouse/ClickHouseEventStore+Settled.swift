@@ -11,6 +11,9 @@ extension ClickHouseEventStore {
         var round: String
         var cutoff: Int64
         var touchedDays: [Int64]
+        /// Whether its people are read from its totals (``ClickHouseSQL/settledTotals(projectId:filter:round:items:spans:)``);
+        /// set by ``ClickHouseEventStore/settledPeopleRound(projectId:filter:)``.
+        var totals = false
     }
 
     /// Settles a project's session figures: a new round of every day's figures, recorded once
@@ -61,7 +64,9 @@ extension ClickHouseEventStore {
         if let firstBlock = try client.rows(sql.firstPersonBlock(projectId: projectId)).first {
             // The members with no row written since the round before keep its rows.
             var before: (round: String, after: Int64, upTo: Int64)?
-            if let previous, try settledPeopleBlock(projectId: projectId, round: previous) == firstBlock {
+            if let previous,
+                try settledPeopleBlock(projectId: projectId, round: previous)?.firstBlock == firstBlock
+            {
                 before = (previous.round, previous.cutoff, cutoff)
                 peopleFrom = previous.round
             }

@@ -9,16 +9,20 @@ extension ClickHouseEventStore {
     func settledPeopleRound(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SettledRound? {
         let (_, count) = RollupReports.days(of: filter)
         guard !filter.namesPageVersionOrOS, count >= 1, count <= ClickHouseSQL.maskedDays,
-            let round = try settledRound(projectId: projectId, touchedDays: false),
-            try settledPeopleBlock(projectId: projectId, round: round) != nil
+            var round = try settledRound(projectId: projectId, touchedDays: false),
+            let people = try settledPeopleBlock(projectId: projectId, round: round)
         else { return nil }
+        round.totals = people.totals
         return round
     }
 
-    /// The first block of `round`'s people when they hold (a read or the next round can take
-    /// them), else `nil`: the round has settled people, saw the copy records there are now, and
-    /// its cutoff is at most ``ClickHouseSQL/touchedRead`` old unless nothing was touched since.
-    func settledPeopleBlock(projectId: Int64, round: SettledRound) throws(ServerError) -> Int64? {
+    /// The first block of `round`'s people, and whether it has its totals, when they hold (a
+    /// read or the next round can take them), else `nil`: the round has settled people, saw the
+    /// copy records there are now, and its cutoff is at most ``ClickHouseSQL/touchedRead`` old
+    /// unless nothing was touched since.
+    func settledPeopleBlock(projectId: Int64, round: SettledRound) throws(ServerError) -> (
+        firstBlock: Int64, totals: Bool
+    )? {
         guard
             let check = try client.rows(sql.settledPeopleCheck(projectId: projectId, round: round.round))
                 .first,
@@ -29,38 +33,46 @@ extension ClickHouseEventStore {
         {
             return nil
         }
-        return check.firstBlock
+        return (check.firstBlock, check.totals == 1)
     }
 
-    /// The members a settled read of `filter` from `round` groups per person
-    /// (``ClickHouseSQL/affectedMemberList(projectId:filter:round:cutoff:)``): read once per
-    /// report, whatever its reads.
+    /// The members a settled read of `filter` from `round` groups per person: read once per
+    /// report, whatever its reads. From the totals, the people who changed since and their
+    /// linked devices in the round
+    /// (``ClickHouseSQL/changedPeople(projectId:filter:round:cutoff:)``); else
+    /// ``ClickHouseSQL/affectedMemberList(projectId:filter:round:cutoff:)``.
     private func affectedMembers(projectId: Int64, filter: ReportFilter, round: SettledRound)
         throws(ServerError) -> [String]
     {
-        try client.rows(
-            sql.affectedMemberList(
-                projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff))
+        guard round.totals else {
+            return try client.rows(
+                sql.affectedMemberList(
+                    projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff))
+        }
+        let changed = try client.rows(
+            sql.changedPeople(projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff))
+        guard !changed.isEmpty else { return [] }
+        let devices = try client.rows(
+            sql.changedDevices(projectId: projectId, round: round.round, changed: changed))
+        return Array(Set(changed).union(devices))
     }
 
     /// The people of `items` from `round`, `affected` grouped per person: per kind and key, the
-    /// sums of `measures` (of `mask` and the `derived` masks).
+    /// people of each of `spans`.
     private func settledPeople(
         projectId: Int64, filter: ReportFilter, round: SettledRound, affected: [String],
-        items: [ClickHouseSQL.SettledPeopleItems], derived: [(expression: String, name: String)] = [],
-        measures: [String]
+        items: [ClickHouseSQL.SettledPeopleItems], spans: [ClickHouseSQL.SettledSpan]
     ) throws(ServerError) -> [(kind: Int, key: String, sums: [Int64])] {
         var sums: [SettledKey: [Int64]] = [:]
-        for query in sql.settledPeople(
+        for (query, sign) in sql.settledPeople(
             projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
-            items: items,
-            derived: derived, measures: measures, affected: affected)
+            items: items, spans: spans, affected: affected, totals: round.totals)
         {
             for row in try client.rows(query) {
                 let key = SettledKey(kind: row.kind, key: row.key)
-                var total = sums[key] ?? Array(repeating: 0, count: measures.count)
+                var total = sums[key] ?? Array(repeating: 0, count: spans.count)
                 for (index, value) in row.sums.enumerated() where total.indices.contains(index) {
-                    total[index].addSaturating(value)
+                    total[index].addSaturating(sign == 1 ? value : 0 &- value)
                 }
                 sums[key] = total
             }
@@ -78,13 +90,14 @@ extension ClickHouseEventStore {
     func settledPeopleCounts(
         projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, round: SettledRound
     ) throws(ServerError) -> [String: Int] {
+        let (_, count) = RollupReports.days(of: filter)
         var people: [String: Int] = [:]
         for row in try settledPeople(
             projectId: projectId, filter: filter, round: round,
             affected: try affectedMembers(projectId: projectId, filter: filter, round: round),
             items: [.init(kind: Int(kind.rawValue), keys: keys)],
-            measures: ["1"])
-        {
+            spans: [ClickHouseSQL.SettledSpan(first: 0, last: count - 1)])
+        where row.sums[0] > 0 {
             people[row.key] = Int(clamping: row.sums[0])
         }
         return people
@@ -96,9 +109,9 @@ extension ClickHouseEventStore {
     func settledActivity(projectId: Int64, filter: ReportFilter, round: SettledRound) throws(ServerError)
         -> PeopleActivity
     {
+        typealias Span = ClickHouseSQL.SettledSpan
         let (_, count) = RollupReports.days(of: filter)
         let days = Array(0..<count)
-        func bits(of mask: String) -> [String] { days.map { "bitAnd(bitShiftRight(\(mask), \($0)), 1)" } }
         var activity = PeopleActivity(
             people: 0, daily: Array(repeating: 0, count: count), weekly: Array(repeating: 0, count: count),
             monthly: Array(repeating: 0, count: count), visitors: Array(repeating: 0, count: count),
@@ -107,11 +120,7 @@ extension ClickHouseEventStore {
         let active = try settledPeople(
             projectId: projectId, filter: filter, round: round, affected: affected,
             items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
-            derived: [
-                (ClickHouseSQL.covered(filter, window: 7), "weekly"),
-                (ClickHouseSQL.covered(filter, window: 30), "monthly"),
-            ],
-            measures: ["1"] + bits(of: "mask") + bits(of: "weekly") + bits(of: "monthly"))
+            spans: Span.range(count) + Span.windows(count, window: 7) + Span.windows(count, window: 30))
         for row in active {
             activity.people = Int(clamping: row.sums[0])
             for day in days {
@@ -126,12 +135,12 @@ extension ClickHouseEventStore {
                 .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
                 .init(kind: ClickHouseSQL.anyPageKind, keys: nil),
             ],
-            measures: ["1"] + bits(of: "mask"))
+            spans: Span.range(count))
         for row in visitors {
             let perDay = days.map { Int(clamping: row.sums[1 + $0]) }
             if row.kind == ClickHouseSQL.anyPageKind {
                 activity.visitors = perDay
-            } else {
+            } else if row.sums[0] > 0 {
                 activity.pages[row.key] = PeopleActivity.Page(
                     people: Int(clamping: row.sums[0]), perDay: perDay)
             }

@@ -714,7 +714,8 @@ public final class ClickHouseEventStore: EventStore {
                     projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
                 + [
                     sql.deletePersonSettled(
-                        projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds)
+                        projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds),
+                    sql.deleteTotals(projectId: projectId),
                 ],
             since: started)
         // The records of the deleted copies after the copies: never a moment where a redundant

@@ -69,12 +69,16 @@ extension ClickHouseSQL {
             CREATE TABLE IF NOT EXISTS \(database).settled_people_local (\(Self.settledPeopleColumns))
             ENGINE = \(engine("MergeTree", table: "settled_people_local")) ORDER BY (project_id, round, kind, key, member)
             """,
+            """
+            CREATE TABLE IF NOT EXISTS \(database).settled_totals_local (\(Self.settledTotalsColumns))
+            ENGINE = \(engine("MergeTree", table: "settled_totals_local")) ORDER BY (project_id, round, kind, key, day)
+            """,
         ] + touchedLinksTables
     }
 
     /// The `Distributed` tables over them.
     var settledDistributedTables: [String] {
-        ["settled_figures", "settled_rounds"].map {
+        ["settled_figures", "settled_rounds", "settled_totals"].map {
             """
             CREATE TABLE IF NOT EXISTS \(database).\($0) AS \(database).\($0)_local
             ENGINE = Distributed(\(cluster), \(database), \($0)_local, cityHash64(project_id, round))
@@ -308,7 +312,8 @@ extension ClickHouseSQL {
 
     /// Deletes a project's rounds but `kept` and their figures from one shard's local tables.
     func deleteRounds(projectId: Int64, keeping kept: Set<String>) -> [String] {
-        ["settled_figures_local", "settled_rounds_local", "settled_people_local"].map {
+        ["settled_figures_local", "settled_rounds_local", "settled_people_local", "settled_totals_local"].map
+        {
             """
             ALTER TABLE \(database).\($0) DELETE
             WHERE project_id = \(projectId) AND round NOT IN (\(Self.list(kept)))

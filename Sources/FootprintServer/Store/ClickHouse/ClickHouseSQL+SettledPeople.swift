@@ -39,13 +39,14 @@ extension ClickHouseSQL {
 
     /// The `kind` of a round's one row that says it has settled people: `days` holds the number
     /// of copy records (``copyRecords(projectId:)``) the round saw. (Rounds made before
-    /// `touched_members` marked theirs 101, and before ``linkedMembersKind`` 103: they lack what
-    /// a read takes, so they are not read.)
-    static let copiesSeenKind = 104
+    /// `touched_members` marked theirs 101, before ``linkedMembersKind`` 103, and before the
+    /// settled totals 104: they lack what a read takes, so they are not read.)
+    static let copiesSeenKind = 106
 
-    /// The `kind` of a round's rows of the members of linked people as the links were then
-    /// (`member`): each linked device with events without a user id and its smallest linked user
-    /// id. A read adds those of the links written since (``touchedLinksTables``).
+    /// The `kind` of a round's rows of the members of linked people as the links were then: each
+    /// linked device with events without a user id (`member`) and its smallest linked user id
+    /// (`key`), its person. A read adds those of the links written since
+    /// (``touchedLinksTables``).
     static let linkedMembersKind = 105
 
     /// The `kind` of a round's rows of the ids that are both a user id and a device with events
@@ -250,27 +251,32 @@ extension ClickHouseSQL {
             """,
             """
             \(into)
-            \(head), \(Self.linkedMembersKind), '', member, 0, 0, emptyArrayUInt64()
-            FROM (\(linkedMembers(projectId: projectId, round: round, anonymousIds: nil)))
-            GROUP BY member
+            \(head), \(Self.linkedMembersKind), key, member, 0, 0, emptyArrayUInt64()
+            FROM (\(linkedPairs(projectId: projectId, round: round)))
             """,
-        ]
+        ] + settleTotals(projectId: projectId, round: round)
     }
 
     /// Whether round `round` has settled people, and the copy records it saw against those there
     /// are now: `rows` (its rows of kind ``copiesSeenKind``: 0 or 1), `seen`, `now`; its first
-    /// block; and the time of the node that runs it, in seconds.
+    /// block; the time of the node that runs it, in seconds; and whether it has its totals
+    /// (``hasTotals(projectId:round:)``, 0 or 1).
     func settledPeopleCheck(projectId: Int64, round: String)
-        -> ClickHouseQuery<(rows: Int64, seen: Int64, now: Int64, firstBlock: Int64, time: Int64)>
+        -> ClickHouseQuery<
+            (rows: Int64, seen: Int64, now: Int64, firstBlock: Int64, time: Int64, totals: Int64)
+        >
     {
         let sql = """
             SELECT count(), toInt64(any(days[1])), toInt64((\(copyRecords(projectId: projectId)))),
-                any(first_block), toInt64(toUnixTimestamp(now()))
+                any(first_block), toInt64(toUnixTimestamp(now())), toInt64((\(hasTotals(projectId: projectId, round: round))))
             FROM \(database).\(tables.settledPeople)
             WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(Self.copiesSeenKind)
             """
-        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
-            (try row.int64(0), try row.int64(1), try row.int64(2), try row.int64(3), try row.int64(4))
+        return ClickHouseQuery(sql, fields: 6) { row throws(ServerError) in
+            (
+                try row.int64(0), try row.int64(1), try row.int64(2), try row.int64(3), try row.int64(4),
+                try row.int64(5)
+            )
         }
     }
 
@@ -307,22 +313,28 @@ extension ClickHouseSQL {
     }
 
     /// The members of linked people (each linked device and its smallest linked user id) among
-    /// the devices `anonymousIds` lists (a subquery), or, when `nil`, among round `round`'s
-    /// devices with events without a user id: what a round keeps (``linkedMembersKind``), and what
-    /// a read adds for the links written since.
-    private func linkedMembers(projectId: Int64, round: String, anonymousIds: String?) -> String {
+    /// the devices `anonymousIds` lists (a subquery): what a read adds for the links written
+    /// since.
+    private func linkedMembers(projectId: Int64, anonymousIds: String) -> String {
         let identities = "\(database).\(tables.identities)"
-        let devices =
-            anonymousIds
-                ?? """
+        return """
+            SELECT arrayJoin([anonymous_id, min(user_id)]) AS member FROM \(identities)
+            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (\(anonymousIds))
+            GROUP BY anonymous_id
+            """
+    }
+
+    /// Round `round`'s linked devices with events without a user id and the smallest user id
+    /// each is linked to: `member, key`, what the round keeps (``linkedMembersKind``).
+    private func linkedPairs(projectId: Int64, round: String) -> String {
+        let identities = "\(database).\(tables.identities)"
+        return """
+            SELECT anonymous_id AS member, min(user_id) AS key FROM \(identities)
+            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (
                 SELECT member FROM \(database).\(tables.settledPeople)
                 PREWHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))
                     AND kind = \(RollupKind.anyEvent.rawValue) AND anonymous = 1
-                WHERE member GLOBAL IN (SELECT anonymous_id FROM \(identities) WHERE project_id = \(projectId))
-                """
-        return """
-            SELECT arrayJoin([anonymous_id, min(user_id)]) AS member FROM \(identities)
-            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (\(devices))
+                WHERE member GLOBAL IN (SELECT anonymous_id FROM \(identities) WHERE project_id = \(projectId)))
             GROUP BY anonymous_id
             """
     }
@@ -334,20 +346,29 @@ extension ClickHouseSQL {
     /// the people with rows of the range written after `cutoff` (their ids as the reports resolve
     /// them).
     func affectedMembers(projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64) -> String {
-        let settled = "\(database).\(tables.settledPeople)"
-        let ofRound = "project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))"
-        let linkedSince = """
-            SELECT anonymous_id FROM \(database).\(tables.touchedLinks)
-            WHERE project_id = \(projectId) AND touched > \(cutoff)
-            """
+        [
+            groupedMembers(projectId: projectId, round: round),
+            linkedMembers(
+                projectId: projectId, anonymousIds: linkedSince(projectId: projectId, cutoff: cutoff)),
+            "SELECT person AS member FROM (\(peopleSince(projectId: projectId, filter: filter, cutoff: cutoff)))",
+        ].joined(separator: " UNION ALL ")
+    }
+
+    /// The anonymous ids linked after `cutoff` (a subquery of `anonymous_id`).
+    func linkedSince(projectId: Int64, cutoff: Int64) -> String {
+        """
+        SELECT anonymous_id FROM \(database).\(tables.touchedLinks)
+        WHERE project_id = \(projectId) AND touched > \(cutoff)
+        """
+    }
+
+    /// The people with rows of `filter`'s range written after `cutoff`, their ids as the reports
+    /// resolve them (a subquery of `person`).
+    func peopleSince(projectId: Int64, filter: ReportFilter, cutoff: Int64) -> String {
         let people = peopleParts(
             projectId: projectId, filter: filter, items: ["kind = \(RollupKind.anyEvent.rawValue)"],
             groups: ["person"], states: [("count()", "n")], rows: .touchedAfter(cutoff: cutoff))
-        return [
-            "SELECT member FROM \(settled) WHERE \(ofRound) AND kind IN (\(Self.linkedMembersKind), \(Self.sharedIdsKind))",
-            linkedMembers(projectId: projectId, round: round, anonymousIds: linkedSince),
-            "SELECT person AS member FROM (\(people))",
-        ].joined(separator: " UNION ALL ")
+        return "SELECT person FROM (\(people))"
     }
 
     /// The affected members of a settled read (``affectedMembers(projectId:filter:round:cutoff:)``),
@@ -375,21 +396,25 @@ extension ClickHouseSQL {
 
     /// The people of `items` on `filter`'s days (a range of 1…``maskedDays`` days, with no page,
     /// app version or OS), from round `round` and the rows written after its `cutoff`: per
-    /// kind and key, the sum over its people of each of `measures` (an expression of `mask`, the
-    /// person's days of the range, bit `n` day `n`, and of the `derived` masks, each an expression
-    /// of `mask` computed once per person; a person counts only when it has a day there):
-    /// `kind, key, sums`, in two reads whose sums add up, each sent the `affected` members
-    /// (``affectedMemberList(projectId:filter:round:cutoff:)``).
+    /// kind and key, the people of each of `spans`, as reads whose sums, each times its `sign`,
+    /// add up; each read is sent the `affected` members.
     ///
-    /// The first reads every member that is not affected: each is one person, measured row by
-    /// row with no person grouped. The second resolves the affected members to their people
-    /// and groups them with the people's rows written since, the masks OR-ed. Two reads,
-    /// not one `UNION ALL`: under a grouping 18.16 reads a `UNION ALL` as one stream (4× slower at
-    /// 10M events).
+    /// Without `totals`, the affected members are those of
+    /// ``affectedMemberList(projectId:filter:round:cutoff:)``, and two reads: every member that
+    /// is not affected, each one person, measured row by row with no person grouped; and the
+    /// affected members resolved to their people and grouped with the people's rows written
+    /// since, the masks OR-ed. Two reads, not one `UNION ALL`: under a grouping 18.16 reads a
+    /// `UNION ALL` as one stream (4× slower at 10M events).
+    ///
+    /// With `totals` (the round has them), the affected members are the people who changed since
+    /// (``changedPeople(projectId:filter:round:cutoff:)``) and their linked devices in the
+    /// round, and three reads: the round's totals; less those members grouped as the round
+    /// grouped them; plus those members grouped as now, with their rows written since. With no
+    /// member affected (no row of the range written since, no link), the totals alone.
     func settledPeople(
         projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, items: [SettledPeopleItems],
-        derived: [(expression: String, name: String)] = [], measures: [String], affected: [String]
-    ) -> [ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>] {
+        spans: [SettledSpan], affected: [String], totals: Bool
+    ) -> [(query: ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>, sign: Int64)] {
         let settled = "\(database).\(tables.settledPeople)"
         let rows = [
             "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
@@ -411,41 +436,65 @@ extension ClickHouseSQL {
             return
                 "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
         }
-        let sums = measures.indices.map { "sum(m\($0))" }.joined(separator: ", ")
+        let sums = spans.indices.map { "sum(m\($0))" }.joined(separator: ", ")
         func measured(_ from: String) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
-            let columns = measures.enumerated().map { "toInt64(\($0.element)) AS m\($0.offset)" }
-            let masks = ["mask"] + derived.map { "\($0.expression) AS \($0.name)" }
+            let columns = spans.enumerated().map { "\($0.element.maskMeasure) AS m\($0.offset)" }
             let sql = """
                 SELECT of_kind, of_key, \(sums) FROM (
-                    SELECT of_kind, of_key, \(columns.joined(separator: ", ")) FROM (
-                        SELECT of_kind, of_key, \(masks.joined(separator: ", ")) FROM (\(from)) WHERE mask != 0))
+                    SELECT of_kind, of_key, \(columns.joined(separator: ", ")) FROM (\(from)) WHERE mask != 0)
                 GROUP BY of_kind, of_key
                 """
             var query = ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>(
-                sql, fields: 2 + measures.count
+                sql, fields: 2 + spans.count
             ) { row throws(ServerError) in
                 var sums: [Int64] = []
-                for index in measures.indices { sums.append(try row.int64(2 + index)) }
+                for index in spans.indices { sums.append(try row.int64(2 + index)) }
                 return (try row.int(0), row.string(1), sums)
             }
             query.external = members
             return query
         }
-        let alone = """
-            SELECT kind AS of_kind, key AS of_key, \(Self.settledRangeDays(filter)) AS mask FROM \(settled)
-            PREWHERE \(rows.joined(separator: " AND ")) WHERE member NOT IN \(Self.affectedTable.name)
+        let affectedRows = """
+            SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, \(Self.settledRangeDays(filter)) AS bits
+            FROM \(settled) PREWHERE \(rows.joined(separator: " AND ")) WHERE member IN \(Self.affectedTable.name)
             """
+        // From the totals, the links of the affected members only: they are few.
+        let linked =
+            totals
+            ? """
+            SELECT anonymous_id AS device, min(user_id) AS linked, toUInt8(1) AS is_linked
+            FROM \(database).\(tables.identities)
+            WHERE project_id = \(projectId) AND anonymous_id IN \(Self.affectedTable.name) GROUP BY anonymous_id
+            """ : links(projectId: projectId)
         let resolved = """
             SELECT of_kind, of_key, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits FROM (
-                SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, \(Self.settledRangeDays(filter)) AS bits
-                FROM \(settled) PREWHERE \(rows.joined(separator: " AND ")) WHERE member IN \(Self.affectedTable.name)) AS members
-                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+                \(affectedRows)) AS members
+                GLOBAL ANY LEFT JOIN (\(linked)) AS links USING device
             """
         let grouped = """
             SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(([resolved] + live).joined(separator: "\nUNION ALL\n")))
             GROUP BY of_kind, of_key, person
             """
-        return [measured(alone), measured(grouped)]
+        guard totals else {
+            let alone = """
+                SELECT kind AS of_kind, key AS of_key, \(Self.settledRangeDays(filter)) AS mask FROM \(settled)
+                PREWHERE \(rows.joined(separator: " AND ")) WHERE member NOT IN \(Self.affectedTable.name)
+                """
+            return [(measured(alone), 1), (measured(grouped), 1)]
+        }
+        let total = settledTotals(
+            projectId: projectId, filter: filter, round: round, items: items, spans: spans)
+        // Nobody changed: no row of the range written since, no link.
+        guard !affected.isEmpty else { return [(total, 1)] }
+        let asRounded = """
+            SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (
+                SELECT of_kind, of_key, if(anonymous = 1 AND linked != '', linked, device) AS person, bits FROM (
+                    \(affectedRows)) AS members
+                    GLOBAL ANY LEFT JOIN (SELECT member AS device, linked FROM (\(roundPeople(projectId: projectId, round: round)))) AS pairs
+                    USING device)
+            GROUP BY of_kind, of_key, person
+            """
+        return [(total, 1), (measured(asRounded), -1), (measured(grouped), 1)]
     }
 
     /// Deletes a person's members from one shard's settled people (every round's): its user id's,

@@ -35,14 +35,14 @@ struct ClickHouseSQL: Sendable {
         var events: String, identities: String, lostEvents: String, duplicateCopies: String
         var dailyCounts: String, personDays: String, personBlocks: String, stepTimes: String, sessions: String
         var sessionPages: String, touches: String, settledFigures: String, settledRounds: String
-        var settledPeople: String, touchedMembers: String, touchedLinks: String
+        var settledPeople: String, settledTotals: String, touchedMembers: String, touchedLinks: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
             duplicateCopies: "duplicate_copies", dailyCounts: "daily_counts", personDays: "person_days",
             personBlocks: "person_blocks", stepTimes: "step_times", sessions: "sessions",
             sessionPages: "session_pages", touches: "touched_sessions", settledFigures: "settled_figures",
-            settledRounds: "settled_rounds", settledPeople: "settled_people",
+            settledRounds: "settled_rounds", settledPeople: "settled_people", settledTotals: "settled_totals",
             touchedMembers: "touched_members", touchedLinks: "touched_links")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
@@ -52,7 +52,8 @@ struct ClickHouseSQL: Sendable {
             stepTimes: "step_times_local", sessions: "sessions_local",
             sessionPages: "session_pages_local", touches: "touched_sessions_local",
             settledFigures: "settled_figures_local", settledRounds: "settled_rounds_local",
-            settledPeople: "settled_people_local", touchedMembers: "touched_members_local",
+            settledPeople: "settled_people_local", settledTotals: "settled_totals_local",
+            touchedMembers: "touched_members_local",
             touchedLinks: "touched_links_local")
     }
 
