@@ -57,27 +57,45 @@ extension ClickHouseEventStore {
         return Array(Set(changed).union(devices))
     }
 
-    /// The people of `items` from `round`, `affected` grouped per person: per kind and key, the
-    /// people of each of `spans`.
+    /// What a settled read counts: the people of `items`, per kind and key, of each of `spans`.
+    private struct SettledCount {
+        var items: [ClickHouseSQL.SettledPeopleItems]
+        var spans: [ClickHouseSQL.SettledSpan]
+    }
+
+    /// `counts` from `round`, `affected` grouped per person: per count, per kind and key, the
+    /// people of each of its spans. Every read of every count runs at once.
     private func settledPeople(
         projectId: Int64, filter: ReportFilter, round: SettledRound, affected: [String],
-        items: [ClickHouseSQL.SettledPeopleItems], spans: [ClickHouseSQL.SettledSpan]
-    ) throws(ServerError) -> [(kind: Int, key: String, sums: [Int64])] {
-        var sums: [SettledKey: [Int64]] = [:]
-        for (query, sign) in sql.settledPeople(
-            projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
-            items: items, spans: spans, affected: affected, totals: round.totals)
-        {
-            for row in try client.rows(query) {
-                let key = SettledKey(kind: row.kind, key: row.key)
-                var total = sums[key] ?? Array(repeating: 0, count: spans.count)
-                for (index, value) in row.sums.enumerated() where total.indices.contains(index) {
-                    total[index].addSaturating(sign == 1 ? value : 0 &- value)
-                }
-                sums[key] = total
+        counts: [SettledCount]
+    ) throws(ServerError) -> [[(kind: Int, key: String, sums: [Int64])]] {
+        var reads:
+            [(count: Int, query: ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>, sign: Int64)] = []
+        for (index, count) in counts.enumerated() {
+            for (query, sign) in sql.settledPeople(
+                projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
+                items: count.items, spans: count.spans, affected: affected, totals: round.totals)
+            {
+                reads.append((index, query, sign))
             }
         }
-        return sums.map { (kind: $0.key.kind, key: $0.key.key, sums: $0.value) }
+        let client = client
+        let answers = try concurrently(reads.map(\.query)) { query throws(ServerError) in
+            try client.rows(query)
+        }
+        var sums: [[SettledKey: [Int64]]] = Array(repeating: [:], count: counts.count)
+        for (read, rows) in zip(reads, answers) {
+            for row in rows {
+                let key = SettledKey(kind: row.kind, key: row.key)
+                var total =
+                    sums[read.count][key] ?? Array(repeating: 0, count: counts[read.count].spans.count)
+                for (index, value) in row.sums.enumerated() where total.indices.contains(index) {
+                    total[index].addSaturating(read.sign == 1 ? value : 0 &- value)
+                }
+                sums[read.count][key] = total
+            }
+        }
+        return sums.map { $0.map { (kind: $0.key.kind, key: $0.key.key, sums: $0.value) } }
     }
 
     /// A settled read's kind and key.
@@ -92,11 +110,15 @@ extension ClickHouseEventStore {
     ) throws(ServerError) -> [String: Int] {
         let (_, count) = RollupReports.days(of: filter)
         var people: [String: Int] = [:]
-        for row in try settledPeople(
+        let counts = try settledPeople(
             projectId: projectId, filter: filter, round: round,
             affected: try affectedMembers(projectId: projectId, filter: filter, round: round),
-            items: [.init(kind: Int(kind.rawValue), keys: keys)],
-            spans: [ClickHouseSQL.SettledSpan(first: 0, last: count - 1)])
+            counts: [
+                SettledCount(
+                    items: [.init(kind: Int(kind.rawValue), keys: keys)],
+                    spans: [ClickHouseSQL.SettledSpan(first: 0, last: count - 1)])
+            ])
+        for row in counts[0]
         where row.sums[0] > 0 {
             people[row.key] = Int(clamping: row.sums[0])
         }
@@ -117,11 +139,21 @@ extension ClickHouseEventStore {
             monthly: Array(repeating: 0, count: count), visitors: Array(repeating: 0, count: count),
             pages: [:])
         let affected = try affectedMembers(projectId: projectId, filter: filter, round: round)
-        let active = try settledPeople(
+        let counts = try settledPeople(
             projectId: projectId, filter: filter, round: round, affected: affected,
-            items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
-            spans: Span.range(count) + Span.windows(count, window: 7) + Span.windows(count, window: 30))
-        for row in active {
+            counts: [
+                SettledCount(
+                    items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
+                    spans: Span.range(count) + Span.windows(count, window: 7)
+                        + Span.windows(count, window: 30)),
+                SettledCount(
+                    items: [
+                        .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
+                        .init(kind: ClickHouseSQL.anyPageKind, keys: nil),
+                    ],
+                    spans: Span.range(count)),
+            ])
+        for row in counts[0] {
             activity.people = Int(clamping: row.sums[0])
             for day in days {
                 activity.daily[day] = Int(clamping: row.sums[1 + day])
@@ -129,14 +161,7 @@ extension ClickHouseEventStore {
                 activity.monthly[day] = Int(clamping: row.sums[1 + 2 * count + day])
             }
         }
-        let visitors = try settledPeople(
-            projectId: projectId, filter: filter, round: round, affected: affected,
-            items: [
-                .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
-                .init(kind: ClickHouseSQL.anyPageKind, keys: nil),
-            ],
-            spans: Span.range(count))
-        for row in visitors {
+        for row in counts[1] {
             let perDay = days.map { Int(clamping: row.sums[1 + $0]) }
             if row.kind == ClickHouseSQL.anyPageKind {
                 activity.visitors = perDay

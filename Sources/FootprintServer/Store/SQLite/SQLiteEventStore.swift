@@ -291,26 +291,6 @@ public final class SQLiteEventStore: EventStore, MetadataStore, MetadataLedger {
     /// How many reads one report runs at once: the machine's cores.
     static let concurrentReads = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
-    /// `body` for each item, on up to ``concurrentReads`` threads (each ``read(_:)`` takes its
-    /// own connection), the results in the items' order; the first error is thrown.
-    func concurrently<Item: Sendable, Result: Sendable>(
-        _ items: [Item], _ body: @Sendable (Item) throws(ServerError) -> Result
-    ) throws(ServerError) -> [Result] {
-        guard items.count > 1 else { return try items.map(body) }
-        let results = LockedValue<[Swift.Result<Result, ServerError>?]>(
-            Array(repeating: nil, count: items.count))
-        DispatchQueue.concurrentPerform(iterations: items.count) { index in
-            let result = Swift.Result { () throws(ServerError) in try body(items[index]) }
-            results.withLock { $0[index] = result }
-        }
-        return try results.withLock { $0 }.map { result throws(ServerError) in
-            guard let result else {
-                throw ServerError(code: .storage, message: "a concurrent read did not run")
-            }
-            return try result.get()
-        }
-    }
-
     private static let selectProjects = """
         SELECT p.id, p.name, (SELECT min(k.key) FROM write_keys k WHERE k.project_id = p.id), p.created_at
         FROM projects p
