@@ -4,12 +4,14 @@ import FootprintWire
 /// each person resolved as the reports resolve it.
 extension ClickHouseSQL {
     /// Each anonymous id's user id (the smallest linked, as ``identityLinks(projectId:)``) and a mark that
-    /// it has one: `device, linked, is_linked`, joined `USING device`.
-    func links(projectId: Int64) -> String {
-        """
-        SELECT anonymous_id AS device, min(user_id) AS linked, toUInt8(1) AS is_linked
-        FROM \(database).\(tables.identities) WHERE project_id = \(projectId) GROUP BY anonymous_id
-        """
+    /// it has one: `device, linked, is_linked`, joined `USING device`; only those of the devices
+    /// `among` lists (a subquery of `device`) when given.
+    func links(projectId: Int64, among devices: String? = nil) -> String {
+        let among = devices.map { " AND anonymous_id GLOBAL IN (\($0))" } ?? ""
+        return """
+            SELECT anonymous_id AS device, min(user_id) AS linked, toUInt8(1) AS is_linked
+            FROM \(database).\(tables.identities) WHERE project_id = \(projectId)\(among) GROUP BY anonymous_id
+            """
     }
 
     /// A row's person, as the reports resolve it: its user id, else its device's linked user id
@@ -89,6 +91,18 @@ extension ClickHouseSQL {
             case .touchedAfter(let cutoff):
                 (tables.touchedMembers, 2, days + ["touched > \(cutoff)"], Self.dayBit(filter))
             }
+        // The rows written since are of few devices: the links of those only.
+        let linked: String =
+            switch source {
+            case .touchedAfter(let cutoff):
+                links(
+                    projectId: projectId,
+                    among: """
+                        SELECT device FROM \(database).\(tables.touchedMembers)
+                        WHERE project_id = \(projectId) AND touched > \(cutoff)
+                        """)
+            case .days, .blocks, .other: links(projectId: projectId)
+            }
         let eventRange: [String] =
             switch source {
             case .other(_, _, let range): range
@@ -120,14 +134,14 @@ extension ClickHouseSQL {
             + eventRange
         return """
             SELECT \(select(rowDays)) FROM \(database).\(table)
-                GLOBAL ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+                GLOBAL ANY LEFT JOIN (\(linked)) AS links USING device
             PREWHERE \(aggregate.joined(separator: " AND "))
             \(group)
             UNION ALL
             SELECT \(select(Self.dayBit(filter))) FROM (
                 SELECT kind, key, ifNull(page, '') AS page, day, time, device, ifNull(user_id, '') AS user_id
                 \(contributions(rows: rows, items: items, role: role))
-            ) AS raw ANY LEFT JOIN (\(links(projectId: projectId))) AS links USING device
+            ) AS raw ANY LEFT JOIN (\(linked)) AS links USING device
             \(group)
             """
     }

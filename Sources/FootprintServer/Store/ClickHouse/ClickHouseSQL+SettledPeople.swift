@@ -408,9 +408,10 @@ extension ClickHouseSQL {
     ///
     /// With `totals` (the round has them), the affected members are the people who changed since
     /// (``changedPeople(projectId:filter:round:cutoff:)``) and their linked devices in the
-    /// round, and three reads: the round's totals; less those members grouped as the round
-    /// grouped them; plus those members grouped as now, with their rows written since. With no
-    /// member affected (no row of the range written since, no link), the totals alone.
+    /// round, and two reads: the round's totals; and, in one scan of those members' rows, less
+    /// them grouped as the round grouped them, plus them grouped as now with their rows written
+    /// since. With no member affected (no row of the range written since, no link), the totals
+    /// alone.
     func settledPeople(
         projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, items: [SettledPeopleItems],
         spans: [SettledSpan], affected: [String], totals: Bool
@@ -437,8 +438,13 @@ extension ClickHouseSQL {
                 "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
         }
         let sums = spans.indices.map { "sum(m\($0))" }.joined(separator: ", ")
-        func measured(_ from: String) -> ClickHouseQuery<(kind: Int, key: String, sums: [Int64])> {
-            let columns = spans.enumerated().map { "\($0.element.maskMeasure) AS m\($0.offset)" }
+        // `signed`: each person's measures times its `sign`.
+        func measured(_ from: String, signed: Bool = false) -> ClickHouseQuery<
+            (kind: Int, key: String, sums: [Int64])
+        > {
+            let columns = spans.enumerated().map {
+                "\($0.element.maskMeasure)\(signed ? " * sign" : "") AS m\($0.offset)"
+            }
             let sql = """
                 SELECT of_kind, of_key, \(sums) FROM (
                     SELECT of_kind, of_key, \(columns.joined(separator: ", ")) FROM (\(from)) WHERE mask != 0)
@@ -486,15 +492,26 @@ extension ClickHouseSQL {
             projectId: projectId, filter: filter, round: round, items: items, spans: spans)
         // Nobody changed: no row of the range written since, no link.
         guard !affected.isEmpty else { return [(total, 1)] }
-        let asRounded = """
-            SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (
-                SELECT of_kind, of_key, if(anonymous = 1 AND linked != '', linked, device) AS person, bits FROM (
-                    \(affectedRows)) AS members
-                    GLOBAL ANY LEFT JOIN (SELECT member AS device, linked FROM (\(roundPeople(projectId: projectId, round: round)))) AS pairs
-                    USING device)
-            GROUP BY of_kind, of_key, person
+        // One scan of the affected members' rows, each row twice: less as its person in the round,
+        // plus as its person now; and plus the rows written since.
+        let twice = """
+            SELECT of_kind, of_key, arrayJoin([(toInt64(-1), rounded), (toInt64(1), person)]) AS signed, bits FROM (
+                SELECT of_kind, of_key, if(anonymous = 1 AND round_linked != '', round_linked, device) AS rounded, person, bits FROM (
+                    SELECT of_kind, of_key, device, anonymous, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits
+                    FROM (\(affectedRows)) AS members
+                    GLOBAL ANY LEFT JOIN (\(linked)) AS links USING device) AS resolved
+                GLOBAL ANY LEFT JOIN (
+                    SELECT member AS device, linked AS round_linked FROM (\(roundPeople(projectId: projectId, round: round)))
+                ) AS pairs USING device)
             """
-        return [(total, 1), (measured(asRounded), -1), (measured(grouped), 1)]
+        let changes = """
+            SELECT of_kind, of_key, sign, groupBitOr(bits) AS mask FROM (
+                SELECT of_kind, of_key, signed.1 AS sign, signed.2 AS person, bits FROM (\(twice))
+                UNION ALL
+                SELECT of_kind, of_key, toInt64(1) AS sign, person, bits FROM (\(live.joined(separator: "\nUNION ALL\n"))))
+            GROUP BY of_kind, of_key, sign, person
+            """
+        return [(total, 1), (measured(changes, signed: true), 1)]
     }
 
     /// Deletes a person's members from one shard's settled people (every round's): its user id's,
