@@ -257,8 +257,8 @@ extension ClickHouseSQL {
                 for (index, read) in (active + visitors).enumerated() {
                     settledReads.append(
                         (
-                            "settled people \(index + 1), cutoff \(cutoff), totals \(totals)", read.query.sql,
-                            read.query.external
+                            "settled people \(index + 1), cutoff \(cutoff), totals \(totals)", read.sql,
+                            read.external
                         ))
                 }
             }

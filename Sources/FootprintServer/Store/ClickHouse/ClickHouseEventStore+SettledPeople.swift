@@ -69,14 +69,13 @@ extension ClickHouseEventStore {
         projectId: Int64, filter: ReportFilter, round: SettledRound, affected: [String],
         counts: [SettledCount]
     ) throws(ServerError) -> [[(kind: Int, key: String, sums: [Int64])]] {
-        var reads:
-            [(count: Int, query: ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>, sign: Int64)] = []
+        var reads: [(count: Int, query: ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>)] = []
         for (index, count) in counts.enumerated() {
-            for (query, sign) in sql.settledPeople(
+            for query in sql.settledPeople(
                 projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
                 items: count.items, spans: count.spans, affected: affected, totals: round.totals)
             {
-                reads.append((index, query, sign))
+                reads.append((index, query))
             }
         }
         let client = client
@@ -90,7 +89,7 @@ extension ClickHouseEventStore {
                 var total =
                     sums[read.count][key] ?? Array(repeating: 0, count: counts[read.count].spans.count)
                 for (index, value) in row.sums.enumerated() where total.indices.contains(index) {
-                    total[index].addSaturating(read.sign == 1 ? value : 0 &- value)
+                    total[index].addSaturating(value)
                 }
                 sums[read.count][key] = total
             }

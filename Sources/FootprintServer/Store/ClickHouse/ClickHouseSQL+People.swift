@@ -5,7 +5,7 @@ import FootprintWire
 extension ClickHouseSQL {
     /// Each anonymous id's user id (the smallest linked, as ``identityLinks(projectId:)``) and a mark that
     /// it has one: `device, linked, is_linked`, joined `USING device`; only those of the devices
-    /// `among` lists (a subquery of `device`) when given.
+    /// `among` lists (a subquery of one column) when given.
     func links(projectId: Int64, among devices: String? = nil) -> String {
         let among = devices.map { " AND anonymous_id GLOBAL IN (\($0))" } ?? ""
         return """

@@ -396,8 +396,8 @@ extension ClickHouseSQL {
 
     /// The people of `items` on `filter`'s days (a range of 1…``maskedDays`` days, with no page,
     /// app version or OS), from round `round` and the rows written after its `cutoff`: per
-    /// kind and key, the people of each of `spans`, as reads whose sums, each times its `sign`,
-    /// add up; each read is sent the `affected` members.
+    /// kind and key, the people of each of `spans`, as reads whose sums add up; each read is sent
+    /// the `affected` members.
     ///
     /// Without `totals`, the affected members are those of
     /// ``affectedMemberList(projectId:filter:round:cutoff:)``, and two reads: every member that
@@ -415,7 +415,7 @@ extension ClickHouseSQL {
     func settledPeople(
         projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, items: [SettledPeopleItems],
         spans: [SettledSpan], affected: [String], totals: Bool
-    ) -> [(query: ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>, sign: Int64)] {
+    ) -> [ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>] {
         let settled = "\(database).\(tables.settledPeople)"
         let rows = [
             "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
@@ -465,33 +465,28 @@ extension ClickHouseSQL {
             FROM \(settled) PREWHERE \(rows.joined(separator: " AND ")) WHERE member IN \(Self.affectedTable.name)
             """
         // From the totals, the links of the affected members only: they are few.
-        let linked =
-            totals
-            ? """
-            SELECT anonymous_id AS device, min(user_id) AS linked, toUInt8(1) AS is_linked
-            FROM \(database).\(tables.identities)
-            WHERE project_id = \(projectId) AND anonymous_id IN \(Self.affectedTable.name) GROUP BY anonymous_id
-            """ : links(projectId: projectId)
+        let linked = links(
+            projectId: projectId, among: totals ? "SELECT member FROM \(Self.affectedTable.name)" : nil)
         let resolved = """
             SELECT of_kind, of_key, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits FROM (
                 \(affectedRows)) AS members
                 GLOBAL ANY LEFT JOIN (\(linked)) AS links USING device
             """
-        let grouped = """
-            SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(([resolved] + live).joined(separator: "\nUNION ALL\n")))
-            GROUP BY of_kind, of_key, person
-            """
         guard totals else {
+            let grouped = """
+                SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(([resolved] + live).joined(separator: "\nUNION ALL\n")))
+                GROUP BY of_kind, of_key, person
+                """
             let alone = """
                 SELECT kind AS of_kind, key AS of_key, \(Self.settledRangeDays(filter)) AS mask FROM \(settled)
                 PREWHERE \(rows.joined(separator: " AND ")) WHERE member NOT IN \(Self.affectedTable.name)
                 """
-            return [(measured(alone), 1), (measured(grouped), 1)]
+            return [measured(alone), measured(grouped)]
         }
         let total = settledTotals(
             projectId: projectId, filter: filter, round: round, items: items, spans: spans)
         // Nobody changed: no row of the range written since, no link.
-        guard !affected.isEmpty else { return [(total, 1)] }
+        guard !affected.isEmpty else { return [total] }
         // One scan of the affected members' rows, each row twice: less as its person in the round,
         // plus as its person now; and plus the rows written since.
         let twice = """
@@ -511,7 +506,7 @@ extension ClickHouseSQL {
                 SELECT of_kind, of_key, toInt64(1) AS sign, person, bits FROM (\(live.joined(separator: "\nUNION ALL\n"))))
             GROUP BY of_kind, of_key, sign, person
             """
-        return [(total, 1), (measured(changes, signed: true), 1)]
+        return [total, measured(changes, signed: true)]
     }
 
     /// Deletes a person's members from one shard's settled people (every round's): its user id's,

@@ -166,10 +166,7 @@ extension ClickHouseSQL {
         let parts = [
             peopleSince(projectId: projectId, filter: filter, cutoff: cutoff),
             "SELECT anonymous_id AS person FROM (\(linked))",
-            """
-            SELECT min(user_id) AS person FROM \(database).\(tables.identities)
-            WHERE project_id = \(projectId) AND anonymous_id GLOBAL IN (\(linked)) GROUP BY anonymous_id
-            """,
+            "SELECT linked AS person FROM (\(links(projectId: projectId, among: linked)))",
             "SELECT linked AS person FROM (\(roundPeople(projectId: projectId, round: round))) WHERE member GLOBAL IN (\(linked))",
         ]
         return ClickHouseQuery(
