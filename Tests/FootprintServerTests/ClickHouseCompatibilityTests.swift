@@ -15,7 +15,8 @@ struct ClickHouseCompatibilityTests {
     static let localTables = ["events", "identities", "lost_events", "duplicate_copies"]
     /// The aggregate tables, which chDB's materialized views fill from the copied events.
     static let aggregateTables = [
-        "daily_counts", "person_days", "person_blocks", "step_times", "sessions", "session_pages",
+        "daily_counts", "element_texts", "person_days", "person_blocks", "step_times", "sessions",
+        "session_pages",
         "touched_members", "touched_sessions",
     ]
     /// The tables of the settled session figures and people, which only a round fills.

@@ -39,7 +39,9 @@ struct ClickHouseStoreTests {
                     String(decoding: tables, as: UTF8.self).split(separator: "\n")
                         == [
                             "daily_counts", "daily_counts_local", "daily_counts_mv", "duplicate_copies",
-                            "duplicate_copies_local", "events", "events_local", "identities",
+                            "duplicate_copies_local", "element_texts", "element_texts_local",
+                            "element_texts_mv",
+                            "events", "events_local", "identities",
                             "identities_local",
                             "lost_events", "lost_events_local", "person_blocks", "person_blocks_local",
                             "person_blocks_mv", "person_days", "person_days_local", "person_days_mv",

@@ -3,6 +3,11 @@ import FootprintWire
 @testable import FootprintServer
 
 extension ClickHouseSQL {
+    /// Click groups of two days and kinds, one key a quote in it.
+    static let someClickGroups = ClickGroups(
+        days: [20_005, 20_006],
+        keys: [(.elementClicks, "#buy:#UIButton#List"), (.similarElementClicks, "it's")])
+
     /// Every statement the store sends, labelled, for a project and a filter: the schema of one
     /// shard (with ``Tables/local``, only the local tables: a single node has no cluster), the
     /// writer's check of its copies, and every read. Tests run them on each ClickHouse release.
@@ -140,6 +145,18 @@ extension ClickHouseSQL {
                 deletePersonCopies(projectId: projectId, person: "u1", anonymousIds: ["a1"])
             ),
             ("negative counts", negativeCounts(projectId: projectId, person: "u1", anonymousIds: ["a1"])),
+            (
+                "a person's click groups",
+                personClickGroups(projectId: projectId, person: "u1", anonymousIds: ["a1"]).sql
+            ),
+            (
+                "delete element texts",
+                deleteElementTexts(projectId: projectId, groups: Self.someClickGroups)
+            ),
+            (
+                "rebuild element texts",
+                rebuildElementTexts(projectId: projectId, groups: Self.someClickGroups)
+            ),
             ("events before", eventsBefore(projectId: projectId, time: 1_000).sql),
             ("delete events before", deleteEventsBefore(projectId: projectId, time: 1_000)),
             ("delete copies before", deleteCopiesBefore(projectId: projectId, time: 1_000)),

@@ -695,6 +695,9 @@ public final class ClickHouseEventStore: EventStore {
             sql.personSessions(
                 projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds))
         try touchSessions(projectId: projectId, sessions: sessions)
+        let clicks = try client.rows(
+            sql.personClickGroups(
+                projectId: projectId, person: selection.person, anonymousIds: selection.anonymousIds))
         // The daily counts lose the person's events before the events go (the counts of a shard
         // come from its own events).
         for shard in try oneReplicaOfEachShard() {
@@ -718,6 +721,7 @@ public final class ClickHouseEventStore: EventStore {
                     sql.deleteTotals(projectId: projectId),
                 ],
             since: started)
+        try rebuildElementTexts(projectId: projectId, clicks: clicks, since: started)
         // The records of the deleted copies after the copies: never a moment where a redundant
         // copy is left and its record gone.
         try mutateEveryShard(
@@ -730,6 +734,31 @@ public final class ClickHouseEventStore: EventStore {
             selection, id: id, projectId: projectId, request: request, events: found.events.count,
             identityLinks: found.identityLinks.count,
             elapsedMilliseconds: Int64(Date().timeIntervalSince(started) * 1_000), logged: true)
+    }
+
+    /// Builds anew the `element_texts` rows of a deleted person's `clicks` from the events left
+    /// (they have no person to delete by), some kinds and keys at a time: their rows deleted on
+    /// every shard (waited for), then built from each shard's events. A read meanwhile finds no
+    /// text for those elements on those days.
+    private func rebuildElementTexts(
+        projectId: Int64, clicks: [(kind: RollupKind, key: String, day: Int64)], since started: Date
+    ) throws(ServerError) {
+        let days = Set(clicks.map(\.day))
+        var seen: Set<String> = []
+        var keys: [(RollupKind, String)] = []
+        for click in clicks where seen.insert("\(click.kind.rawValue) \(click.key)").inserted {
+            keys.append((click.kind, click.key))
+        }
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let groups = ClickHouseSQL.ClickGroups(
+                days: days, keys: Array(keys[start..<min(keys.count, start + 500)]))
+            try mutateEveryShard(
+                [sql.deleteElementTexts(projectId: projectId, groups: groups)], since: started)
+            for shard in try oneReplicaOfEachShard() {
+                _ = try client.execute(
+                    sql.rebuildElementTexts(projectId: projectId, groups: groups), on: shard)
+            }
+        }
     }
 
     /// Runs `statements` (`ALTER TABLE … DELETE` of local tables) on every shard (one replica of

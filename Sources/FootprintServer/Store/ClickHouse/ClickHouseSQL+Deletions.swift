@@ -42,6 +42,51 @@ extension ClickHouseSQL {
             """
     }
 
+    /// The days, kinds and keys of a person's element clicks, from its `person_days` rows (read
+    /// before they go): the `element_texts` rows its deletion builds anew.
+    func personClickGroups(projectId: Int64, person: String, anonymousIds: Set<String>)
+        -> ClickHouseQuery<(kind: RollupKind, key: String, day: Int64)>
+    {
+        let sql = """
+            SELECT kind, key, day FROM \(database).\(tables.personDays)
+            PREWHERE project_id = \(projectId) AND kind IN (2, 3)
+                AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+            GROUP BY kind, key, day
+            """
+        return ClickHouseQuery(sql, fields: 3) { row throws(ServerError) in
+            (try row.kind(0), row.string(1), try row.int64(2))
+        }
+    }
+
+    /// Some of a person's click groups (``personClickGroups(projectId:person:anonymousIds:)``):
+    /// the rows of these days with one of these kinds and keys, which hold theirs.
+    struct ClickGroups {
+        var days: Set<Int64>
+        var keys: [(RollupKind, String)]
+
+        /// The condition on a row's day, kind and key.
+        var condition: String {
+            "day IN (\(days.sorted().map(String.init).joined(separator: ", "))) AND \(ClickHouseSQL.keys(keys))"
+        }
+    }
+
+    /// Deletes `groups`' rows of one shard's `element_texts` (before
+    /// ``rebuildElementTexts(projectId:groups:)`` builds them anew): the texts have no person to
+    /// delete by, and the greatest text cannot be taken back like a count.
+    func deleteElementTexts(projectId: Int64, groups: ClickGroups) -> String {
+        "ALTER TABLE \(database).element_texts_local DELETE WHERE project_id = \(projectId) AND \(groups.condition)"
+    }
+
+    /// Builds `groups`' rows of one shard's `element_texts` from the events it holds, once the
+    /// person's events and those rows are gone. An event inserted meanwhile may be taken twice,
+    /// by its view and by this: the greatest text is the same.
+    func rebuildElementTexts(projectId: Int64, groups: ClickGroups) -> String {
+        """
+        INSERT INTO \(database).element_texts_local
+        \(Self.elementTexts(of: "\(database).events_local", rows: ["project_id = \(projectId)", "day IN (\(groups.days.sorted().map(String.init).joined(separator: ", ")))"], items: [Self.keys(groups.keys)]))
+        """
+    }
+
     /// Deletes a person's rows from one shard's aggregate tables that have a person
     /// (``Aggregate/byPerson``), by the events' own condition.
     func deletePersonAggregates(projectId: Int64, person: String, anonymousIds: Set<String>) -> [String] {

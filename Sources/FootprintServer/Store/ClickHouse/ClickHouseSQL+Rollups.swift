@@ -55,19 +55,37 @@ extension ClickHouseSQL {
 
     /// The element texts of element clicks (kinds 2 and 3 among `kinds`) per kind, key, page and
     /// day: per app version and OS the last one stored, then the greatest of those (as the SQLite
-    /// rollup rows give it); from `person_days`, with the devices that have a redundant copy read
-    /// from their counted events.
+    /// rollup rows give it); from `element_texts`, a few rows per element and day.
+    ///
+    /// `element_texts` keeps every stored copy's text, the redundant ones' too, and copies of one
+    /// message may differ (a client can send anything twice). So the days, kinds and keys with a
+    /// row of a device that has a redundant copy are read as the person rows keep them instead:
+    /// from `person_days` for the other devices, and from the counted events of those devices.
+    /// With no redundant copy (the usual case) that list is empty and costs nothing.
     func elementTexts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
         -> ClickHouseQuery<(key: [Substring], text: String?)>
     {
         let kind = RollupKind.sqlCondition(kinds)
         let rows = rollupConditions(projectId: projectId, filter: filter, copies: .countedOfRedundantDevices)
+        let copied = """
+            SELECT kind, key, day FROM \(database).\(tables.personDays)
+            PREWHERE \((aggregateConditions(projectId: projectId, filter: filter, people: false) + [kind]).joined(separator: " AND "))
+                AND device IN (\(redundantDevices(projectId: projectId)))
+            GROUP BY kind, key, day
+            """
+        let texts = aggregateConditions(projectId: projectId, filter: filter, people: false) + [kind]
         let sql = """
             SELECT kind, key, page, day, max(if(last.1 > 0, last.2, NULL)) FROM (
                 SELECT kind, key, page, day, max(last) AS last FROM (
                     SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
+                    FROM \(database).\(tables.elementTexts)
+                    WHERE \(texts.joined(separator: " AND ")) AND (kind, key, day) GLOBAL NOT IN (\(copied))
+                    GROUP BY kind, key, page, day, app_version, os
+                    UNION ALL
+                    SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
                     FROM \(database).\(tables.personDays)
                     WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: true) + [kind]).joined(separator: " AND "))
+                        AND (kind, key, day) GLOBAL IN (\(copied))
                     GROUP BY kind, key, page, day, app_version, os
                     UNION ALL
                     SELECT kind, key, ifNull(page, '') AS page, day, ifNull(app_version, '') AS app_version,

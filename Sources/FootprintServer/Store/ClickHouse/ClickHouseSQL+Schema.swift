@@ -185,6 +185,9 @@ extension ClickHouseSQL {
     /// The aggregate tables, their rows computed from the columns ``ClickHouseRows`` writes:
     /// - `daily_counts`: the daily counts per kind, key, page, app version and OS (the
     ///   contributions with role 1), as the SQLite rollups keep them;
+    /// - `element_texts`: the last stored text of the element clicks per day, kind, key, page, app
+    ///   version and OS (``elementTexts(of:rows:items:)``): what `person_days` keeps per person too, a
+    ///   few thousand rows a month where the person rows are millions;
     /// - `person_days`: who did what on which day (role 2), per device, user id, page, app version
     ///   and OS, with the last stored element text;
     /// - `person_blocks`: the same people per 64-day block instead of per day, each row's days a
@@ -217,6 +220,15 @@ extension ClickHouseSQL {
                 family: "AggregatingMergeTree", orderBy: "project_id, day, kind, key, page, app_version, os",
                 select: Self.dailyCounts(of: events),
                 shardingKey: "cityHash64(project_id, day)", byPerson: false),
+            Aggregate(
+                name: "element_texts",
+                columns: """
+                    project_id Int64, day Int64, kind UInt8, key String, page String, app_version String,
+                        os String, last_text AggregateFunction(maxIf, Tuple(UInt64, String), UInt8)
+                    """,
+                family: "AggregatingMergeTree", orderBy: "project_id, day, kind, key, page, app_version, os",
+                select: Self.elementTexts(of: events),
+                shardingKey: "cityHash64(project_id, day)", byPerson: false, idempotent: true),
             Aggregate(
                 name: "person_days",
                 columns: """
@@ -368,6 +380,19 @@ extension ClickHouseSQL {
     /// no row has one).
     static let lastTextState =
         "maxIfState((sequence, ifNull(element_text, '')), toUInt8(kind IN (2, 3) AND isNotNull(element_text)))"
+
+    /// The `element_texts` rows of the events of `table` (with `rows`' conditions): its view's
+    /// `SELECT`, and (with `items`' conditions on kind and key) what a person's deletion builds
+    /// anew from the events left for the days, kinds and keys of the person's clicks
+    /// (``rebuildElementTexts(projectId:groups:)``). Only the clicks with a text: a group without one
+    /// has no row, as its text is none.
+    static func elementTexts(of table: String, rows: [String] = [], items: [String] = []) -> String {
+        """
+        SELECT project_id, day, kind, key, \(strings), \(lastTextState) AS last_text
+        \(contributions(of: table, rows: rows, items: ["kind IN (2, 3)", "isNotNull(element_text)"] + items, role: 2))
+        GROUP BY project_id, day, kind, key, page, app_version, os
+        """
+    }
 
     /// The contributions (``RollupDelta/Contribution``) with role `bit` and `items`' conditions
     /// of the rows of `table` (a materialized view's source: every row inserted), or of those

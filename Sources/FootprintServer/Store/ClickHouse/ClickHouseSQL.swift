@@ -33,13 +33,15 @@ struct ClickHouseSQL: Sendable {
     /// The names of the tables statements read and write.
     struct Tables: Sendable {
         var events: String, identities: String, lostEvents: String, duplicateCopies: String
-        var dailyCounts: String, personDays: String, personBlocks: String, stepTimes: String, sessions: String
+        var dailyCounts: String, elementTexts: String, personDays: String, personBlocks: String
+        var stepTimes: String, sessions: String
         var sessionPages: String, touches: String, settledFigures: String, settledRounds: String
         var settledPeople: String, settledTotals: String, touchedMembers: String, touchedLinks: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
-            duplicateCopies: "duplicate_copies", dailyCounts: "daily_counts", personDays: "person_days",
+            duplicateCopies: "duplicate_copies", dailyCounts: "daily_counts", elementTexts: "element_texts",
+            personDays: "person_days",
             personBlocks: "person_blocks", stepTimes: "step_times", sessions: "sessions",
             sessionPages: "session_pages", touches: "touched_sessions", settledFigures: "settled_figures",
             settledRounds: "settled_rounds", settledPeople: "settled_people", settledTotals: "settled_totals",
@@ -48,6 +50,7 @@ struct ClickHouseSQL: Sendable {
         static let local = Tables(
             events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
             duplicateCopies: "duplicate_copies_local", dailyCounts: "daily_counts_local",
+            elementTexts: "element_texts_local",
             personDays: "person_days_local", personBlocks: "person_blocks_local",
             stepTimes: "step_times_local", sessions: "sessions_local",
             sessionPages: "session_pages_local", touches: "touched_sessions_local",
