@@ -98,9 +98,23 @@ extension ClickHouseSQL {
             ("sessions on a page", sessionFigures(projectId: projectId, filter: onPage).sql),
             ("moves on a page", pageMoves(projectId: projectId, filter: onPage, page: onPage.page ?? "").sql),
             (
+                "copied click groups",
+                copiedClickGroupCount(
+                    projectId: projectId, filter: filter, kinds: [.elementClicks, .similarElementClicks]
+                ).sql
+            ),
+            (
                 "element texts",
                 elementTexts(
-                    projectId: projectId, filter: filter, kinds: [.elementClicks, .similarElementClicks]
+                    projectId: projectId, filter: filter, kinds: [.elementClicks, .similarElementClicks],
+                    copied: false
+                ).sql
+            ),
+            (
+                "element texts with copied groups",
+                elementTexts(
+                    projectId: projectId, filter: filter, kinds: [.elementClicks, .similarElementClicks],
+                    copied: true
                 ).sql
             ),
             ("dwell", rollupDwell(projectId: projectId, filter: filter).sql),

@@ -24,7 +24,13 @@ extension ClickHouseEventStore {
         let clicks = wanted ? kinds.intersection([.elementClicks, .similarElementClicks]) : []
         var texts: [[Substring]: String] = [:]
         if !clicks.isEmpty {
-            for row in try client.rows(sql.elementTexts(projectId: projectId, filter: filter, kinds: clicks))
+            let copied =
+                try client.rows(
+                    sql.copiedClickGroupCount(projectId: projectId, filter: filter, kinds: clicks)
+                )
+                .first ?? 0 > 0
+            for row in try client.rows(
+                sql.elementTexts(projectId: projectId, filter: filter, kinds: clicks, copied: copied))
             {
                 texts[row.key] = row.text
             }

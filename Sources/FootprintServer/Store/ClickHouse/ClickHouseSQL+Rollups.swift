@@ -53,46 +53,75 @@ extension ClickHouseSQL {
         }
     }
 
+    /// The days, kinds and keys of `filter`'s element clicks (kinds 2 and 3 among `kinds`) with
+    /// a row of a device that has a redundant copy (a subquery of `kind, key, day`): those
+    /// ``elementTexts(projectId:filter:kinds:copied:)`` reads from the person rows.
+    private func copiedClickGroups(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>) -> String {
+        """
+        SELECT kind, key, day FROM \(database).\(tables.personDays)
+        PREWHERE \((aggregateConditions(projectId: projectId, filter: filter, people: false) + [RollupKind.sqlCondition(kinds)]).joined(separator: " AND "))
+            AND device IN (\(redundantDevices(projectId: projectId)))
+        GROUP BY kind, key, day
+        """
+    }
+
+    /// How many ``copiedClickGroups(projectId:filter:kinds:)`` there are (none in the usual
+    /// case, where no device has a redundant copy): read before the texts.
+    func copiedClickGroupCount(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+        -> ClickHouseQuery<Int64>
+    {
+        ClickHouseQuery.number(
+            "SELECT count() FROM (\(copiedClickGroups(projectId: projectId, filter: filter, kinds: kinds)))")
+    }
+
     /// The element texts of element clicks (kinds 2 and 3 among `kinds`) per kind, key, page and
     /// day: per app version and OS the last one stored, then the greatest of those (as the SQLite
     /// rollup rows give it); from `element_texts`, a few rows per element and day.
     ///
     /// `element_texts` keeps every stored copy's text, the redundant ones' too, and copies of one
-    /// message may differ (a client can send anything twice). So the days, kinds and keys with a
-    /// row of a device that has a redundant copy are read as the person rows keep them instead:
-    /// from `person_days` for the other devices, and from the counted events of those devices.
-    /// With no redundant copy (the usual case) that list is empty and costs nothing.
-    func elementTexts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>)
+    /// message may differ (a client can send anything twice). So with `copied` (there are
+    /// ``copiedClickGroups(projectId:filter:kinds:)``), those days, kinds and keys are read as the
+    /// person rows keep them instead: from `person_days` for the other devices, and from the
+    /// counted events of the devices with a redundant copy. (Both reads scan every person row of
+    /// the range, so they are sent only when some group is copied.)
+    func elementTexts(projectId: Int64, filter: ReportFilter, kinds: Set<RollupKind>, copied: Bool)
         -> ClickHouseQuery<(key: [Substring], text: String?)>
     {
         let kind = RollupKind.sqlCondition(kinds)
-        let rows = rollupConditions(projectId: projectId, filter: filter, copies: .countedOfRedundantDevices)
-        let copied = """
-            SELECT kind, key, day FROM \(database).\(tables.personDays)
-            PREWHERE \((aggregateConditions(projectId: projectId, filter: filter, people: false) + [kind]).joined(separator: " AND "))
-                AND device IN (\(redundantDevices(projectId: projectId)))
-            GROUP BY kind, key, day
-            """
+        let groups = copiedClickGroups(projectId: projectId, filter: filter, kinds: kinds)
         let texts = aggregateConditions(projectId: projectId, filter: filter, people: false) + [kind]
+        var reads = [
+            """
+            SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
+            FROM \(database).\(tables.elementTexts)
+            WHERE \(texts.joined(separator: " AND "))\(copied ? " AND (kind, key, day) GLOBAL NOT IN (\(groups))" : "")
+            GROUP BY kind, key, page, day, app_version, os
+            """
+        ]
+        if copied {
+            let rows = rollupConditions(
+                projectId: projectId, filter: filter, copies: .countedOfRedundantDevices)
+            reads += [
+                """
+                SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
+                FROM \(database).\(tables.personDays)
+                WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: true) + [kind]).joined(separator: " AND "))
+                    AND (kind, key, day) GLOBAL IN (\(groups))
+                GROUP BY kind, key, page, day, app_version, os
+                """,
+                """
+                SELECT kind, key, ifNull(page, '') AS page, day, ifNull(app_version, '') AS app_version,
+                    ifNull(os, '') AS os,
+                    maxIf((sequence, ifNull(element_text, '')), isNotNull(element_text)) AS last
+                \(contributions(rows: rows, items: [kind], role: 2))
+                GROUP BY kind, key, page, day, app_version, os
+                """,
+            ]
+        }
         let sql = """
             SELECT kind, key, page, day, max(if(last.1 > 0, last.2, NULL)) FROM (
                 SELECT kind, key, page, day, max(last) AS last FROM (
-                    SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
-                    FROM \(database).\(tables.elementTexts)
-                    WHERE \(texts.joined(separator: " AND ")) AND (kind, key, day) GLOBAL NOT IN (\(copied))
-                    GROUP BY kind, key, page, day, app_version, os
-                    UNION ALL
-                    SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
-                    FROM \(database).\(tables.personDays)
-                    WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: true) + [kind]).joined(separator: " AND "))
-                        AND (kind, key, day) GLOBAL IN (\(copied))
-                    GROUP BY kind, key, page, day, app_version, os
-                    UNION ALL
-                    SELECT kind, key, ifNull(page, '') AS page, day, ifNull(app_version, '') AS app_version,
-                        ifNull(os, '') AS os,
-                        maxIf((sequence, ifNull(element_text, '')), isNotNull(element_text)) AS last
-                    \(contributions(rows: rows, items: [kind], role: 2))
-                    GROUP BY kind, key, page, day, app_version, os
+                    \(reads.joined(separator: "\nUNION ALL\n"))
                 ) GROUP BY kind, key, page, day, app_version, os
             ) GROUP BY kind, key, page, day
             """
