@@ -208,6 +208,7 @@ extension ClickHouseSQL {
             ),
             ("latest rounds", latestRounds(projectId: projectId).sql),
             ("round counts", roundCounts(projectId: projectId, round: "r1", cutoff: 1_700_000_000).sql),
+            ("touches after", touchesAfter(projectId: projectId, cutoff: 1_700_000_000).sql),
             ("days touched", daysTouched(projectId: projectId, after: 1_700_000_000).sql),
             (
                 "settled dwell",

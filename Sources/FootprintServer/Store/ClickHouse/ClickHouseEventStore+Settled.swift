@@ -108,12 +108,19 @@ extension ClickHouseEventStore {
                 sql.roundCounts(projectId: projectId, round: latest.round, cutoff: latest.cutoff)
             ).first
             guard let counts, counts.touches == latest.touches, counts.rows == latest.rows else { continue }
-            let days =
-                touchedDays
-                ? try client.rows(sql.daysTouched(projectId: projectId, after: latest.cutoff)) : []
+            let days = touchedDays ? try daysTouched(projectId: projectId, after: latest.cutoff) : []
             return SettledRound(round: latest.round, cutoff: latest.cutoff, touchedDays: days)
         }
         return nil
+    }
+
+    /// The days touched after `cutoff` (``ClickHouseSQL/daysTouched(projectId:after:)``), read
+    /// only when some session was (``ClickHouseSQL/touchesAfter(projectId:cutoff:)``).
+    func daysTouched(projectId: Int64, after cutoff: Int64) throws(ServerError) -> [Int64] {
+        guard try client.rows(sql.touchesAfter(projectId: projectId, cutoff: cutoff)).first ?? 0 > 0 else {
+            return []
+        }
+        return try client.rows(sql.daysTouched(projectId: projectId, after: cutoff))
     }
 
     /// The filters of `filter` over each run of consecutive days among `days` within its own:

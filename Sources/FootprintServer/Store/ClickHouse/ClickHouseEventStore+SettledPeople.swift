@@ -29,7 +29,7 @@ extension ClickHouseEventStore {
             check.rows == 1, check.seen == check.now
         else { return nil }
         if check.time &- round.cutoff > ClickHouseSQL.touchedRead,
-            !(try client.rows(sql.daysTouched(projectId: projectId, after: round.cutoff))).isEmpty
+            try client.rows(sql.touchesAfter(projectId: projectId, cutoff: round.cutoff)).first ?? 0 > 0
         {
             return nil
         }

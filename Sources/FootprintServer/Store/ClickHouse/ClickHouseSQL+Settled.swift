@@ -230,6 +230,15 @@ extension ClickHouseSQL {
         }
     }
 
+    /// How many sessions were touched after `cutoff`: none in the usual case between a round and
+    /// the next INSERT, read from the touches' time column alone, where
+    /// ``daysTouched(projectId:after:)`` reads every session key (twice the table's rows).
+    func touchesAfter(projectId: Int64, cutoff: Int64) -> ClickHouseQuery<Int64> {
+        ClickHouseQuery.number(
+            "SELECT count() FROM \(database).\(tables.touches) WHERE project_id = \(projectId) AND touched > \(cutoff)"
+        )
+    }
+
     /// The days whose figures a round with `cutoff` no longer gives: each day of a session
     /// touched after it, as touched and as its rows now are. Every row of `sessions` came with a
     /// touch of its session and day (the touches are never fewer: a deletion keeps them), so the
