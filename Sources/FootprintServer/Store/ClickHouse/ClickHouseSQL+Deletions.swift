@@ -42,15 +42,18 @@ extension ClickHouseSQL {
             """
     }
 
-    /// The days, kinds and keys of a person's element clicks, from its `person_days` rows (read
-    /// before they go): the `element_texts` rows its deletion builds anew.
+    /// The days, kinds and keys of a person's element clicks, from its stored events (every copy,
+    /// read before they go): the `element_texts` rows its deletion builds anew. From the events,
+    /// not the person rows, whose view may have missed an INSERT that `element_texts`' did not.
     func personClickGroups(projectId: Int64, person: String, anonymousIds: Set<String>)
         -> ClickHouseQuery<(kind: RollupKind, key: String, day: Int64)>
     {
+        let rows = [
+            "project_id = \(projectId)", Self.personCondition(person: person, anonymousIds: anonymousIds),
+        ]
         let sql = """
-            SELECT kind, key, day FROM \(database).\(tables.personDays)
-            PREWHERE project_id = \(projectId) AND kind IN (2, 3)
-                AND \(Self.personCondition(person: person, anonymousIds: anonymousIds))
+            SELECT kind, key, day
+            \(contributions(rows: rows, items: ["kind IN (2, 3)"], role: 2))
             GROUP BY kind, key, day
             """
         return ClickHouseQuery(sql, fields: 3) { row throws(ServerError) in
