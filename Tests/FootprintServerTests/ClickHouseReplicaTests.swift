@@ -240,8 +240,9 @@ struct ClickHouseReplicaTests {
 
     /// The agreement suite's cases on replicated shards: every report and filter equals SQLite's
     /// for two data sets, and every batch sent twice, then again through two collectors at once,
-    /// is stored once; and a database made before `message_hash` gets it on every replica, one
-    /// made before `person_blocks` that table, filled.
+    /// is stored once; deletions that build the same element texts anew keep them; and a
+    /// database made before `message_hash` gets it on every replica, one made before
+    /// `person_blocks` that table, filled.
     @Test(.timeLimit(.minutes(15)))
     func onReplicatedShardsEveryReportAndEveryResendEqualSQLites() throws {
         let shards = try PrivateShards(replicas: 2)
@@ -267,6 +268,9 @@ struct ClickHouseReplicaTests {
                 filter: ReportFilter(from: time, to: time.adding(milliseconds: 86_400_000)))
             #expect(counts.filter { $0.kind == .trackEvents && $0.key == "Opened" }.map(\.count) == [2])
         }
+        // People deleted one after the other whose deletions build the same element texts anew:
+        // the second build is not dropped as a resend of the first.
+        try ClickHousePeopleTests.expectClickTextsAfterDeletions(url: shards.url)
         // A replicated database made before the copy check's column gets it on every replica.
         try ClickHouseStoreTests.expectMessageHashAdded(url: shards.url)
         // And one made before `person_blocks` gets it filled once, through one replica of each.

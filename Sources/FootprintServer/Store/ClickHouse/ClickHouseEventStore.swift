@@ -754,9 +754,12 @@ public final class ClickHouseEventStore: EventStore {
                 days: days, keys: Array(keys[start..<min(keys.count, start + 500)]))
             try mutateEveryShard(
                 [sql.deleteElementTexts(projectId: projectId, groups: groups)], since: started)
+            // Not deduplicated: a replicated table would drop a block equal to one inserted
+            // before (the same groups built anew by an earlier deletion) as a resend.
             for shard in try oneReplicaOfEachShard() {
                 _ = try client.execute(
-                    sql.rebuildElementTexts(projectId: projectId, groups: groups), on: shard)
+                    sql.rebuildElementTexts(projectId: projectId, groups: groups),
+                    settings: ["insert_deduplicate": "0"], on: shard)
             }
         }
     }
