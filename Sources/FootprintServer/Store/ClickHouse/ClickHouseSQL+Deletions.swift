@@ -67,10 +67,11 @@ extension ClickHouseSQL {
         var days: Set<Int64>
         var keys: [(RollupKind, String)]
 
+        /// The condition on a row's day.
+        var dayCondition: String { "day IN (\(days.sorted().map(String.init).joined(separator: ", ")))" }
+
         /// The condition on a row's day, kind and key.
-        var condition: String {
-            "day IN (\(days.sorted().map(String.init).joined(separator: ", "))) AND \(ClickHouseSQL.keys(keys))"
-        }
+        var condition: String { "\(dayCondition) AND \(ClickHouseSQL.keys(keys))" }
     }
 
     /// Deletes `groups`' rows of one shard's `element_texts` (before
@@ -86,7 +87,7 @@ extension ClickHouseSQL {
     func rebuildElementTexts(projectId: Int64, groups: ClickGroups) -> String {
         """
         INSERT INTO \(database).element_texts_local
-        \(Self.elementTexts(of: "\(database).events_local", rows: ["project_id = \(projectId)", "day IN (\(groups.days.sorted().map(String.init).joined(separator: ", ")))"], items: [Self.keys(groups.keys)]))
+        \(Self.elementTexts(of: "\(database).events_local", rows: ["project_id = \(projectId)", groups.dayCondition], items: [Self.keys(groups.keys)]))
         """
     }
 

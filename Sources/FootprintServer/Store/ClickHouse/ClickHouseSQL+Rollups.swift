@@ -90,25 +90,28 @@ extension ClickHouseSQL {
         let kind = RollupKind.sqlCondition(kinds)
         let groups = copiedClickGroups(projectId: projectId, filter: filter, kinds: kinds)
         let texts = aggregateConditions(projectId: projectId, filter: filter, people: false) + [kind]
-        var reads = [
+        // The last texts of a table that keeps them as `last_text` states.
+        func merged(from table: String, where conditions: [String]) -> String {
             """
             SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
-            FROM \(database).\(tables.elementTexts)
-            WHERE \(texts.joined(separator: " AND "))\(copied ? " AND (kind, key, day) GLOBAL NOT IN (\(groups))" : "")
+            FROM \(database).\(table) WHERE \(conditions.joined(separator: " AND "))
             GROUP BY kind, key, page, day, app_version, os
             """
+        }
+        var reads = [
+            merged(
+                from: tables.elementTexts,
+                where: texts + (copied ? ["(kind, key, day) GLOBAL NOT IN (\(groups))"] : []))
         ]
         if copied {
             let rows = rollupConditions(
                 projectId: projectId, filter: filter, copies: .countedOfRedundantDevices)
             reads += [
-                """
-                SELECT kind, key, page, day, app_version, os, maxIfMerge(last_text) AS last
-                FROM \(database).\(tables.personDays)
-                WHERE \((aggregateConditions(projectId: projectId, filter: filter, people: true) + [kind]).joined(separator: " AND "))
-                    AND (kind, key, day) GLOBAL IN (\(groups))
-                GROUP BY kind, key, page, day, app_version, os
-                """,
+                merged(
+                    from: tables.personDays,
+                    where: aggregateConditions(projectId: projectId, filter: filter, people: true) + [
+                        kind, "(kind, key, day) GLOBAL IN (\(groups))",
+                    ]),
                 """
                 SELECT kind, key, ifNull(page, '') AS page, day, ifNull(app_version, '') AS app_version,
                     ifNull(os, '') AS os,
