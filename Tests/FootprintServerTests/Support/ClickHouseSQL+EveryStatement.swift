@@ -265,6 +265,20 @@ extension ClickHouseSQL {
         var settledReads: [(label: String, sql: String, external: ClickHouseExternalTable?)] = []
         // A settled read names no page, app version or OS (``settledPeopleRound``).
         for cutoff: Int64 in filter.namesPageVersionOrOS ? [] : [0, 1_800_000_000] {
+            for returnEvent in [nil, "buy"] {
+                let retention = settledRetention(
+                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
+                    returnEvent: returnEvent,
+                    days: 7, affected: ["a1", "u1"])
+                for (name, read) in [("every shard", retention.everyShard), ("once", retention.once)] {
+                    guard let read else { continue }
+                    settledReads.append(
+                        (
+                            "settled retention of \(returnEvent ?? "any event"), \(name), cutoff \(cutoff)",
+                            read.sql, read.external
+                        ))
+                }
+            }
             let affected = affectedMemberList(
                 projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
             settledReads.append(("affected members, cutoff \(cutoff)", affected.sql, nil))

@@ -7,10 +7,14 @@ import Testing
 /// answer is sane: every number in it is finite and not negative, and shares and conversions
 /// are at most 1 (a click-through rate may pass 1: clicks without an exposure count).
 enum EveryReport {
-    /// The definitions ``run(_:project:parameters:pages:events:)`` saves first: one rollups can
-    /// answer and one with an attribute condition that only the events can.
+    /// The definitions ``run(_:project:parameters:pages:events:)`` saves first: two rollups can
+    /// answer (one of two pages, whose people count once however many they viewed) and one with
+    /// an attribute condition that only the events can.
     static let definitions = [
         EventDefinition(id: "viewed-home", name: "Viewed Home", matchers: [EventMatcher(event: "Home")]),
+        EventDefinition(
+            id: "browsed", name: "Browsed",
+            matchers: [EventMatcher(event: "Home"), EventMatcher(event: "ProductList")]),
         EventDefinition(
             id: "bought", name: "Bought",
             matchers: [

@@ -141,16 +141,23 @@ extension ClickHouseEventStore {
                 projectId: projectId, filter: filter, returnEvent: returnEvent, days: days)
         }
         let span = max(0, days)
+        let rows =
+            if let round = try settledPeopleRound(projectId: projectId, filter: filter) {
+                try settledRetention(
+                    projectId: projectId, filter: filter, returnEvent: returnEvent, days: span, round: round)
+            } else {
+                try client.rows(
+                    sql.retention(projectId: projectId, filter: filter, returnEvent: returnEvent, days: span))
+            }
+        // A settled read's rows add up.
         var cohorts: [Int: RollupReports.Cohort] = [:]
-        for row in try client.rows(
-            sql.retention(projectId: projectId, filter: filter, returnEvent: returnEvent, days: span))
-        {
+        for row in rows {
             guard row.first >= 0, row.first < dayCount, row.n >= 0, row.n <= span else { continue }
             var cohort =
                 cohorts[row.first]
                 ?? RollupReports.Cohort(people: 0, returned: Array(repeating: 0, count: span + 1))
-            if row.n == 0 { cohort.people = row.people }
-            cohort.returned[row.n] = row.returned
+            if row.n == 0 { cohort.people.addSaturating(row.people) }
+            cohort.returned[row.n].addSaturating(row.returned)
             cohorts[row.first] = cohort
         }
         return RollupReports.retention(cohorts: cohorts, returnEvent: returnEvent, days: span, filter: filter)

@@ -172,6 +172,26 @@ extension ClickHouseEventStore {
         return activity
     }
 
+    /// ``EventStore/retention(projectId:filter:returnEvent:days:)``'s cohort rows from `round`,
+    /// whose counts add up: its people per member on each shard and the affected grouped
+    /// (``ClickHouseSQL/settledRetention(projectId:filter:round:cutoff:returnEvent:days:affected:)``),
+    /// every read at once. Its totals are not read: they count spans, not first days.
+    func settledRetention(
+        projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int, round: SettledRound
+    ) throws(ServerError) -> [ClickHouseSQL.CohortRow] {
+        var members = round
+        members.totals = false
+        let reads = sql.settledRetention(
+            projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
+            returnEvent: returnEvent, days: days,
+            affected: try affectedMembers(projectId: projectId, filter: filter, round: members))
+        let client = client
+        let runs: [(query: ClickHouseQuery<ClickHouseSQL.CohortRow>, node: ClickHouseLocation.Node?)] =
+            location.shards.map { (reads.everyShard, $0) } + (reads.once.map { [($0, nil)] } ?? [])
+        return try concurrently(runs) { run throws(ServerError) in try client.rows(run.query, on: run.node) }
+            .flatMap { $0 }
+    }
+
     /// Drops on every node the hours of `touched_members` and `touched_links` no read takes
     /// (``ClickHouseSQL/staleTouchedHours``): the settling thread's turn, rounds or none. A node
     /// that does not answer is left for the next turn.

@@ -322,9 +322,8 @@ extension ClickHouseSQL {
     /// (`0…days`) after it inside the range; `returned` counts those active again (or doing
     /// `returnEvent`, a track event) on that day. For ranges of at most ``maskedDays``.
     func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
-        -> ClickHouseQuery<(first: Int, n: Int, people: Int, returned: Int)>
+        -> ClickHouseQuery<CohortRow>
     {
-        let (_, count) = RollupReports.days(of: filter)
         let masks: String
         if let returnEvent {
             // Both masks of each person from one grouping of the rows of either kind.
@@ -349,6 +348,18 @@ extension ClickHouseSQL {
                 FROM (\(personMasks(projectId: projectId, filter: filter, kind: .anyEvent)))
                 """
         }
+        return Self.cohorts(of: masks, filter: filter, days: days)
+    }
+
+    /// A retention cohort's row: `first, n, people, returned` (see
+    /// ``retention(projectId:filter:returnEvent:days:)``).
+    typealias CohortRow = (first: Int, n: Int, people: Int, returned: Int)
+
+    /// The cohorts of `masks` (a subquery of `active, returned`, one row one person, each the
+    /// person's days of `filter`'s range, at most ``maskedDays``), per first active day and day
+    /// `n` (`0…days`) after it inside the range.
+    static func cohorts(of masks: String, filter: ReportFilter, days: Int) -> ClickHouseQuery<CohortRow> {
+        let (_, count) = RollupReports.days(of: filter)
         // A mask's first day: the power of two of its lowest bit (exact in a double).
         let sql = """
             SELECT first, n, count(), sum(bitAnd(bitShiftRight(returned, first + n), 1)) FROM (

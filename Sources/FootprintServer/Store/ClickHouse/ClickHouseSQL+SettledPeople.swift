@@ -394,6 +394,70 @@ extension ClickHouseSQL {
             name: affectedTable.name, structure: affectedTable.structure, rows: rows)
     }
 
+    /// The conditions on round `round`'s rows of `items` (a `PREWHERE`'s).
+    private func settledRows(projectId: Int64, round: String, items: [SettledPeopleItems]) -> [String] {
+        [
+            "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
+            "(\(items.map(\.condition).joined(separator: " OR ")))",
+        ]
+    }
+
+    /// Round `round`'s rows of `items` of the affected members (sent as ``affectedTable``):
+    /// `of_kind, of_key, device, anonymous, bits` (a subquery), `bits` their days of `filter`'s
+    /// range.
+    private func affectedRows(
+        projectId: Int64, filter: ReportFilter, round: String, items: [SettledPeopleItems]
+    ) -> String {
+        let rows = settledRows(projectId: projectId, round: round, items: items)
+        return """
+            SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, \(Self.settledRangeDays(filter)) AS bits
+            FROM \(database).\(tables.settledPeople) PREWHERE \(rows.joined(separator: " AND ")) WHERE member IN \(Self.affectedTable.name)
+            """
+    }
+
+    /// The people's rows of `items` in `filter`'s range written after `cutoff`, one subquery per
+    /// item: `of_kind, of_key, person, bits`, `bits` their days of the range.
+    private func rowsSince(projectId: Int64, filter: ReportFilter, cutoff: Int64, items: [SettledPeopleItems])
+        -> [String]
+    {
+        items.map { item in
+            let source = item.kind == Self.anyPageKind ? Int(RollupKind.pageViews.rawValue) : item.kind
+            var conditions = ["kind = \(source)"]
+            if let keys = item.keys { conditions.append("key IN (\(Self.list(keys)))") }
+            let groups =
+                item.kind == Self.anyPageKind
+                ? ["toUInt8(\(Self.anyPageKind)) AS of_kind", "'' AS of_key", "person"]
+                : ["kind AS of_kind", "key AS of_key", "person"]
+            let parts = peopleParts(
+                projectId: projectId, filter: filter, items: conditions, groups: groups,
+                states: [("groupBitOrState(\(Self.rangeDays))", "state")], rows: .touchedAfter(cutoff: cutoff)
+            )
+            return
+                "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
+        }
+    }
+
+    /// The links of the affected members (sent as ``affectedTable``), all a read joins to their
+    /// rows: they are few.
+    private func affectedLinks(projectId: Int64) -> String {
+        links(projectId: projectId, among: "SELECT member FROM \(Self.affectedTable.name)")
+    }
+
+    /// The affected members' rows of `items` (sent as ``affectedTable``; a read without totals)
+    /// resolved to their people as the links are now, and those people's rows written after
+    /// `cutoff`: `of_kind, of_key, person, bits` (a subquery), what a read groups per person.
+    func affectedPeople(
+        projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, items: [SettledPeopleItems]
+    ) -> String {
+        let resolved = """
+            SELECT of_kind, of_key, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits FROM (
+                \(affectedRows(projectId: projectId, filter: filter, round: round, items: items))) AS members
+                GLOBAL ANY LEFT JOIN (\(affectedLinks(projectId: projectId))) AS links USING device
+            """
+        return ([resolved] + rowsSince(projectId: projectId, filter: filter, cutoff: cutoff, items: items))
+            .joined(separator: "\nUNION ALL\n")
+    }
+
     /// The people of `items` on `filter`'s days (a range of 1…``maskedDays`` days, with no page,
     /// app version or OS), from round `round` and the rows written after its `cutoff`: per
     /// kind and key, the people of each of `spans`, as reads whose sums add up; each read is sent
@@ -417,26 +481,8 @@ extension ClickHouseSQL {
         spans: [SettledSpan], affected: [String], totals: Bool
     ) -> [ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>] {
         let settled = "\(database).\(tables.settledPeople)"
-        let rows = [
-            "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(round))",
-            "(\(items.map(\.condition).joined(separator: " OR ")))",
-        ]
+        let rows = settledRows(projectId: projectId, round: round, items: items)
         let members = Self.affectedTable(affected)
-        let live = items.map { item in
-            let source = item.kind == Self.anyPageKind ? Int(RollupKind.pageViews.rawValue) : item.kind
-            var conditions = ["kind = \(source)"]
-            if let keys = item.keys { conditions.append("key IN (\(Self.list(keys)))") }
-            let groups =
-                item.kind == Self.anyPageKind
-                ? ["toUInt8(\(Self.anyPageKind)) AS of_kind", "'' AS of_key", "person"]
-                : ["kind AS of_kind", "key AS of_key", "person"]
-            let parts = peopleParts(
-                projectId: projectId, filter: filter, items: conditions, groups: groups,
-                states: [("groupBitOrState(\(Self.rangeDays))", "state")], rows: .touchedAfter(cutoff: cutoff)
-            )
-            return
-                "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
-        }
         let sums = spans.indices.map { "sum(m\($0))" }.joined(separator: ", ")
         // `signed`: each person's measures times its `sign`.
         func measured(_ from: String, signed: Bool = false) -> ClickHouseQuery<
@@ -460,33 +506,28 @@ extension ClickHouseSQL {
             query.external = members
             return query
         }
-        let affectedRows = """
-            SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, \(Self.settledRangeDays(filter)) AS bits
-            FROM \(settled) PREWHERE \(rows.joined(separator: " AND ")) WHERE member IN \(Self.affectedTable.name)
-            """
-        // From the totals, the links of the affected members only: they are few.
-        let linked = links(
-            projectId: projectId, among: totals ? "SELECT member FROM \(Self.affectedTable.name)" : nil)
-        let resolved = """
-            SELECT of_kind, of_key, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits FROM (
-                \(affectedRows)) AS members
-                GLOBAL ANY LEFT JOIN (\(linked)) AS links USING device
-            """
         guard totals else {
             let grouped = """
-                SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(([resolved] + live).joined(separator: "\nUNION ALL\n")))
+                SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(affectedPeople(
+                    projectId: projectId, filter: filter, round: round, cutoff: cutoff, items: items)))
                 GROUP BY of_kind, of_key, person
                 """
             let alone = """
                 SELECT kind AS of_kind, key AS of_key, \(Self.settledRangeDays(filter)) AS mask FROM \(settled)
                 PREWHERE \(rows.joined(separator: " AND ")) WHERE member NOT IN \(Self.affectedTable.name)
                 """
-            return [measured(alone), measured(grouped)]
+            // With no member affected there is no row of the range written since either (an
+            // event's rows of any kind come with its row of any event, whose person would be
+            // affected), and nothing to group.
+            return affected.isEmpty ? [measured(alone)] : [measured(alone), measured(grouped)]
         }
         let total = settledTotals(
             projectId: projectId, filter: filter, round: round, items: items, spans: spans)
         // Nobody changed: no row of the range written since, no link.
         guard !affected.isEmpty else { return [total] }
+        let affectedRows = affectedRows(projectId: projectId, filter: filter, round: round, items: items)
+        let linked = affectedLinks(projectId: projectId)
+        let live = rowsSince(projectId: projectId, filter: filter, cutoff: cutoff, items: items)
         // One scan of the affected members' rows, each row twice: less as its person in the round,
         // plus as its person now; and plus the rows written since.
         let twice = """
@@ -507,6 +548,54 @@ extension ClickHouseSQL {
             GROUP BY of_kind, of_key, sign, person
             """
         return [total, measured(changes, signed: true)]
+    }
+
+    /// Retention cohorts (``retention(projectId:filter:returnEvent:days:)``'s rows) of `filter`'s
+    /// days (1…``maskedDays``, no page, app version or OS) from round `round` without its totals
+    /// (they count people per span, not per first day): reads whose counts add up, each sent the
+    /// affected members (``affectedMemberList(projectId:filter:round:cutoff:)``).
+    /// - `everyShard`, run on each shard: its members that are not affected, each one person,
+    ///   from the shard's own rows. A member's rows are all on one shard (the table is sharded by
+    ///   project and member), so its mask of `returnEvent` is joined to its mask of any event
+    ///   there, by a grouping per member that no node merges.
+    /// - `once`: the affected members grouped per person with the people's rows written since;
+    ///   `nil` with none affected (then no row of the range was written since either, see
+    ///   ``settledPeople(projectId:filter:round:cutoff:items:spans:affected:totals:)``).
+    func settledRetention(
+        projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, returnEvent: String?, days: Int,
+        affected: [String]
+    ) -> (everyShard: ClickHouseQuery<CohortRow>, once: ClickHouseQuery<CohortRow>?) {
+        let active = Int(RollupKind.anyEvent.rawValue)
+        var items = [SettledPeopleItems(kind: active, keys: nil)]
+        var local = self
+        local.tables = .local
+        let rows = local.settledRows(projectId: projectId, round: round, items: items)
+        var alone = """
+            SELECT mask AS active, mask AS returned FROM (
+                SELECT \(Self.settledRangeDays(filter)) AS mask FROM \(database).\(local.tables.settledPeople)
+                PREWHERE \(rows.joined(separator: " AND ")) WHERE member NOT IN \(Self.affectedTable.name))
+            """
+        var grouped = "SELECT groupBitOr(bits) AS active, active AS returned"
+        if let returnEvent {
+            let returns = Int(RollupKind.trackEvents.rawValue)
+            items.append(SettledPeopleItems(kind: returns, keys: [returnEvent]))
+            let rows = local.settledRows(projectId: projectId, round: round, items: items)
+            alone = """
+                SELECT groupBitOrIf(mask, kind = \(active)) AS active, groupBitOrIf(mask, kind = \(returns)) AS returned FROM (
+                    SELECT member, kind, \(Self.settledRangeDays(filter)) AS mask FROM \(database).\(local.tables.settledPeople)
+                    PREWHERE \(rows.joined(separator: " AND ")) WHERE member NOT IN \(Self.affectedTable.name))
+                GROUP BY member
+                """
+            grouped =
+                "SELECT groupBitOrIf(bits, of_kind = \(active)) AS active, groupBitOrIf(bits, of_kind = \(returns)) AS returned"
+        }
+        let people = affectedPeople(
+            projectId: projectId, filter: filter, round: round, cutoff: cutoff, items: items)
+        var everyShard = Self.cohorts(of: alone, filter: filter, days: days)
+        var once = Self.cohorts(of: "\(grouped) FROM (\(people)) GROUP BY person", filter: filter, days: days)
+        everyShard.external = Self.affectedTable(affected)
+        once.external = everyShard.external
+        return (everyShard, affected.isEmpty ? nil : once)
     }
 
     /// Deletes a person's members from one shard's settled people (every round's): its user id's,
