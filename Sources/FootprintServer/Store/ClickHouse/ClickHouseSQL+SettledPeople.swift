@@ -415,21 +415,29 @@ extension ClickHouseSQL {
             """
     }
 
-    /// The people's rows of `items` in `filter`'s range written after `cutoff`, one subquery per
-    /// item: `of_kind, of_key, person, bits`, `bits` their days of the range.
+    /// The people's rows of `items` in `filter`'s range written after `cutoff`: `of_kind, of_key,
+    /// person, bits`, `bits` their days of the range; one subquery for the items of their own
+    /// kinds, one for each of ``anyPageKind`` (page views of any page).
     private func rowsSince(projectId: Int64, filter: ReportFilter, cutoff: Int64, items: [SettledPeopleItems])
         -> [String]
     {
-        items.map { item in
-            let source = item.kind == Self.anyPageKind ? Int(RollupKind.pageViews.rawValue) : item.kind
-            var conditions = ["kind = \(source)"]
+        var reads: [(conditions: [String], groups: [String])] = []
+        let own = items.filter { $0.kind != Self.anyPageKind }
+        if !own.isEmpty {
+            reads.append(
+                (
+                    ["(\(own.map(\.condition).joined(separator: " OR ")))"],
+                    ["kind AS of_kind", "key AS of_key", "person"]
+                ))
+        }
+        for item in items where item.kind == Self.anyPageKind {
+            var conditions = ["kind = \(RollupKind.pageViews.rawValue)"]
             if let keys = item.keys { conditions.append("key IN (\(Self.list(keys)))") }
-            let groups =
-                item.kind == Self.anyPageKind
-                ? ["toUInt8(\(Self.anyPageKind)) AS of_kind", "'' AS of_key", "person"]
-                : ["kind AS of_kind", "key AS of_key", "person"]
+            reads.append((conditions, ["toUInt8(\(Self.anyPageKind)) AS of_kind", "'' AS of_key", "person"]))
+        }
+        return reads.map { read in
             let parts = peopleParts(
-                projectId: projectId, filter: filter, items: conditions, groups: groups,
+                projectId: projectId, filter: filter, items: read.conditions, groups: read.groups,
                 states: [("groupBitOrState(\(Self.rangeDays))", "state")], rows: .touchedAfter(cutoff: cutoff)
             )
             return
