@@ -179,12 +179,12 @@ extension ClickHouseEventStore {
     func settledRetention(
         projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int, round: SettledRound
     ) throws(ServerError) -> [ClickHouseSQL.CohortRow] {
-        var members = round
-        members.totals = false
+        var withoutTotals = round
+        withoutTotals.totals = false
         let reads = sql.settledRetention(
             projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
             returnEvent: returnEvent, days: days,
-            affected: try affectedMembers(projectId: projectId, filter: filter, round: members))
+            affected: try affectedMembers(projectId: projectId, filter: filter, round: withoutTotals))
         let client = client
         let runs: [(query: ClickHouseQuery<ClickHouseSQL.CohortRow>, node: ClickHouseLocation.Node?)] =
             location.shards.map { (reads.everyShard, $0) } + (reads.once.map { [($0, nil)] } ?? [])

@@ -573,37 +573,41 @@ extension ClickHouseSQL {
         projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, returnEvent: String?, days: Int,
         affected: [String]
     ) -> (everyShard: ClickHouseQuery<CohortRow>, once: ClickHouseQuery<CohortRow>?) {
-        let active = Int(RollupKind.anyEvent.rawValue)
-        var items = [SettledPeopleItems(kind: active, keys: nil)]
+        let (active, returns) = (Int(RollupKind.anyEvent.rawValue), Int(RollupKind.trackEvents.rawValue))
+        let items =
+            [SettledPeopleItems(kind: active, keys: nil)]
+            + (returnEvent.map { [SettledPeopleItems(kind: returns, keys: [$0])] } ?? [])
         var local = self
         local.tables = .local
-        let rows = local.settledRows(projectId: projectId, round: round, items: items)
-        var alone = """
-            SELECT mask AS active, mask AS returned FROM (
-                SELECT \(Self.settledRangeDays(filter)) AS mask FROM \(database).\(local.tables.settledPeople)
-                PREWHERE \(rows.joined(separator: " AND ")) WHERE member NOT IN \(Self.affectedTable.name))
+        let members = """
+            SELECT member, kind, \(Self.settledRangeDays(filter)) AS mask FROM \(database).\(local.tables.settledPeople)
+            PREWHERE \(local.settledRows(projectId: projectId, round: round, items: items).joined(separator: " AND "))
+            WHERE member NOT IN \(Self.affectedTable.name)
             """
-        var grouped = "SELECT groupBitOr(bits) AS active, active AS returned"
-        if let returnEvent {
-            let returns = Int(RollupKind.trackEvents.rawValue)
-            items.append(SettledPeopleItems(kind: returns, keys: [returnEvent]))
-            let rows = local.settledRows(projectId: projectId, round: round, items: items)
-            alone = """
-                SELECT groupBitOrIf(mask, kind = \(active)) AS active, groupBitOrIf(mask, kind = \(returns)) AS returned FROM (
-                    SELECT member, kind, \(Self.settledRangeDays(filter)) AS mask FROM \(database).\(local.tables.settledPeople)
-                    PREWHERE \(rows.joined(separator: " AND ")) WHERE member NOT IN \(Self.affectedTable.name))
-                GROUP BY member
+        // Without a return event a member's one row is its person's masks; with one, its two
+        // rows are joined per member, and the affected people's per person.
+        let (alone, grouped) =
+            returnEvent == nil
+            ? (
+                "SELECT mask AS active, mask AS returned FROM (\(members))",
+                "SELECT groupBitOr(bits) AS active, active AS returned"
+            )
+            : (
                 """
-            grouped =
+                SELECT groupBitOrIf(mask, kind = \(active)) AS active, groupBitOrIf(mask, kind = \(returns)) AS returned
+                FROM (\(members)) GROUP BY member
+                """,
                 "SELECT groupBitOrIf(bits, of_kind = \(active)) AS active, groupBitOrIf(bits, of_kind = \(returns)) AS returned"
-        }
+            )
+        let external = Self.affectedTable(affected)
+        var everyShard = Self.cohorts(of: alone, filter: filter, days: days)
+        everyShard.external = external
+        guard !affected.isEmpty else { return (everyShard, nil) }
         let people = affectedPeople(
             projectId: projectId, filter: filter, round: round, cutoff: cutoff, items: items)
-        var everyShard = Self.cohorts(of: alone, filter: filter, days: days)
         var once = Self.cohorts(of: "\(grouped) FROM (\(people)) GROUP BY person", filter: filter, days: days)
-        everyShard.external = Self.affectedTable(affected)
-        once.external = everyShard.external
-        return (everyShard, affected.isEmpty ? nil : once)
+        once.external = external
+        return (everyShard, once)
     }
 
     /// Deletes a person's members from one shard's settled people (every round's): its user id's,
