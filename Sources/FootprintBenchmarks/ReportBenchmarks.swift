@@ -207,7 +207,9 @@ enum ReportWorkload {
     static func reports(stores: Stores, project: Project, savingDefinitions: Bool = true) throws -> [(
         String, () throws -> Void
     )] {
-        let service = ReportService(stores: stores)
+        let base = ReportService(stores: stores)
+        // Each report as one request of the API answers it: its reads share their lookups.
+        var service: ReportService { base.sharingLookups() }
         let end = SyntheticTraffic.Configuration().end
         let month = try ReportParameters(
             query: [:], now: end.adding(milliseconds: -1))

@@ -70,6 +70,18 @@ struct ClickHouseSettledTests {
                             "\(step): ClickHouse: \(got)\nSQLite:     \(want)", sourceLocation: sourceLocation
                         )
                     }
+                    // Every report again through one view whose reads share their lookups: the
+                    // same answers, each lookup made once for the project.
+                    let view = try #require(store.sharingLookups() as? SharedLookupReads)
+                    let shared = try ClickHouseAgreementTests.everyReport(view, project, data: data)
+                    #expect(shared.count == expected.count, "\(step)", sourceLocation: sourceLocation)
+                    for (got, want) in zip(shared, expected) where got != want {
+                        Issue.record(
+                            "\(step), shared lookups: ClickHouse: \(got)\nSQLite:     \(want)",
+                            sourceLocation: sourceLocation)
+                    }
+                    #expect(view.lookups.rounds.count == 1, "\(step)", sourceLocation: sourceLocation)
+                    #expect(view.lookups.people.count <= 1, "\(step)", sourceLocation: sourceLocation)
                 }
                 // No round yet: the figures come from the marks.
                 try early.write(into: sqlite, project: sqliteProject)

@@ -174,10 +174,13 @@ public final class ReportAPI: Sendable {
         return RetentionNote(horizon: horizon).mark(response)
     }
 
+    /// One report; its reads share what they look up about the store
+    /// (``ReportService/sharingLookups()``).
     private func unmarkedReport(_ name: String, project: Project, parameters: ReportParameters)
         throws(ServerError) -> ServerResponse
     {
         let limit = try parameters.integer("limit", default: 50, in: 1...1000)
+        let service = service.sharingLookups()
         switch name {
         case "traffic":
             return try Self.encoded(service.traffic(project: project, parameters: parameters))

@@ -5,11 +5,12 @@ extension Dashboard {
     /// default 30 days (at least ``ReportParameters/minimumFittedDays`` before its end), so a
     /// project with a week of data fills the charts.
     func overviewPage(_ context: Context) throws(ServerError) -> ServerResponse {
-        let fitted = try service.fittedToData(project: context.project, parameters: context.parameters)
+        let fitted = try context.reports.fittedToData(
+            project: context.project, parameters: context.parameters)
         var context = context
         context.parameters = fitted.parameters
         let counts = fitted.counts
-        let traffic = try service.traffic(
+        let traffic = try context.reports.traffic(
             project: context.project, parameters: context.parameters, dwell: false, counts: counts)
         let last = traffic.days.last
         let cards = Self.cards([
@@ -37,7 +38,7 @@ extension Dashboard {
             numeric: [1], id: "top-pages")
         let events = HTML.table(
             ["Event", "Count"],
-            try service.eventCounts(
+            try context.reports.eventCounts(
                 project: context.project, parameters: context.parameters, limit: 8, counts: counts
             ).map {
                 [HTML.escape($0.event), HTML.number($0.count)]
@@ -50,7 +51,7 @@ extension Dashboard {
     }
 
     func pagesPage(_ context: Context) throws(ServerError) -> ServerResponse {
-        let traffic = try service.traffic(project: context.project, parameters: context.parameters)
+        let traffic = try context.reports.traffic(project: context.project, parameters: context.parameters)
         let rows = traffic.pages.map { page in
             [
                 "<a href=\"/pages\(filterQuery(context, extra: [("from_page", page.page)]))\">\(HTML.escape(page.page))</a>",
@@ -67,7 +68,7 @@ extension Dashboard {
                 id: "pages")
             + "<p class=\"hint\">Dwell is the <code>$screen_leave</code> duration, else the time to the next screen of the session (at most 30 minutes); the median is estimated to within 6.25 %.</p></section>"
         if let from = context.parameters.text("from_page") {
-            let paths = try service.paths(
+            let paths = try context.reports.paths(
                 project: context.project, parameters: context.parameters, after: from, limit: 10)
             content +=
                 "<section><h2>After \(HTML.escape(from)) (\(HTML.number(paths.visits)) visits)</h2>"
@@ -84,7 +85,7 @@ extension Dashboard {
                     "<p class=\"hint\">With the page filter only views of \(HTML.escape($0)) count: “session ended” means no later view of it in the session.</p>"
                 } ?? "") + "</section>"
         }
-        let moves = try service.transitions(
+        let moves = try context.reports.transitions(
             project: context.project, parameters: context.parameters, limit: 15)
         content +=
             "<section><h2>Most common paths</h2>"
@@ -93,7 +94,7 @@ extension Dashboard {
                 moves.map { [HTML.escape($0.from), HTML.escape($0.to), HTML.number($0.count)] }, numeric: [2],
                 id: "paths")
             + "</section>"
-        let sessions = try service.sessions(project: context.project, parameters: context.parameters)
+        let sessions = try context.reports.sessions(project: context.project, parameters: context.parameters)
         content +=
             "<section><h2>Sessions</h2>"
             + Self.cards([
@@ -108,7 +109,8 @@ extension Dashboard {
 
     func eventsPage(_ context: Context) throws(ServerError) -> ServerResponse {
         let definitions = try service.metadata.eventDefinitions(projectId: context.project.id)
-        let top = try service.topEvents(project: context.project, parameters: context.parameters, limit: 100)
+        let top = try context.reports.topEvents(
+            project: context.project, parameters: context.parameters, limit: 100)
         let chart = SVGChart.bars(
             top.prefix(10).map { ($0.event, $0.count, "") }, title: "Most frequent events")
         let table = HTML.table(
@@ -134,7 +136,7 @@ extension Dashboard {
 
     func elementsPage(_ context: Context) throws(ServerError) -> ServerResponse {
         let grouping = try context.parameters.grouping()
-        let elements = try service.elements(
+        let elements = try context.reports.elements(
             project: context.project, parameters: context.parameters, grouping: grouping, limit: 100)
         let toggle = ElementGrouping.allCases.map { option in
             let label = option == .exact ? "Exact path" : "Similar path (all rows)"
@@ -162,7 +164,8 @@ extension Dashboard {
     }
 
     func itemsPage(_ context: Context) throws(ServerError) -> ServerResponse {
-        let items = try service.items(project: context.project, parameters: context.parameters, limit: 200)
+        let items = try context.reports.items(
+            project: context.project, parameters: context.parameters, limit: 200)
         let rows = items.map {
             [
                 HTML.escape($0.itemId), HTML.number($0.exposures), HTML.number($0.skips),
@@ -191,7 +194,7 @@ extension Dashboard {
         var content = filterForm(
             context, path: "/funnels", extra: "<fieldset class=\"steps\">\(inputs)</fieldset>")
         if parameters.text("step1") != nil {
-            let report = try service.funnel(project: context.project, parameters: parameters)
+            let report = try context.reports.funnel(project: context.project, parameters: parameters)
             content += SVGChart.bars(
                 report.steps.map { ($0.label, $0.people, HTML.percent($0.conversion)) },
                 title: "People per step")
@@ -218,7 +221,7 @@ extension Dashboard {
             <label>Return event <input name="return_event" placeholder="any event" value="\(HTML.escape(parameters.text("return_event") ?? ""))"></label>
             <label>Days <input type="number" min="1" max="60" name="days" value="\(HTML.escape(parameters.text("days") ?? "7"))"></label>
             """
-        let report = try service.retention(project: context.project, parameters: parameters)
+        let report = try context.reports.retention(project: context.project, parameters: parameters)
         let headers = ["First seen", "People"] + (0...report.days).map { "Day \($0)" }
         let rows = report.cohorts.map { cohort in
             [HTML.escape(cohort.day), HTML.number(cohort.people)]

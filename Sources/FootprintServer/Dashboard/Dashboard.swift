@@ -57,6 +57,9 @@ public final class Dashboard: Sendable {
         let project: Project
         let projects: [Project]
         let csrfToken: String
+        /// The reports of this request, sharing what their reads look up
+        /// (``ReportService/sharingLookups()``).
+        let reports: ReportService
         var now: Timestamp { request.receivedAt }
     }
 
@@ -136,7 +139,7 @@ public final class Dashboard: Sendable {
             let project = try service.project(named: parameters.project)
             let context = Context(
                 request: request, parameters: parameters, project: project, projects: projects,
-                csrfToken: session.csrfToken)
+                csrfToken: session.csrfToken, reports: service.sharingLookups())
             if request.method == "POST" {
                 let form = try FormBody.fields(request.body)
                 guard let token = form["csrf"],

@@ -9,22 +9,25 @@ extension ReportService {
     ///
     /// The reads are split over two threads of about equal work (``atOnce(_:_:)``): traffic and
     /// events (over one read of their daily counts) on one, element paths, plan-named events and
-    /// items on the other; traffic's dwell takes a thread of its own.
+    /// items on the other; traffic's dwell takes a thread of its own. The reads share what they
+    /// look up about the store (``sharingLookups()``).
     public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
+        let service = sharingLookups()
         // Traffic and events over one read of their daily counts, and the project's totals.
         func trafficAndEvents() throws(ServerError) -> (
             TrafficReport, [EventStatistics], Int, Int
         ) {
             let counts =
                 RollupReports.canAnswer(parameters.filter)
-                ? try events.rollupCounts(
+                ? try service.events.rollupCounts(
                     projectId: project.id, filter: parameters.filter, kinds: RollupReports.trafficCountKinds)
                 : nil
             return (
-                try self.traffic(project: project, parameters: parameters, dwell: true, counts: counts),
-                try self.topEvents(
+                try service.traffic(project: project, parameters: parameters, dwell: true, counts: counts),
+                try service.topEvents(
                     project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts),
-                try events.eventCount(projectId: project.id), try events.lostEventCount(projectId: project.id)
+                try service.events.eventCount(projectId: project.id),
+                try service.events.lostEventCount(projectId: project.id)
             )
         }
         let ((traffic, topEvents, totalEvents, lostEvents), (topElements, namedEvents, items)) =
@@ -32,12 +35,12 @@ extension ReportService {
                 trafficAndEvents,
                 { () throws(ServerError) -> ([ElementStatistics], [EventStatistics], [ItemStatistics]) in
                     (
-                        try self.elements(
+                        try service.elements(
                             project: project, parameters: parameters, grouping: .exact,
                             limit: Report.topElementLimit),
-                        try self.namedEvents(
+                        try service.namedEvents(
                             project: project, parameters: parameters, limit: Report.topEventLimit),
-                        try self.items(project: project, parameters: parameters, limit: Report.itemLimit)
+                        try service.items(project: project, parameters: parameters, limit: Report.itemLimit)
                     )
                 })
         return Report(

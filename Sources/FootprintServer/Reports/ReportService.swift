@@ -17,6 +17,14 @@ public struct ReportService: Sendable {
         self.stores = stores
     }
 
+    /// This service over a view of its events whose reads share what they look up about the
+    /// store's own state (``EventStore/sharingLookups()``): for the reads of one report, or one
+    /// request, so that they take one view of it. A later request takes a new one, and sees
+    /// what was written before it.
+    public func sharingLookups() -> ReportService {
+        ReportService(stores: Stores(metadata: metadata, events: events.sharingLookups()))
+    }
+
     /// The project called `name`, or the first project when `name` is `nil`.
     public func project(named name: String?) throws(ServerError) -> Project {
         if let name {

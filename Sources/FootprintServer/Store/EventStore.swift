@@ -163,11 +163,21 @@ public protocol EventStore: Sendable {
     /// the project's newest event, newest reports first.
     func planHealthReports(projectId: Int64, limit: Int) throws(ServerError) -> [PlanHealthReport]
 
+    /// A view of this store for the reads of one report: what they look up about the store's
+    /// own state, rather than about the events (the ClickHouse store's settled round and who
+    /// changed since it), each is looked up once, by the first read that needs it, and the
+    /// others take the same answer. Its writes and everything else are this store's; closing it
+    /// does nothing. A store with nothing to share (SQLite) answers itself.
+    func sharingLookups() -> any EventStore
+
     /// Finishes pending writes and closes the database. Later calls fail with `closed`.
     func close()
 }
 
 extension EventStore {
+    /// This store: nothing it looks up is worth sharing between reads.
+    public func sharingLookups() -> any EventStore { self }
+
     /// Runs `body`, for stores that do not group their writes.
     public func preparingWrite<T>(_ body: () throws -> T) rethrows -> T { try body() }
 

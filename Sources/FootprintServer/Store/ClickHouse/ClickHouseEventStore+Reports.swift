@@ -62,9 +62,16 @@ extension ClickHouseEventStore {
     public func peopleCounts(projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?)
         throws(ServerError) -> [String: Int]
     {
+        try peopleCounts(projectId: projectId, filter: filter, kind: kind, keys: keys, lookups: nil)
+    }
+
+    /// ``peopleCounts(projectId:filter:kind:keys:)``, sharing `lookups` when given.
+    func peopleCounts(
+        projectId: Int64, filter: ReportFilter, kind: RollupKind, keys: Set<String>?, lookups: SettledLookups?
+    ) throws(ServerError) -> [String: Int] {
         if let keys, keys.isEmpty { return [:] }
         if ClickHouseSQL.settledPeopleKinds.contains(kind),
-            let round = try settledPeopleRound(projectId: projectId, filter: filter)
+            let round = try settledPeopleRound(projectId: projectId, filter: filter, lookups: lookups)
         {
             return try settledPeopleCounts(
                 projectId: projectId, filter: filter, kind: kind, keys: keys, round: round)
@@ -95,11 +102,18 @@ extension ClickHouseEventStore {
     /// Counted by ClickHouse for ranges of at most ``ClickHouseSQL/maskedDays`` days; longer ones
     /// from the person rows, as the SQLite store.
     public func activity(projectId: Int64, filter: ReportFilter) throws(ServerError) -> PeopleActivity {
+        try activity(projectId: projectId, filter: filter, lookups: nil)
+    }
+
+    /// ``activity(projectId:filter:)``, sharing `lookups` when given.
+    func activity(projectId: Int64, filter: ReportFilter, lookups: SettledLookups?) throws(ServerError)
+        -> PeopleActivity
+    {
         let (firstDay, dayCount) = RollupReports.days(of: filter)
         guard dayCount <= ClickHouseSQL.maskedDays else {
             return try activityOfPersonRows(projectId: projectId, filter: filter)
         }
-        if let round = try settledPeopleRound(projectId: projectId, filter: filter) {
+        if let round = try settledPeopleRound(projectId: projectId, filter: filter, lookups: lookups) {
             return try settledActivity(projectId: projectId, filter: filter, round: round)
         }
         var activity = PeopleActivity(
@@ -135,6 +149,14 @@ extension ClickHouseEventStore {
     public func retention(projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int)
         throws(ServerError) -> RetentionReport
     {
+        try retention(
+            projectId: projectId, filter: filter, returnEvent: returnEvent, days: days, lookups: nil)
+    }
+
+    /// ``retention(projectId:filter:returnEvent:days:)``, sharing `lookups` when given.
+    func retention(
+        projectId: Int64, filter: ReportFilter, returnEvent: String?, days: Int, lookups: SettledLookups?
+    ) throws(ServerError) -> RetentionReport {
         let (_, dayCount) = RollupReports.days(of: filter)
         guard dayCount <= ClickHouseSQL.maskedDays else {
             return try retentionOfPersonRows(
@@ -142,7 +164,7 @@ extension ClickHouseEventStore {
         }
         let span = max(0, days)
         let rows =
-            if let round = try settledPeopleRound(projectId: projectId, filter: filter) {
+            if let round = try settledPeopleRound(projectId: projectId, filter: filter, lookups: lookups) {
                 try settledRetention(
                     projectId: projectId, filter: filter, returnEvent: returnEvent, days: span, round: round)
             } else {
@@ -181,8 +203,15 @@ extension ClickHouseEventStore {
     }
 
     public func sessionFigures(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SessionFigures {
+        try sessionFigures(projectId: projectId, filter: filter, lookups: nil)
+    }
+
+    /// ``sessionFigures(projectId:filter:)``, sharing `lookups` when given.
+    func sessionFigures(projectId: Int64, filter: ReportFilter, lookups: SettledLookups?) throws(ServerError)
+        -> SessionFigures
+    {
         if let page = filter.page, page.isEmpty { return SessionFigures([]) }
-        if filter.page == nil, let round = try settledRound(projectId: projectId) {
+        if filter.page == nil, let round = try settledRound(projectId: projectId, lookups: lookups) {
             return try settledSessionFigures(projectId: projectId, filter: filter, round: round)
         }
         let sessions = try sessionsToRead(projectId: projectId, filter: filter, page: filter.page)
@@ -194,7 +223,14 @@ extension ClickHouseEventStore {
     public func rollupDwell(projectId: Int64, filter: ReportFilter) throws(ServerError) -> [String:
         DwellHistogram]
     {
-        if let round = try settledRound(projectId: projectId) {
+        try rollupDwell(projectId: projectId, filter: filter, lookups: nil)
+    }
+
+    /// ``rollupDwell(projectId:filter:)``, sharing `lookups` when given.
+    func rollupDwell(projectId: Int64, filter: ReportFilter, lookups: SettledLookups?) throws(ServerError)
+        -> [String: DwellHistogram]
+    {
+        if let round = try settledRound(projectId: projectId, lookups: lookups) {
             return try settledDwell(projectId: projectId, filter: filter, round: round)
         }
         var histograms: [String: DwellHistogram] = [:]
@@ -210,6 +246,13 @@ extension ClickHouseEventStore {
     public func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?) throws(ServerError)
         -> [RollupMove]
     {
+        try rollupMoves(projectId: projectId, filter: filter, from: page, lookups: nil)
+    }
+
+    /// ``rollupMoves(projectId:filter:from:)``, sharing `lookups` when given.
+    func rollupMoves(projectId: Int64, filter: ReportFilter, from page: String?, lookups: SettledLookups?)
+        throws(ServerError) -> [RollupMove]
+    {
         if let onPage = filter.page {
             guard page == nil || page == onPage, !onPage.isEmpty else { return [] }
             let sessions = try sessionsToRead(projectId: projectId, filter: filter, page: onPage)
@@ -223,7 +266,7 @@ extension ClickHouseEventStore {
                 RollupMove(from: onPage, to: nil, count: Int(row.ends)),
             ].filter { $0.count != 0 }
         }
-        if let round = try settledRound(projectId: projectId) {
+        if let round = try settledRound(projectId: projectId, lookups: lookups) {
             return try settledMoves(projectId: projectId, filter: filter, from: page, round: round)
         }
         let sessions = try sessionsToRead(projectId: projectId, filter: filter, page: nil)

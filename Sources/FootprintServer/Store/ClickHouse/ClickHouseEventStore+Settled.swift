@@ -12,8 +12,58 @@ extension ClickHouseEventStore {
         var cutoff: Int64
         var touchedDays: [Int64]
         /// Whether its people are read from its totals (``ClickHouseSQL/settledTotals(projectId:filter:round:items:spans:)``);
-        /// set by ``ClickHouseEventStore/settledPeopleRound(projectId:filter:)``.
+        /// set by ``ClickHouseEventStore/settledPeopleRound(projectId:filter:lookups:)``.
         var totals = false
+        /// What the reads of the report that took it share (who changed since it), if they do.
+        var lookups: SettledLookups?
+
+        static func == (lhs: SettledRound, rhs: SettledRound) -> Bool {
+            (lhs.round, lhs.cutoff, lhs.touchedDays, lhs.totals) == (
+                rhs.round, rhs.cutoff, rhs.touchedDays, rhs.totals
+            )
+        }
+    }
+
+    /// What the reads of one report look up about the rounds once and share
+    /// (``sharingLookups()``): the round that holds, the days touched since it, whether its
+    /// people hold, and who changed since it, each computed by the first read that asks.
+    final class SettledLookups: Sendable {
+        /// Per project, the latest round that holds (``heldRound(projectId:)``).
+        let rounds = OnceEach<Int64, SettledRound?>()
+        /// Per project and cutoff, the days touched after it.
+        let touchedDays = OnceEach<[Int64], [Int64]>()
+        /// Per project and round, its people's first block and whether it has totals.
+        let people = OnceEach<RoundKey, PeopleBlock?>()
+        /// Per project, filter, round and whether read with totals, the affected members.
+        let affected = OnceEach<AffectedKey, [String]>()
+
+        /// A round of a project.
+        struct RoundKey: Hashable, Sendable {
+            var projectId: Int64
+            var round: String
+        }
+
+        /// The key of an affected list.
+        struct AffectedKey: Hashable, Sendable {
+            var projectId: Int64
+            var filter: ReportFilter
+            var round: String
+            var totals: Bool
+        }
+    }
+
+    /// A round's people, when they hold (``settledPeopleBlock(projectId:round:)``).
+    struct PeopleBlock: Sendable {
+        var firstBlock: Int64
+        var totals: Bool
+    }
+
+    /// `compute()`, or when `memo` is given, its answer for `key` (computed once).
+    func shared<Key, Value>(
+        _ memo: OnceEach<Key, Value>?, _ key: Key, _ compute: () throws(ServerError) -> Value
+    ) throws(ServerError) -> Value {
+        guard let memo else { return try compute() }
+        return try memo.value(key, compute)
     }
 
     /// Settles a project's session figures: a new round of every day's figures, recorded once
@@ -100,16 +150,35 @@ extension ClickHouseEventStore {
     /// The latest round of a project that still holds (its touches up to its cutoff and its
     /// figure rows are what it recorded), and the days touched since its cutoff (none read
     /// without `touchedDays`: the people reads take the rows written since instead, and the
-    /// touches are the larger read, 0.4–0.9 s at 100M events); `nil` when none does.
-    func settledRound(projectId: Int64, touchedDays: Bool = true) throws(ServerError) -> SettledRound? {
-        guard !location.isReplicated else { return nil }
+    /// touches are the larger read, 0.4–0.9 s at 100M events); `nil` when none does. With
+    /// `lookups`, each is looked up once for all the reads that share them.
+    func settledRound(projectId: Int64, touchedDays: Bool = true, lookups: SettledLookups? = nil)
+        throws(ServerError) -> SettledRound?
+    {
+        guard !location.isReplicated,
+            var round = try shared(
+                lookups?.rounds, projectId,
+                { () throws(ServerError) in
+                    try heldRound(projectId: projectId)
+                })
+        else { return nil }
+        if touchedDays {
+            round.touchedDays = try shared(lookups?.touchedDays, [projectId, round.cutoff]) {
+                () throws(ServerError) in try daysTouched(projectId: projectId, after: round.cutoff)
+            }
+        }
+        round.lookups = lookups
+        return round
+    }
+
+    /// The latest round of a project that still holds, without its touched days.
+    private func heldRound(projectId: Int64) throws(ServerError) -> SettledRound? {
         for latest in try client.rows(sql.latestRounds(projectId: projectId)) {
             let counts = try client.rows(
                 sql.roundCounts(projectId: projectId, round: latest.round, cutoff: latest.cutoff)
             ).first
             guard let counts, counts.touches == latest.touches, counts.rows == latest.rows else { continue }
-            let days = touchedDays ? try daysTouched(projectId: projectId, after: latest.cutoff) : []
-            return SettledRound(round: latest.round, cutoff: latest.cutoff, touchedDays: days)
+            return SettledRound(round: latest.round, cutoff: latest.cutoff, touchedDays: [])
         }
         return nil
     }

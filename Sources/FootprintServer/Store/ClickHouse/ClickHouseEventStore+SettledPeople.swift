@@ -5,12 +5,19 @@ import FootprintWire
 extension ClickHouseEventStore {
     /// The round whose settled people a read of `filter` takes: one that still holds, has
     /// people that hold (``settledPeopleBlock(projectId:round:)``), for a range of 1…64 days with
-    /// no page, app version or OS; `nil` otherwise (the read counts the person rows).
-    func settledPeopleRound(projectId: Int64, filter: ReportFilter) throws(ServerError) -> SettledRound? {
+    /// no page, app version or OS; `nil` otherwise (the read counts the person rows). With
+    /// `lookups`, what it looks up is shared by the reads that share them.
+    func settledPeopleRound(projectId: Int64, filter: ReportFilter, lookups: SettledLookups? = nil)
+        throws(ServerError) -> SettledRound?
+    {
         let (_, count) = RollupReports.days(of: filter)
         guard !filter.namesPageVersionOrOS, count >= 1, count <= ClickHouseSQL.maskedDays,
-            var round = try settledRound(projectId: projectId, touchedDays: false),
-            let people = try settledPeopleBlock(projectId: projectId, round: round)
+            var round = try settledRound(projectId: projectId, touchedDays: false, lookups: lookups),
+            let people = try shared(
+                lookups?.people, .init(projectId: projectId, round: round.round),
+                { () throws(ServerError) in
+                    try settledPeopleBlock(projectId: projectId, round: round)
+                })
         else { return nil }
         round.totals = people.totals
         return round
@@ -20,9 +27,7 @@ extension ClickHouseEventStore {
     /// read or the next round can take them), else `nil`: the round has settled people, saw the
     /// copy records there are now, and its cutoff is at most ``ClickHouseSQL/touchedRead`` old
     /// unless nothing was touched since.
-    func settledPeopleBlock(projectId: Int64, round: SettledRound) throws(ServerError) -> (
-        firstBlock: Int64, totals: Bool
-    )? {
+    func settledPeopleBlock(projectId: Int64, round: SettledRound) throws(ServerError) -> PeopleBlock? {
         guard
             let check = try client.rows(sql.settledPeopleCheck(projectId: projectId, round: round.round))
                 .first,
@@ -33,7 +38,7 @@ extension ClickHouseEventStore {
         {
             return nil
         }
-        return (check.firstBlock, check.totals == 1)
+        return PeopleBlock(firstBlock: check.firstBlock, totals: check.totals == 1)
     }
 
     /// The members a settled read of `filter` from `round` groups per person: read once per
@@ -42,6 +47,18 @@ extension ClickHouseEventStore {
     /// (``ClickHouseSQL/changedPeople(projectId:filter:round:cutoff:)``); else
     /// ``ClickHouseSQL/affectedMemberList(projectId:filter:round:cutoff:)``.
     private func affectedMembers(projectId: Int64, filter: ReportFilter, round: SettledRound)
+        throws(ServerError) -> [String]
+    {
+        try shared(
+            round.lookups?.affected,
+            .init(projectId: projectId, filter: filter, round: round.round, totals: round.totals)
+        ) { () throws(ServerError) in
+            try changedMembers(projectId: projectId, filter: filter, round: round)
+        }
+    }
+
+    /// ``affectedMembers(projectId:filter:round:)``, read.
+    private func changedMembers(projectId: Int64, filter: ReportFilter, round: SettledRound)
         throws(ServerError) -> [String]
     {
         guard round.totals else {
