@@ -38,7 +38,9 @@ let clickHouseSuite = BenchmarkSuite(name: "clickhouse") {
 /// 100,000,000 events, once (`make bench BENCH=clickhouse-100m`, never in `make test`): the
 /// `clickhouse` suite's generated events (`FOOTPRINT_REPORT_EVENTS`, default 10,000,000, loaded
 /// first through SQLite and `footprint migrate` when missing) multiplied inside ClickHouse to
-/// `FOOTPRINT_BENCH_COPIES` copies (default 10); every ClickHouse report timed once.
+/// `FOOTPRINT_BENCH_COPIES` copies (default 10); every ClickHouse report timed once. With
+/// `FOOTPRINT_BENCH_SIGN_IN_LATER=1` (and `FOOTPRINT_REPORT_SQLITE=0`) the users sign in after
+/// browsing: people of two members, linked after their first events.
 ///
 /// Copy 0 is the loaded events as they are. Copy c (1…) is `INSERT INTO … SELECT` of every
 /// loaded event (and identity link and evicted-event report) through the `Distributed` tables,
@@ -61,6 +63,11 @@ private struct ClusterBench {
     let footprint: String
     /// Seconds one ClickHouse query of a report may run.
     let cap: Double
+    /// `FOOTPRINT_BENCH_SIGN_IN_LATER=1`: the generator's users sign in after browsing
+    /// (``SyntheticTraffic/Configuration/signInLater``), into databases of their own.
+    var signInLater: Bool { environment["FOOTPRINT_BENCH_SIGN_IN_LATER"] == "1" }
+    /// What the data's database and metadata names add for ``signInLater``.
+    var dataSuffix: String { signInLater ? "_late" : "" }
 
     init() throws {
         guard let state = environment["FOOTPRINT_CLUSTER_STATE"] else {
@@ -371,13 +378,17 @@ private struct ClusterBench {
 
     func load(count: Int) throws -> Loaded {
         var location = try ClickHouseLocation(url: cluster.clickHouseURL, environment: environment)
-        location.database = "footprint_report_bench_\(count)"
+        location.database = "footprint_report_bench_\(count)\(dataSuffix)"
         var storeConfiguration = ClickHouseEventStore.Configuration()
         storeConfiguration.requestTimeout = cap
         storeConfiguration.writeTimeout = 600
         storeConfiguration.maximumReportEvents = 5_000_000
         if environment["FOOTPRINT_REPORT_SQLITE"] == "0" {
             return try generate(count: count, location: location, configuration: storeConfiguration)
+        }
+        guard !signInLater else {
+            throw BenchmarkFailure(
+                description: "FOOTPRINT_BENCH_SIGN_IN_LATER=1 needs FOOTPRINT_REPORT_SQLITE=0")
         }
         var rows: [BenchmarkRow] = []
         let (path, fillSeconds) = try ReportWorkload.filledDatabase(count: count, people: nil)
@@ -434,7 +445,7 @@ private struct ClusterBench {
     func generate(count: Int, location: ClickHouseLocation, configuration: ClickHouseEventStore.Configuration)
         throws -> Loaded
     {
-        let path = NSTemporaryDirectory() + "footprint-report-bench-\(count)-metadata.sqlite"
+        let path = NSTemporaryDirectory() + "footprint-report-bench-\(count)\(dataSuffix)-metadata.sqlite"
         var rows: [BenchmarkRow] = []
         var clickHouse = try ClickHouseEventStore(
             location: location, metadataPath: path, configuration: configuration)
@@ -445,7 +456,9 @@ private struct ClusterBench {
             clickHouse.close()
             clickHouse = try ClickHouseEventStore(
                 location: location, metadataPath: path, configuration: configuration)
-            var traffic = SyntheticTraffic(configuration: SyntheticTraffic.Configuration())
+            var generator = SyntheticTraffic.Configuration()
+            generator.signInLater = signInLater
+            var traffic = SyntheticTraffic(configuration: generator)
             var lastPrint = Date()
             var written = 0
             let seconds = try Measure.seconds {
@@ -555,7 +568,7 @@ private struct ClusterBench {
         defer { base.close() }
         var rows = base.rows
         var location = base.location
-        location.database = "footprint_report_bench_\(count)x\(copies)"
+        location.database = "footprint_report_bench_\(count)\(dataSuffix)x\(copies)"
         let from = base.location.database
         let to = location.database
         let shard = cluster.shards[0]

@@ -17,6 +17,11 @@ public struct SyntheticTraffic: Sendable {
         public var end = Timestamp(millisecondsSince1970: 1_796_083_200_000)
         /// The random seed. Default 1.
         public var seed: UInt64 = 1
+        /// Whether users sign in after browsing: a user's sessions before its sign-in day (a day
+        /// of the range fixed per user) carry no user id, so that its device's events before and
+        /// after are two members of one person once its identify links them (in a later session,
+        /// as every identify). Default false: every event of a user carries its user id.
+        public var signInLater = false
         /// Creates the default configuration.
         public init() {}
     }
@@ -59,10 +64,12 @@ public struct SyntheticTraffic: Sendable {
     mutating func session(day: Int?) -> (events: [EventRecord], links: [IdentityLink]) {
         let person = below(configuration.people)
         let anonymousId = "anon-\(person)"
-        let userId: String? = person % 3 == 0 ? "user-\(person / 3)" : nil
+        let user: String? = person % 3 == 0 ? "user-\(person / 3)" : nil
         let days = max(1, configuration.days)
         let dayStart = configuration.end.millisecondsSince1970 - Int64(configuration.days) * 86_400_000
         let startDay = day.map { min(max(0, $0), days - 1) } ?? below(days)
+        // No draw of the generator: the events of the default configuration stay the same.
+        let userId = configuration.signInLater && startDay < (person / 3) % days ? nil : user
         var time = dayStart + Int64(startDay) * 86_400_000 + Int64(below(86_000)) * 1000
         let sessionId = "session-\(person)-\(time)"
         let version = Self.versions[person % Self.versions.count]
@@ -133,7 +140,8 @@ public struct SyntheticTraffic: Sendable {
                             "$screen_class": .string(page + "ViewController"), "duration_ms": .int(dwell),
                         ]))
             }
-            if step == 0, let userId, below(4) == 0 {
+            // The draw for every user's session, signed in or not: the same draws either way.
+            if step == 0, user != nil, below(4) == 0, let userId {
                 links.append(IdentityLink(anonymousId: anonymousId, userId: userId))
             }
             referrer = page

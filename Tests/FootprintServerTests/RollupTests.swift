@@ -212,8 +212,20 @@ import Testing
 
     @Test(arguments: [UInt64(1), 2, 3])
     func everyRollupReportEqualsTheEventScanForEveryFilter(seed: UInt64) throws {
+        try Self.expectEveryRollupReportEqualsTheEventScan(Self.synthetic(seed: seed))
+    }
+
+    /// Users whose devices browse before they sign in: people of two members each.
+    @Test func everyRollupReportEqualsTheEventScanWhenUsersSignInLater() throws {
+        var configuration = Self.synthetic(seed: 4)
+        configuration.signInLater = true
+        try Self.expectEveryRollupReportEqualsTheEventScan(configuration)
+    }
+
+    static func expectEveryRollupReportEqualsTheEventScan(_ configuration: SyntheticTraffic.Configuration)
+        throws
+    {
         try Self.withStore { store, project in
-            let configuration = Self.synthetic(seed: seed)
             var traffic = SyntheticTraffic(configuration: configuration)
             try traffic.write(count: 3_000, into: store, projectId: project.id, batchSize: 500)
             // Resent batches must not count twice.
