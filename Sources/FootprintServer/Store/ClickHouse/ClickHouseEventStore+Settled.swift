@@ -30,8 +30,8 @@ extension ClickHouseEventStore {
     final class SettledLookups: Sendable {
         /// Per project, the latest round that holds (``heldRound(projectId:)``).
         let rounds = OnceEach<Int64, SettledRound?>()
-        /// Per project and cutoff, the days touched after it.
-        let touchedDays = OnceEach<[Int64], [Int64]>()
+        /// Per project and round, the days touched after its cutoff.
+        let touchedDays = OnceEach<RoundKey, [Int64]>()
         /// Per project and round, its people's first block and whether it has totals.
         let people = OnceEach<RoundKey, PeopleBlock?>()
         /// Per project, filter, round and whether read with totals, the affected members.
@@ -163,7 +163,9 @@ extension ClickHouseEventStore {
                 })
         else { return nil }
         if touchedDays {
-            round.touchedDays = try shared(lookups?.touchedDays, [projectId, round.cutoff]) {
+            round.touchedDays = try shared(
+                lookups?.touchedDays, .init(projectId: projectId, round: round.round)
+            ) {
                 () throws(ServerError) in try daysTouched(projectId: projectId, after: round.cutoff)
             }
         }
