@@ -17,7 +17,7 @@ struct ClickHouseCompatibilityTests {
     static let aggregateTables = [
         "daily_counts", "element_texts", "person_days", "person_blocks", "step_times", "sessions",
         "session_pages",
-        "touched_members", "touched_sessions",
+        "touched_rows", "touched_sessions",
     ]
     /// The tables of the settled session figures and people, which only a round fills.
     static let settledTables = [

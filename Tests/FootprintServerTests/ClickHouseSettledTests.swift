@@ -97,6 +97,23 @@ struct ClickHouseSettledTests {
                 #expect(people?.round == first.round)
                 // Its people are read from its totals.
                 #expect(people?.totals == true)
+                // The activity of one page, app version or OS too (its labelled kinds), not of two.
+                let label = data.batches.flatMap(\.events).compactMap(\.appVersion).max()
+                for filter in [
+                    ReportFilter(from: week.from, to: week.to, page: "ProductList"),
+                    ReportFilter(from: week.from, to: week.to, appVersion: label),
+                ] {
+                    #expect(
+                        try store.settledPeopleRound(projectId: project.id, filter: filter, labelled: true)?
+                            .round == first.round)
+                    #expect(try store.settledPeopleRound(projectId: project.id, filter: filter) == nil)
+                }
+                #expect(
+                    try store.settledPeopleRound(
+                        projectId: project.id,
+                        filter: ReportFilter(
+                            from: week.from, to: week.to, appVersion: label, page: "ProductList"),
+                        labelled: true) == nil)
                 try expectAgreement("after the round")
 
                 // Links made after the round: they touch no session, and the people of their
@@ -256,6 +273,38 @@ struct ClickHouseSettledTests {
     /// alone), their gap counts (``ClickHouseSQL/gapCounts(of:)``) summed by the reads' measures
     /// for every span of random ranges of 1…64 days, on the cluster, against the people with a
     /// day in the span.
+    /// A read filtered on one page, app version or OS takes the round's rows of that value, and
+    /// counts each for its own kind and key; a value that begins with another's is not taken as
+    /// it.
+    @Test func aLabelledReadTakesTheRowsOfItsValueOnly() throws {
+        typealias Items = ClickHouseSQL.SettledPeopleItems
+        #expect(SettledLabel(ReportFilter(page: "Home")) == SettledLabel(dimension: .page, value: "Home"))
+        #expect(SettledLabel(ReportFilter(os: "iOS 17")) == SettledLabel(dimension: .os, value: "iOS 17"))
+        #expect(SettledLabel(ReportFilter()) == nil)
+        #expect(SettledLabel(ReportFilter(appVersion: "1", page: "Home")) == nil)
+        let (views, any) = (Int(RollupKind.pageViews.rawValue), Int(RollupKind.anyEvent.rawValue))
+        let version = SettledLabel(dimension: .appVersion, value: "2.4")
+        let pages = Items(kind: views, keys: nil, label: version)
+        #expect(pages.storedKind == ClickHouseSQL.labelledKind(views, by: .appVersion))
+        #expect(pages.reported(kind: pages.storedKind, key: "3:2.4Home")! == (views, "Home"))
+        // Version "2.4X", which begins with this one, is not taken as it.
+        #expect(pages.reported(kind: pages.storedKind, key: "4:2.4XHome") == nil)
+        #expect(pages.reported(kind: views, key: "Home") == nil)
+        let active = Items(kind: any, keys: nil, label: version)
+        #expect(active.reported(kind: active.storedKind, key: "2.4")! == (any, ""))
+        #expect(active.condition.contains("key = '2.4'"))
+        // Unlabelled, its own rows.
+        #expect(Items(kind: views, keys: ["Home"]).reported(kind: views, key: "Home")! == (views, "Home"))
+        // Every labelled kind is a kind of its own, apart from the others a round keeps.
+        let kinds = ClickHouseSQL.settledKindCodes
+        #expect(Set(kinds).count == kinds.count)
+        #expect(
+            Set(kinds).isDisjoint(with: [
+                ClickHouseSQL.copiesSeenKind, ClickHouseSQL.linkedMembersKind, ClickHouseSQL.sharedIdsKind,
+                ClickHouseSQL.totalsMarkerKind,
+            ]))
+    }
+
     @Test func theTotalsCountEachPersonOnceInEverySpanOfAnyRange() throws {
         var random = SeededRandom(seed: 26)
         let firstBlock: Int64 = 300
@@ -309,7 +358,7 @@ struct ClickHouseSettledTests {
     @Test func theHoursOfRowsWrittenSinceAreDroppedOnceNoReadTakesThem() throws {
         try ClickHouseTesting.withStore { store, project throws in
             let now = Int64(Date().timeIntervalSince1970)
-            let table = "\(store.location.database).touched_members"
+            let table = "\(store.location.database).touched_rows"
             for (age, device) in [(ClickHouseSQL.touchedKept + 3_600, "old"), (3_600, "recent"), (0, "now")] {
                 _ = try store.client.execute(
                     """

@@ -51,8 +51,8 @@ struct ClickHouseStoreTests {
                             "settled_rounds",
                             "settled_rounds_local", "settled_totals", "settled_totals_local", "step_times",
                             "step_times_local", "step_times_mv", "touched_links", "touched_links_local",
-                            "touched_links_mv", "touched_members", "touched_members_local",
-                            "touched_members_mv", "touched_sessions", "touched_sessions_local",
+                            "touched_links_mv", "touched_rows", "touched_rows_local",
+                            "touched_rows_mv", "touched_sessions", "touched_sessions_local",
                             "touched_sessions_mv",
                         ])
             }
@@ -61,6 +61,30 @@ struct ClickHouseStoreTests {
             // Opening it again finds the tables and keeps the events.
             try store.createSchema()
             #expect(try store.eventCount(projectId: project.id) == 200)
+        }
+    }
+
+    /// The tables an earlier version made and this one neither reads nor fills
+    /// (`touched_members`, its view first) are dropped when a store opens the database.
+    @Test func openingADatabaseDropsTheRetiredTables() throws {
+        try ClickHouseTesting.withStore { store, _ throws in
+            let db = store.location.database
+            for shard in store.location.shards {
+                for statement in [
+                    "CREATE TABLE \(db).touched_members_local (project_id Int64, touched Int64) ENGINE = MergeTree ORDER BY (project_id, touched)",
+                    "CREATE TABLE \(db).touched_members AS \(db).touched_members_local ENGINE = Distributed(\(store.sql.cluster), \(db), touched_members_local, project_id)",
+                    "CREATE MATERIALIZED VIEW \(db).touched_members_mv TO \(db).touched_members_local AS SELECT project_id, toInt64(0) AS touched FROM \(db).events_local",
+                ] {
+                    _ = try store.client.execute(statement, on: shard)
+                }
+            }
+            try store.createSchema()
+            for shard in store.location.shards {
+                let left = try store.client.execute(
+                    "SELECT name FROM system.tables WHERE database = '\(db)' AND name LIKE 'touched\\_members%' FORMAT TabSeparated",
+                    on: shard)
+                #expect(left.isEmpty, "\(String(decoding: left, as: UTF8.self))")
+            }
         }
     }
 

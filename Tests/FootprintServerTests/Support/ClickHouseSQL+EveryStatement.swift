@@ -243,7 +243,7 @@ extension ClickHouseSQL {
             ),
             ("mutations since", mutationsSince(1_700_000_000).sql),
             ("stale touched hours", staleTouchedHours.sql),
-            ("drop a touched hour", dropTouchedHour(400_000, of: "touched_members_local") ?? ""),
+            ("drop a touched hour", dropTouchedHour(400_000, of: "touched_rows_local") ?? ""),
             ("drop a touched links hour", dropTouchedHour(400_000, of: "touched_links_local") ?? ""),
         ]
         for (index, statement) in settlePeople(projectId: projectId, round: "r1", firstBlock: 300)

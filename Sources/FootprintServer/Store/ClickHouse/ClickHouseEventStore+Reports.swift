@@ -113,7 +113,9 @@ extension ClickHouseEventStore {
         guard dayCount <= ClickHouseSQL.maskedDays else {
             return try activityOfPersonRows(projectId: projectId, filter: filter)
         }
-        if let round = try settledPeopleRound(projectId: projectId, filter: filter, lookups: lookups) {
+        if let round = try settledPeopleRound(
+            projectId: projectId, filter: filter, labelled: true, lookups: lookups)
+        {
             return try settledActivity(projectId: projectId, filter: filter, round: round)
         }
         var activity = PeopleActivity(

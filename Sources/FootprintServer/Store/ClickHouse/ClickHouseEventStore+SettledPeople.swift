@@ -5,13 +5,16 @@ import FootprintWire
 extension ClickHouseEventStore {
     /// The round whose settled people a read of `filter` takes: one that still holds, has
     /// people that hold (``settledPeopleBlock(projectId:round:)``), for a range of 1…64 days with
-    /// no page, app version or OS; `nil` otherwise (the read counts the person rows). With
-    /// `lookups`, what it looks up is shared by the reads that share them.
-    func settledPeopleRound(projectId: Int64, filter: ReportFilter, lookups: SettledLookups? = nil)
-        throws(ServerError) -> SettledRound?
-    {
+    /// no page, app version or OS, or when `labelled` (a read of the kinds the round keeps per
+    /// each, ``ClickHouseSQL/labelledKinds``) one of them (``SettledLabel``); `nil` otherwise
+    /// (the read counts the person rows). With `lookups`, what it looks up is shared by the reads
+    /// that share them.
+    func settledPeopleRound(
+        projectId: Int64, filter: ReportFilter, labelled: Bool = false, lookups: SettledLookups? = nil
+    ) throws(ServerError) -> SettledRound? {
         let (_, count) = RollupReports.days(of: filter)
-        guard !filter.namesPageVersionOrOS, count >= 1, count <= ClickHouseSQL.maskedDays,
+        guard !filter.namesPageVersionOrOS || (labelled && SettledLabel(filter) != nil),
+            count >= 1, count <= ClickHouseSQL.maskedDays,
             var round = try settledRound(projectId: projectId, touchedDays: false, lookups: lookups),
             let people = try shared(
                 lookups?.people, .init(projectId: projectId, round: round.round),
@@ -102,7 +105,13 @@ extension ClickHouseEventStore {
         var sums: [[SettledKey: [Int64]]] = Array(repeating: [:], count: counts.count)
         for (read, rows) in zip(reads, answers) {
             for row in rows {
-                let key = SettledKey(kind: row.kind, key: row.key)
+                // The kind and key it counts for (a labelled kind's row as its own kind's).
+                guard
+                    let reported = counts[read.count].items.lazy.compactMap({
+                        $0.reported(kind: row.kind, key: row.key)
+                    }).first
+                else { continue }
+                let key = SettledKey(kind: reported.kind, key: reported.key)
                 var total =
                     sums[read.count][key] ?? Array(repeating: 0, count: counts[read.count].spans.count)
                 for (index, value) in row.sums.enumerated() where total.indices.contains(index) {
@@ -155,19 +164,23 @@ extension ClickHouseEventStore {
             monthly: Array(repeating: 0, count: count), visitors: Array(repeating: 0, count: count),
             pages: [:])
         let affected = try affectedMembers(projectId: projectId, filter: filter, round: round)
+        // With one page, its page views are those of that page, and its visitors theirs.
+        let label = SettledLabel(filter)
+        let (views, anyPage) = (Int(RollupKind.pageViews.rawValue), ClickHouseSQL.anyPageKind)
+        let pages: [ClickHouseSQL.SettledPeopleItems] =
+            if let label, label.dimension == .page {
+                [.init(kind: views, keys: [label.value])]
+            } else {
+                [.init(kind: views, keys: nil, label: label), .init(kind: anyPage, keys: nil, label: label)]
+            }
         let counts = try settledPeople(
             projectId: projectId, filter: filter, round: round, affected: affected,
             counts: [
                 SettledCount(
-                    items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
+                    items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil, label: label)],
                     spans: Span.range(count) + Span.windows(count, window: 7)
                         + Span.windows(count, window: 30)),
-                SettledCount(
-                    items: [
-                        .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
-                        .init(kind: ClickHouseSQL.anyPageKind, keys: nil),
-                    ],
-                    spans: Span.range(count)),
+                SettledCount(items: pages, spans: Span.range(count)),
             ])
         for row in counts[0] {
             activity.people = Int(clamping: row.sums[0])
@@ -179,9 +192,9 @@ extension ClickHouseEventStore {
         }
         for row in counts[1] {
             let perDay = days.map { Int(clamping: row.sums[1 + $0]) }
-            if row.kind == ClickHouseSQL.anyPageKind {
-                activity.visitors = perDay
-            } else if row.sums[0] > 0 {
+            // With one page, its only row is that page's.
+            if row.kind == anyPage || label?.dimension == .page { activity.visitors = perDay }
+            if row.kind != anyPage, row.sums[0] > 0 {
                 activity.pages[row.key] = PeopleActivity.Page(
                     people: Int(clamping: row.sums[0]), perDay: perDay)
             }
@@ -209,7 +222,7 @@ extension ClickHouseEventStore {
             .flatMap { $0 }
     }
 
-    /// Drops on every node the hours of `touched_members` and `touched_links` no read takes
+    /// Drops on every node the hours of `touched_rows` and `touched_links` no read takes
     /// (``ClickHouseSQL/staleTouchedHours``): the settling thread's turn, rounds or none. A node
     /// that does not answer is left for the next turn.
     func dropStaleTouchedHours() {

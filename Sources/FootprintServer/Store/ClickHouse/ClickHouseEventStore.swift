@@ -325,7 +325,9 @@ public final class ClickHouseEventStore: EventStore {
             let firstOfShard = !reached.contains(where: twins.contains)
             reached.append(shard)
             let holdsEvents = firstOfShard && tables.contains { $0.name == "events_local" && $0.rows != 0 }
-            for statement in sql.localTables { _ = try client.execute(statement, on: shard) }
+            for statement in sql.localTables + sql.retiredTables {
+                _ = try client.execute(statement, on: shard)
+            }
             try addMessageHash(on: shard, reached: reached)
             let keys = try client.rows(sql.sortingKeys, on: shard)
             for aggregate in sql.aggregates {

@@ -35,7 +35,7 @@ extension ClickHouseSQL {
         /// Another table (`step_times`), the role of the contributions it keeps and the conditions
         /// on its rows' `day` and `time`.
         case other(table: String, role: Int, range: [String])
-        /// `touched_members`' rows written after a round's cutoff (a shard's time in seconds), of
+        /// `touched_rows`' rows written after a round's cutoff (a shard's time in seconds), of
         /// the range's days; for the devices with a redundant copy among them, their counted
         /// events of the range.
         case touchedAfter(cutoff: Int64)
@@ -89,7 +89,7 @@ extension ClickHouseSQL {
                 (tables.personBlocks, 2, Self.blockRange(filter) + ["\(blockDays) != 0"], blockDays)
             case .other(let table, let role, let range): (table, role, range, Self.dayBit(filter))
             case .touchedAfter(let cutoff):
-                (tables.touchedMembers, 2, days + ["touched > \(cutoff)"], Self.dayBit(filter))
+                (tables.touchedRows, 2, days + ["touched > \(cutoff)"], Self.dayBit(filter))
             }
         // The rows written since are of few devices: the links of those only.
         let linked: String =
@@ -98,7 +98,7 @@ extension ClickHouseSQL {
                 links(
                     projectId: projectId,
                     among: """
-                        SELECT device FROM \(database).\(tables.touchedMembers)
+                        SELECT device FROM \(database).\(tables.touchedRows)
                         WHERE project_id = \(projectId) AND touched > \(cutoff)
                         """)
             case .days, .blocks, .other: links(projectId: projectId)
@@ -110,7 +110,7 @@ extension ClickHouseSQL {
                 // Each shard's own: a device's rows and events are on one shard.
                 days + [
                     """
-                    device IN (SELECT device FROM \(database).touched_members_local
+                    device IN (SELECT device FROM \(database).touched_rows_local
                         WHERE project_id = \(projectId) AND touched > \(cutoff))
                     """
                 ]

@@ -175,9 +175,9 @@ extension ClickHouseSQL {
         /// all there before replicas were.
         var idempotent = false
         /// Whether a database made before the table gets it filled from its events
-        /// (`touched_members`, which holds only what came after the latest rounds, is not).
+        /// (`touched_rows`, which holds only what came after the latest rounds, is not).
         var filled = true
-        /// Its partitioning key, when it has one (`touched_members`: by the hour of its rows'
+        /// Its partitioning key, when it has one (`touched_rows`: by the hour of its rows'
         /// INSERT, so that old hours are dropped whole).
         var partitionBy: String?
     }
@@ -201,8 +201,8 @@ extension ClickHouseSQL {
     ///   so that a read of the sessions of a few days reads the marks of those days' parts of the
     ///   table (and of the other days' rows of the same sessions), not of every part;
     /// - `session_pages`: the same without marks per page too (a session's events on one page);
-    /// - `touched_members`: each INSERT's people rows of the settled kinds, with the shard's time,
-    ///   which tell the settled people what came after a round (``touchedMembers(of:)``);
+    /// - `touched_rows`: each INSERT's people rows of the settled kinds, with the shard's time,
+    ///   which tell the settled people what came after a round (``touchedRows(of:)``);
     /// - `touched_sessions`: each INSERT's sessions and days, with the shard's time, which tell
     ///   the settled session figures what changed (``touchedSessions(of:)``).
     ///
@@ -291,7 +291,7 @@ extension ClickHouseSQL {
                     FROM \(events)
                     GROUP BY project_id, page, session_key, day, device, user_id
                     """),
-            Self.touchedMembers(of: events),
+            Self.touchedRows(of: events),
             Self.touchedSessions(of: events),
         ]
     }

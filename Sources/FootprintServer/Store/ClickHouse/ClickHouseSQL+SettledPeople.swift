@@ -13,8 +13,8 @@ import FootprintWire
 ///   they are, one row one person, with no person grouped;
 /// - the affected members (every member of a person of two members or more, and every member of a
 ///   person with rows written after the round's cutoff) are resolved to their person and grouped
-///   with the rows that person had written since, from `touched_members`
-///   (``touchedMembers(of:)``), which keeps each INSERT's people rows with the shard's time.
+///   with the rows that person had written since, from `touched_rows`
+///   (``touchedRows(of:)``), which keeps each INSERT's people rows with the shard's time.
 ///
 /// Each person is wholly on one side: the members of a person of two members or more are a
 /// linked device with events without a user id and its person, or one id that is both a user id
@@ -39,9 +39,11 @@ extension ClickHouseSQL {
 
     /// The `kind` of a round's one row that says it has settled people: `days` holds the number
     /// of copy records (``copyRecords(projectId:)``) the round saw. (Rounds made before
-    /// `touched_members` marked theirs 101, before ``linkedMembersKind`` 103, and before the
-    /// settled totals 104: they lack what a read takes, so they are not read.)
-    static let copiesSeenKind = 106
+    /// `touched_members` marked theirs 101, before ``linkedMembersKind`` 103, before the
+    /// settled totals 104, and before ``labelledKinds`` and `touched_rows` 106: they lack what a
+    /// read takes, or the rows written since them were kept where a read no longer looks, so
+    /// they are not read.)
+    static let copiesSeenKind = 107
 
     /// The `kind` of a round's rows of the members of linked people as the links were then: each
     /// linked device with events without a user id (`member`) and its smallest linked user id
@@ -55,33 +57,46 @@ extension ClickHouseSQL {
 
     /// The table of what came after a round (an aggregate table: made with the others, cut at the
     /// retention horizon and per person with them, but not filled from the events of a database
-    /// made before it): per INSERT, its people rows of the settled kinds, with the shard's time in
-    /// seconds (`touched`). Sorted by that time, so that a read of the rows after a round's cutoff
-    /// reads those only; partitioned by its hour, so that the settling thread drops the hours no
-    /// read takes (``staleTouchedHours``). Its view's name sorts after those of `person_days` and
-    /// `person_blocks`, so an INSERT's time here is taken once their rows are written: a row a
-    /// round did not see has a time after the round's cutoff.
-    static func touchedMembers(of events: String) -> Aggregate {
+    /// made before it): per INSERT, its people rows of the settled kinds per page, app version
+    /// and OS (what a read filtered on one of them takes, ``SettledLabel``), with the shard's
+    /// time in seconds (`touched`). Sorted by that time, so that a read of the rows after a
+    /// round's cutoff reads those only; partitioned by its hour, so that the settling thread
+    /// drops the hours no read takes (``staleTouchedHours``). Its view's name sorts after those
+    /// of `person_days` and `person_blocks`, so an INSERT's time here is taken once their rows
+    /// are written: a row a round did not see has a time after the round's cutoff. (It replaces
+    /// `touched_members`, which had no page, app version or OS: ``retiredTables``.)
+    static func touchedRows(of events: String) -> Aggregate {
         let kinds = settledPeopleKinds.map { "\($0.rawValue)" }.sorted().joined(separator: ", ")
         return Aggregate(
-            name: "touched_members",
+            name: "touched_rows",
             columns: """
                 project_id Int64, touched Int64, kind UInt8, key String, day Int64, device String,
-                    user_id String
+                    user_id String, page String, app_version String, os String
                 """,
-            family: "MergeTree", orderBy: "project_id, touched, kind, key, day, device, user_id",
+            family: "MergeTree",
+            orderBy: "project_id, touched, kind, key, day, device, user_id, page, app_version, os",
             select: """
                 SELECT project_id, toInt64(toUnixTimestamp(now())) AS touched, kind, key, day, device,
-                    ifNull(user_id, '') AS user_id
+                    ifNull(user_id, '') AS user_id, \(strings)
                 \(contributions(of: events, items: ["kind IN (\(kinds))"], role: 2))
-                GROUP BY project_id, kind, key, day, device, user_id
+                GROUP BY project_id, kind, key, day, device, user_id, page, app_version, os
                 """,
             filled: false, partitionBy: "intDiv(touched, 3600)")
     }
 
+    /// The statements that drop, on one shard, the tables an earlier version made and this one
+    /// no longer reads nor fills: `touched_members` (now ``touchedRows(of:)``), its view first so
+    /// that no INSERT feeds it meanwhile. Rounds made before it are not read for people
+    /// (``copiesSeenKind``).
+    var retiredTables: [String] {
+        ["touched_members_mv", "touched_members", "touched_members_local"].map {
+            "DROP TABLE IF EXISTS \(database).\($0)"
+        }
+    }
+
     /// The table of the links written since a round, and the view that fills it from
     /// `identities_local`: per INSERT of links, each anonymous id with the shard's time in
-    /// seconds, sorted and partitioned like `touched_members` (``touchedMembers(of:)``), whose
+    /// seconds, sorted and partitioned like `touched_rows` (``touchedRows(of:)``), whose
     /// hours it shares. The view runs once the links' part is written, so a link a round did not
     /// see has a later time than the round's cutoff.
     var touchedLinksTables: [String] {
@@ -99,9 +114,9 @@ extension ClickHouseSQL {
     }
 
     /// The tables whose hours the settling thread drops (``staleTouchedHours``).
-    static let touchedTables = ["touched_members_local", "touched_links_local"]
+    static let touchedTables = ["touched_rows_local", "touched_links_local"]
 
-    /// Seconds `touched_members` and `touched_links` keep their rows (whole hours, dropped by the
+    /// Seconds `touched_rows` and `touched_links` keep their rows (whole hours, dropped by the
     /// settling thread).
     static let touchedKept: Int64 = 2 * 86_400
 
@@ -170,7 +185,7 @@ extension ClickHouseSQL {
             \(only)
             UNION ALL
             SELECT \(output), \(Self.member) AS member, toUInt8(user_id = '') AS anonymous, day_block, day_bit AS mask FROM (
-                SELECT kind, key, day_block, day_bit, device, ifNull(user_id, '') AS user_id
+                SELECT kind, key, day_block, day_bit, device, ifNull(user_id, '') AS user_id, \(Self.strings)
                 \(contributions(rows: counted, items: [kinds], role: 2)))
             \(only)
             """
@@ -203,13 +218,13 @@ extension ClickHouseSQL {
         let pages = "kind = \(RollupKind.pageViews.rawValue)"
         let changed = before.map {
             """
-            SELECT DISTINCT \(Self.member) FROM \(database).\(tables.touchedMembers)
+            SELECT DISTINCT \(Self.member) FROM \(database).\(tables.touchedRows)
             WHERE project_id = \(projectId) AND touched > \($0.after) AND touched <= \($0.upTo)
             """
         }
         var copied: [String] = []
         if let before, let changed {
-            let kinds = (Self.settledPeopleKinds.map { Int($0.rawValue) } + [Self.anyPageKind]).sorted()
+            let kinds = Self.settledKindCodes
             copied.append(
                 """
                 \(into)
@@ -238,23 +253,29 @@ extension ClickHouseSQL {
             FROM (\(memberRows(projectId: projectId, kinds: pages, from: tables.personDays, mask: "day_bit", as: "kind", members: changed)))
             GROUP BY member, anonymous
             """,
-            """
-            \(into)
-            \(head), \(Self.copiesSeenKind), '', '', 0, \(firstBlock), [(\(copyRecords(projectId: projectId)))]
-            """,
-            """
-            \(into)
-            \(head), \(Self.sharedIdsKind), '', member, 0, 0, emptyArrayUInt64()
-            FROM \(database).\(tables.settledPeople)
-            WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(RollupKind.anyEvent.rawValue)
-            GROUP BY member HAVING uniqExact(anonymous) = 2
-            """,
-            """
-            \(into)
-            \(head), \(Self.linkedMembersKind), key, member, 0, 0, emptyArrayUInt64()
-            FROM (\(linkedPairs(projectId: projectId, round: round)))
-            """,
-        ] + settleTotals(projectId: projectId, round: round)
+        ]
+            + Self.settleLabelled(into: into, head: head, masks: masks) { kinds, output in
+                memberRows(
+                    projectId: projectId, kinds: kinds, from: tables.personDays, mask: "day_bit", as: output,
+                    members: changed)
+            } + [
+                """
+                \(into)
+                \(head), \(Self.copiesSeenKind), '', '', 0, \(firstBlock), [(\(copyRecords(projectId: projectId)))]
+                """,
+                """
+                \(into)
+                \(head), \(Self.sharedIdsKind), '', member, 0, 0, emptyArrayUInt64()
+                FROM \(database).\(tables.settledPeople)
+                WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)) AND kind = \(RollupKind.anyEvent.rawValue)
+                GROUP BY member HAVING uniqExact(anonymous) = 2
+                """,
+                """
+                \(into)
+                \(head), \(Self.linkedMembersKind), key, member, 0, 0, emptyArrayUInt64()
+                FROM (\(linkedPairs(projectId: projectId, round: round)))
+                """,
+            ] + settleTotals(projectId: projectId, round: round)
     }
 
     /// Whether round `round` has settled people, and the copy records it saw against those there
@@ -303,12 +324,63 @@ extension ClickHouseSQL {
         var kind: Int
         /// Only these keys; `nil` for every key.
         var keys: Set<String>?
+        /// The read's one page, app version or OS, whose rows of `kind` the round keeps as one of
+        /// ``labelledKinds``; `nil`: the kind's own rows.
+        var label: SettledLabel? = nil
 
-        /// The condition on a row's kind and key.
+        /// The kind of the rows the round keeps of them.
+        var storedKind: Int { label.flatMap { ClickHouseSQL.labelledKind(kind, by: $0.dimension) } ?? kind }
+
+        /// Whether the round keeps their rows by `label` with the page in the key (page views per
+        /// page).
+        private var pagedKeys: Bool { label != nil && kind == Int(RollupKind.pageViews.rawValue) }
+
+        /// The condition on the kind and key of a row the round keeps of them.
         var condition: String {
-            var condition = "kind = \(kind)"
-            if let keys { condition += " AND key IN (\(ClickHouseSQL.list(keys)))" }
+            var condition = "kind = \(storedKind)"
+            if let label {
+                let prefix = label.keyPrefix
+                if !pagedKeys {
+                    condition += " AND key = \(ClickHouseFormat.literal(label.value))"
+                } else if let keys {
+                    condition += " AND key IN (\(ClickHouseSQL.list(Set(keys.map { prefix + $0 }))))"
+                } else {
+                    condition += """
+                         AND key >= \(ClickHouseFormat.literal(prefix)) \
+                        AND substring(key, 1, \(prefix.utf8.count)) = \(ClickHouseFormat.literal(prefix))
+                        """
+                }
+            } else if let keys {
+                condition += " AND key IN (\(ClickHouseSQL.list(keys)))"
+            }
             return "(\(condition))"
+        }
+
+        /// The rows written since that they count, as one read of the person rows takes them (the
+        /// read's filter applies the label): the conditions on those rows' kind and key, and the
+        /// stored kind and key each gives (`of_kind`, `of_key`).
+        var written: (conditions: [String], kind: String, key: String) {
+            let rowKind =
+                kind == ClickHouseSQL.anyPageKind ? Int(RollupKind.pageViews.rawValue) : kind
+            var conditions = ["kind = \(rowKind)"]
+            if let keys { conditions.append("key IN (\(ClickHouseSQL.list(keys)))") }
+            let stored = "toUInt8(\(storedKind))"
+            if pagedKeys, let label {
+                return (conditions, stored, "concat(\(ClickHouseFormat.literal(label.keyPrefix)), key)")
+            }
+            if let label { return (conditions, stored, ClickHouseFormat.literal(label.value)) }
+            return kind == ClickHouseSQL.anyPageKind
+                ? (conditions, stored, "''") : (conditions, "kind", "key")
+        }
+
+        /// The kind and key a stored row of them counts for, `nil` when it is not one of theirs.
+        func reported(kind stored: Int, key: String) -> (kind: Int, key: String)? {
+            guard stored == storedKind else { return nil }
+            guard let label else { return (kind, key) }
+            guard pagedKeys else { return (kind, "") }
+            let prefix = label.keyPrefix.utf8
+            guard key.utf8.starts(with: prefix) else { return nil }
+            return (kind, String(decoding: key.utf8.dropFirst(prefix.count), as: UTF8.self))
         }
     }
 
@@ -421,23 +493,22 @@ extension ClickHouseSQL {
     private func rowsSince(projectId: Int64, filter: ReportFilter, cutoff: Int64, items: [SettledPeopleItems])
         -> [String]
     {
-        var reads: [(conditions: [String], groups: [String])] = []
-        let own = items.filter { $0.kind != Self.anyPageKind }
-        if !own.isEmpty {
-            reads.append(
-                (
-                    ["(\(own.map(\.condition).joined(separator: " OR ")))"],
-                    ["kind AS of_kind", "key AS of_key", "person"]
-                ))
-        }
-        for item in items where item.kind == Self.anyPageKind {
-            var conditions = ["kind = \(RollupKind.pageViews.rawValue)"]
-            if let keys = item.keys { conditions.append("key IN (\(Self.list(keys)))") }
-            reads.append((conditions, ["toUInt8(\(Self.anyPageKind)) AS of_kind", "'' AS of_key", "person"]))
+        // One read per stored kind and key they give, the items of their own kinds and keys in one.
+        var reads: [(conditions: [String], kind: String, key: String)] = []
+        for item in items {
+            let written = item.written
+            let condition = "(\(written.conditions.joined(separator: " AND ")))"
+            if let index = reads.firstIndex(where: { $0.kind == written.kind && $0.key == written.key }) {
+                reads[index].conditions.append(condition)
+            } else {
+                reads.append(([condition], written.kind, written.key))
+            }
         }
         return reads.map { read in
             let parts = peopleParts(
-                projectId: projectId, filter: filter, items: read.conditions, groups: read.groups,
+                projectId: projectId, filter: filter,
+                items: ["(\(read.conditions.joined(separator: " OR ")))"],
+                groups: ["\(read.kind) AS of_kind", "\(read.key) AS of_key", "person"],
                 states: [("groupBitOrState(\(Self.rangeDays))", "state")], rows: .touchedAfter(cutoff: cutoff)
             )
             return

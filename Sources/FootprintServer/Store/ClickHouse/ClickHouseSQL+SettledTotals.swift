@@ -118,7 +118,7 @@ extension ClickHouseSQL {
             INSERT INTO \(database).\(tables.settledTotals) (project_id, round, kind, key, day, gap, count)
             """
         let head = "SELECT \(projectId), \(ClickHouseFormat.literal(round))"
-        let kinds = (Self.settledPeopleKinds.map { Int($0.rawValue) } + [Self.anyPageKind]).sorted()
+        let kinds = Self.settledKindCodes
         let rows = """
             SELECT kind, key, member, anonymous, first_block, days FROM \(database).\(tables.settledPeople)
             PREWHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))

@@ -36,7 +36,7 @@ struct ClickHouseSQL: Sendable {
         var dailyCounts: String, elementTexts: String, personDays: String, personBlocks: String
         var stepTimes: String, sessions: String
         var sessionPages: String, touches: String, settledFigures: String, settledRounds: String
-        var settledPeople: String, settledTotals: String, touchedMembers: String, touchedLinks: String
+        var settledPeople: String, settledTotals: String, touchedRows: String, touchedLinks: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
@@ -45,7 +45,7 @@ struct ClickHouseSQL: Sendable {
             personBlocks: "person_blocks", stepTimes: "step_times", sessions: "sessions",
             sessionPages: "session_pages", touches: "touched_sessions", settledFigures: "settled_figures",
             settledRounds: "settled_rounds", settledPeople: "settled_people", settledTotals: "settled_totals",
-            touchedMembers: "touched_members", touchedLinks: "touched_links")
+            touchedRows: "touched_rows", touchedLinks: "touched_links")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
             events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
@@ -56,7 +56,7 @@ struct ClickHouseSQL: Sendable {
             sessionPages: "session_pages_local", touches: "touched_sessions_local",
             settledFigures: "settled_figures_local", settledRounds: "settled_rounds_local",
             settledPeople: "settled_people_local", settledTotals: "settled_totals_local",
-            touchedMembers: "touched_members_local",
+            touchedRows: "touched_rows_local",
             touchedLinks: "touched_links_local")
     }
 
