@@ -204,6 +204,46 @@ struct ClickHouseSettledTests {
         }
     }
 
+    /// A session id that two devices send (a client chooses it) makes one session whose rows sit
+    /// on both devices' shards: the days touched since a round walk it whole, as SQLite does,
+    /// where each shard walks the sessions of one device on its own.
+    @Test func aSessionOfTwoDevicesIsWalkedWholeOnTheDaysTouchedSince() throws {
+        let data = PeopleTests.DataSet(seed: 6)
+        let events = data.batches.flatMap(\.events)
+        let lastDay = try #require(events.map(\.time.dayNumber).max())
+        // Ten sessions of the last day, each sent again a second later by a device of its own.
+        let sessions = Set(
+            Set(events.filter { $0.time.dayNumber == lastDay }.compactMap(\.sessionId)).sorted().prefix(10))
+        #expect(sessions.count == 10)
+        var twins = data.filtered(events: { _ in false }, links: { _ in false })
+        twins.batches[0].events = events.filter { $0.sessionId.map(sessions.contains) ?? false }.map {
+            var twin = $0
+            twin.messageId += "-twin"
+            twin.anonymousId = "twin-" + ($0.sessionId ?? "")
+            twin.userId = nil
+            twin.time = $0.time.adding(milliseconds: 1_000)
+            return twin
+        }
+        try withTemporaryStore("footprint-settled-twins") { sqlite, sqliteProject in
+            try ClickHouseTesting.withStore(configure: { $0.settledMargin = 0 }) { store, project throws in
+                try data.write(into: sqlite, project: sqliteProject)
+                try data.write(into: store, project: project)
+                try #require(try store.settle(projectId: project.id) != nil)
+                Self.pastCutoff()
+                try twins.write(into: sqlite, project: sqliteProject)
+                try twins.write(into: store, project: project)
+                #expect(try store.settledRound(projectId: project.id)?.touchedDays.contains(lastDay) == true)
+                let week = ReportFilter.lastDays(7, now: data.end)
+                #expect(
+                    try store.client.rows(store.sql.sharedSessions(projectId: project.id, filter: week)).count
+                        == sessions.count)
+                ClickHouseAgreementTests.expectSame(
+                    try ClickHouseAgreementTests.everyReport(store, project, data: data),
+                    try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data))
+            }
+        }
+    }
+
     /// A touch up to a round's cutoff that comes after the round (an INSERT still under way, a
     /// replica's fetch) voids it: the reads compute every day from the marks until the next.
     @Test func aTouchThatComesAfterTheRoundUpToItsCutoffVoidsIt() throws {
@@ -293,8 +333,11 @@ struct ClickHouseSettledTests {
         let active = Items(kind: any, keys: nil, label: version)
         #expect(active.reported(kind: active.storedKind, key: "2.4")! == (any, ""))
         #expect(active.condition.contains("key = '2.4'"))
-        // Unlabelled, its own rows.
+        // Unlabelled, its own rows; so are a page's page views on that page.
         #expect(Items(kind: views, keys: ["Home"]).reported(kind: views, key: "Home")! == (views, "Home"))
+        let home = Items(kind: views, keys: ["Home"], label: SettledLabel(dimension: .page, value: "Home"))
+        #expect(home.storedKind == views)
+        #expect(home.condition == Items(kind: views, keys: ["Home"]).condition)
         // Every labelled kind is a kind of its own, apart from the others a round keeps.
         let kinds = ClickHouseSQL.settledKindCodes
         #expect(Set(kinds).count == kinds.count)

@@ -309,6 +309,51 @@ extension ClickHouseSQL {
                 }
             }
         }
+        // A read of one page, app version or OS takes the round's kinds kept by it.
+        if let label = SettledLabel(filter) {
+            let (views, any) = (Int(RollupKind.pageViews.rawValue), Int(RollupKind.anyEvent.rawValue))
+            let pages: [SettledPeopleItems] =
+                label.dimension == .page
+                ? [.init(kind: views, keys: [label.value])]
+                : [
+                    .init(kind: views, keys: nil, label: label),
+                    .init(kind: Self.anyPageKind, keys: nil, label: label),
+                ]
+            for cutoff: Int64 in [0, 1_800_000_000] {
+                let changed = changedPeople(projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
+                settledReads.append(("changed people of one label, cutoff \(cutoff)", changed.sql, nil))
+                for totals in [false, true] {
+                    let reads = settledPeople(
+                        projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
+                        items: [.init(kind: any, keys: nil, label: label)] + pages,
+                        spans: SettledSpan.range(2), affected: ["a1", "u1"], totals: totals)
+                    for (index, read) in reads.enumerated() {
+                        settledReads.append(
+                            (
+                                "settled people of one label \(index + 1), cutoff \(cutoff), totals \(totals)",
+                                read.sql, read.external
+                            ))
+                    }
+                }
+            }
+        }
+        // The sessions of several devices, and the reads of the others on each shard.
+        let shared = Self.sharedSessionsTable(["s:one", "s:two"])
+        settledReads.append(
+            ("shared sessions", sharedSessions(projectId: projectId, filter: filter).sql, nil))
+        for sessions: Sessions in [.inRangeAlone, .shared] {
+            settledReads += [
+                (
+                    "dwell, \(sessions)",
+                    rollupDwell(projectId: projectId, filter: filter, sessions: sessions).sql, shared
+                ),
+                (
+                    "moves, \(sessions)",
+                    rollupMoves(projectId: projectId, filter: filter, from: "Home", sessions: sessions).sql,
+                    shared
+                ),
+            ]
+        }
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]
         let copied = copiedMessages(projectId: projectId, of: messages)
         let copies = storedCopies(projectId: projectId, of: messages)

@@ -325,20 +325,27 @@ extension ClickHouseSQL {
         /// Only these keys; `nil` for every key.
         var keys: Set<String>?
         /// The read's one page, app version or OS, whose rows of `kind` the round keeps as one of
-        /// ``labelledKinds``; `nil`: the kind's own rows.
+        /// ``labelledKinds`` (only a kind it keeps by that: page views per page on one page are
+        /// that page's own rows, `keys`); `nil`: the kind's own rows.
         var label: SettledLabel? = nil
 
+        /// `label` when the round keeps the kind by it.
+        private var kept: (label: SettledLabel, kind: Int)? {
+            label.flatMap { label in ClickHouseSQL.labelledKind(kind, by: label.dimension).map { (label, $0) }
+            }
+        }
+
         /// The kind of the rows the round keeps of them.
-        var storedKind: Int { label.flatMap { ClickHouseSQL.labelledKind(kind, by: $0.dimension) } ?? kind }
+        var storedKind: Int { kept?.kind ?? kind }
 
         /// Whether the round keeps their rows by `label` with the page in the key (page views per
         /// page).
-        private var pagedKeys: Bool { label != nil && kind == Int(RollupKind.pageViews.rawValue) }
+        private var pagedKeys: Bool { kept != nil && kind == Int(RollupKind.pageViews.rawValue) }
 
         /// The condition on the kind and key of a row the round keeps of them.
         var condition: String {
             var condition = "kind = \(storedKind)"
-            if let label {
+            if let label = kept?.label {
                 let prefix = label.keyPrefix
                 if !pagedKeys {
                     condition += " AND key = \(ClickHouseFormat.literal(label.value))"
@@ -365,10 +372,10 @@ extension ClickHouseSQL {
             var conditions = ["kind = \(rowKind)"]
             if let keys { conditions.append("key IN (\(ClickHouseSQL.list(keys)))") }
             let stored = "toUInt8(\(storedKind))"
-            if pagedKeys, let label {
+            if pagedKeys, let label = kept?.label {
                 return (conditions, stored, "concat(\(ClickHouseFormat.literal(label.keyPrefix)), key)")
             }
-            if let label { return (conditions, stored, ClickHouseFormat.literal(label.value)) }
+            if let label = kept?.label { return (conditions, stored, ClickHouseFormat.literal(label.value)) }
             return kind == ClickHouseSQL.anyPageKind
                 ? (conditions, stored, "''") : (conditions, "kind", "key")
         }
@@ -376,7 +383,7 @@ extension ClickHouseSQL {
         /// The kind and key a stored row of them counts for, `nil` when it is not one of theirs.
         func reported(kind stored: Int, key: String) -> (kind: Int, key: String)? {
             guard stored == storedKind else { return nil }
-            guard let label else { return (kind, key) }
+            guard let label = kept?.label else { return (kind, key) }
             guard pagedKeys else { return (kind, "") }
             let prefix = label.keyPrefix.utf8
             guard key.utf8.starts(with: prefix) else { return nil }
@@ -460,10 +467,16 @@ extension ClickHouseSQL {
 
     /// `members` as the table ``affectedTable``.
     static func affectedTable(_ members: [String]) -> ClickHouseExternalTable {
-        var rows = ClickHouseRowBinary(capacity: members.count * 40)
-        for member in members { rows.append(member) }
-        return ClickHouseExternalTable(
-            name: affectedTable.name, structure: affectedTable.structure, rows: rows)
+        textTable(affectedTable, members)
+    }
+
+    /// `values` as a table of one text column, `table`'s, sent along with a read.
+    static func textTable(_ table: (name: String, structure: String), _ values: [String])
+        -> ClickHouseExternalTable
+    {
+        var rows = ClickHouseRowBinary(capacity: values.count * 40)
+        for value in values { rows.append(value) }
+        return ClickHouseExternalTable(name: table.name, structure: table.structure, rows: rows)
     }
 
     /// The conditions on round `round`'s rows of `items` (a `PREWHERE`'s).
