@@ -337,23 +337,6 @@ extension ClickHouseSQL {
                 }
             }
         }
-        // The sessions of several devices, and the reads of the others on each shard.
-        let shared = Self.sharedSessionsTable(["s:one", "s:two"])
-        settledReads.append(
-            ("shared sessions", sharedSessions(projectId: projectId, filter: filter).sql, nil))
-        for sessions: Sessions in [.inRangeAlone, .shared] {
-            settledReads += [
-                (
-                    "dwell, \(sessions)",
-                    rollupDwell(projectId: projectId, filter: filter, sessions: sessions).sql, shared
-                ),
-                (
-                    "moves, \(sessions)",
-                    rollupMoves(projectId: projectId, filter: filter, from: "Home", sessions: sessions).sql,
-                    shared
-                ),
-            ]
-        }
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]
         let copied = copiedMessages(projectId: projectId, of: messages)
         let copies = storedCopies(projectId: projectId, of: messages)

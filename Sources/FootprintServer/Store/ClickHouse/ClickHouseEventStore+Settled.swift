@@ -230,12 +230,10 @@ extension ClickHouseEventStore {
                 bucket: row.bucket, count: row.count, total: row.total)
         }
         for live in Self.liveFilters(filter, days: round.touchedDays) {
-            for row in try wholeSessions(
-                projectId: projectId, filter: live,
-                { sql, sessions in
-                    sql.rollupDwell(projectId: projectId, filter: live, sessions: sessions)
-                }) where row.count != 0
-            {
+            let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
+            for row in try client.rows(
+                sql.rollupDwell(projectId: projectId, filter: live, sessions: sessions))
+            where row.count != 0 {
                 histograms[row.page, default: DwellHistogram()].add(
                     bucket: row.bucket, count: row.count, total: row.total)
             }
@@ -274,11 +272,9 @@ extension ClickHouseEventStore {
             counts[MovePair(from: row.page, to: row.to), default: 0].addSaturating(Int(clamping: row.count))
         }
         for live in Self.liveFilters(filter, days: round.touchedDays) {
-            for move in try wholeSessions(
-                projectId: projectId, filter: live,
-                { sql, sessions in
-                    sql.rollupMoves(projectId: projectId, filter: live, from: page, sessions: sessions)
-                })
+            let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
+            for move in try client.rows(
+                sql.rollupMoves(projectId: projectId, filter: live, from: page, sessions: sessions))
             {
                 counts[MovePair(from: move.from, to: move.to ?? ""), default: 0].addSaturating(move.count)
             }
@@ -288,39 +284,6 @@ extension ClickHouseEventStore {
         }
         .filter { $0.count != 0 }
         .sorted { ($0.from, $0.to ?? "") < ($1.from, $1.to ?? "") }
-    }
-
-    /// The rows of `read` (a read of the sessions of `filter`'s days, no page, whose rows add up
-    /// over any split of the sessions: dwell, moves), each shard's sessions merged, sorted and
-    /// walked on that shard at once. A session's rows, its device's events and their copy records
-    /// are on its device's shard, so each shard reads its own tables for the sessions of one
-    /// device (``ClickHouseSQL/Sessions/inRangeAlone``), and one read of the `Distributed` tables
-    /// takes those of several (``ClickHouseSQL/sharedSessions(projectId:filter:)``), where a
-    /// single read merges every session on the node that runs it. With one shard, or when the
-    /// read takes every session, a single read.
-    private func wholeSessions<Row: Sendable>(
-        projectId: Int64, filter: ReportFilter,
-        _ read: (ClickHouseSQL, ClickHouseSQL.Sessions) -> ClickHouseQuery<Row>
-    ) throws(ServerError) -> [Row] {
-        let sessions = try sessionsToRead(projectId: projectId, filter: filter, page: nil)
-        guard sessions == .inRange, location.shards.count > 1 else {
-            return try client.rows(read(sql, sessions))
-        }
-        let shared = try client.rows(sql.sharedSessions(projectId: projectId, filter: filter))
-        let table = ClickHouseSQL.sharedSessionsTable(shared)
-        var local = sql
-        local.tables = .local
-        var alone = read(local, .inRangeAlone)
-        alone.external = table
-        var runs = location.shards.map { (query: alone, node: Optional($0)) }
-        if !shared.isEmpty {
-            var together = read(sql, .shared)
-            together.external = table
-            runs.append((together, nil))
-        }
-        let client = client
-        return try concurrently(runs) { run throws(ServerError) in try client.rows(run.query, on: run.node) }
-            .flatMap { $0 }
     }
 
     /// A move's pages, the end as `''`.

@@ -38,35 +38,6 @@ extension ClickHouseSQL {
         /// With days in the filter, the rows of the sessions with a row on those days only, every
         /// row of each, as its start and timeline need.
         case inRange
-        /// ``inRange`` but for the sessions sent as ``sharedSessionsTable``: on one shard's own
-        /// tables, the sessions whose rows are all there.
-        case inRangeAlone
-        /// Only the sessions sent as ``sharedSessionsTable`` (those of several devices, whose rows
-        /// may be on several shards).
-        case shared
-    }
-
-    /// The table of the sessions of several devices a read is sent (``sharedSessions(projectId:filter:)``).
-    static let sharedSessionsTable = (name: "shared_sessions", structure: "session_key String")
-
-    /// `keys` as the table ``sharedSessionsTable``.
-    static func sharedSessionsTable(_ keys: [String]) -> ClickHouseExternalTable {
-        textTable(sharedSessionsTable, keys)
-    }
-
-    /// The sessions with a row on `filter`'s days whose rows come from more than one device: a
-    /// session key is its session id, which a client chooses, so such a session's rows may sit on
-    /// several shards (each device's on its own), where every other session's are on one.
-    func sharedSessions(projectId: Int64, filter: ReportFilter) -> ClickHouseQuery<String> {
-        let inRange = (["project_id = \(projectId)"] + Self.dayConditions(filter)).joined(separator: " AND ")
-        return ClickHouseQuery(
-            """
-            SELECT session_key FROM \(database).\(tables.sessions)
-            PREWHERE session_key GLOBAL IN (SELECT session_key FROM \(database).\(tables.sessions) WHERE \(inRange))
-            WHERE project_id = \(projectId)
-            GROUP BY session_key HAVING uniqExact(device) > 1
-            """, fields: 1
-        ) { row throws(ServerError) in row.string(0) }
     }
 
     /// The ``sessionStates`` a table keeps: all, or all but the marks.
@@ -112,25 +83,18 @@ extension ClickHouseSQL {
     ) -> String {
         let table = page == nil ? tables.sessions : tables.sessionPages
         let onPage = page.map { ["page = \(ClickHouseFormat.literal($0))"] } ?? []
-        let kept = aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage
+        let rows = aggregateConditions(projectId: projectId, filter: ReportFilter(), people: true) + onPage
         // The keys first (`PREWHERE`): the states are read only from the parts of the table (sorted
         // by day first) that hold rows of those sessions.
         var prewhere = ""
-        if sessions == .inRange || sessions == .inRangeAlone, filter.from != nil || filter.to != nil {
+        if sessions == .inRange, filter.from != nil || filter.to != nil {
             let inRange = ["project_id = \(projectId)"] + onPage + Self.dayConditions(filter)
             prewhere =
                 "PREWHERE session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))\n"
         }
-        let keys: [String] =
-            switch sessions {
-            case .all, .inRange: []
-            case .inRangeAlone: ["session_key NOT IN \(Self.sharedSessionsTable.name)"]
-            case .shared: ["session_key IN \(Self.sharedSessionsTable.name)"]
-            }
-        let rows = kept + keys
         let events =
             copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
-            + (page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? []) + keys
+            + (page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? [])
         let columns = Self.sessionStates.map(\.name).filter(names.contains).map { "\($0)_state" }
         return """
             SELECT session_key, \(Self.sessionStateExpressions(names))

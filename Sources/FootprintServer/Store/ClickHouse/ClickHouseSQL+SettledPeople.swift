@@ -467,16 +467,10 @@ extension ClickHouseSQL {
 
     /// `members` as the table ``affectedTable``.
     static func affectedTable(_ members: [String]) -> ClickHouseExternalTable {
-        textTable(affectedTable, members)
-    }
-
-    /// `values` as a table of one text column, `table`'s, sent along with a read.
-    static func textTable(_ table: (name: String, structure: String), _ values: [String])
-        -> ClickHouseExternalTable
-    {
-        var rows = ClickHouseRowBinary(capacity: values.count * 40)
-        for value in values { rows.append(value) }
-        return ClickHouseExternalTable(name: table.name, structure: table.structure, rows: rows)
+        var rows = ClickHouseRowBinary(capacity: members.count * 40)
+        for member in members { rows.append(member) }
+        return ClickHouseExternalTable(
+            name: affectedTable.name, structure: affectedTable.structure, rows: rows)
     }
 
     /// The conditions on round `round`'s rows of `items` (a `PREWHERE`'s).
