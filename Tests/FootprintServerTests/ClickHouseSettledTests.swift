@@ -333,6 +333,11 @@ struct ClickHouseSettledTests {
         let home = Items(kind: views, keys: ["Home"], label: SettledLabel(dimension: .page, value: "Home"))
         #expect(home.storedKind == views)
         #expect(home.condition == Items(kind: views, keys: ["Home"]).condition)
+        // And its page views of any page, that page's.
+        let visitors = Items(kind: ClickHouseSQL.anyPageKind, keys: nil, label: home.label)
+        #expect(visitors.condition == home.condition)
+        #expect(visitors.reported(kind: views, key: "Home")! == (ClickHouseSQL.anyPageKind, ""))
+        #expect(visitors.reported(kind: views, key: "Cart") == nil)
         // Every labelled kind is a kind of its own, apart from the others a round keeps.
         let kinds = ClickHouseSQL.settledKindCodes
         #expect(Set(kinds).count == kinds.count)

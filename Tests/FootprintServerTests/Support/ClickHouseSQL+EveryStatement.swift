@@ -312,13 +312,10 @@ extension ClickHouseSQL {
         // A read of one page, app version or OS takes the round's kinds kept by it.
         if let label = SettledLabel(filter) {
             let (views, any) = (Int(RollupKind.pageViews.rawValue), Int(RollupKind.anyEvent.rawValue))
-            let pages: [SettledPeopleItems] =
-                label.dimension == .page
-                ? [.init(kind: views, keys: [label.value])]
-                : [
-                    .init(kind: views, keys: nil, label: label),
-                    .init(kind: Self.anyPageKind, keys: nil, label: label),
-                ]
+            let pages: [SettledPeopleItems] = [
+                .init(kind: views, keys: nil, label: label),
+                .init(kind: Self.anyPageKind, keys: nil, label: label),
+            ]
             for cutoff: Int64 in [0, 1_800_000_000] {
                 let changed = changedPeople(projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
                 settledReads.append(("changed people of one label, cutoff \(cutoff)", changed.sql, nil))

@@ -105,19 +105,19 @@ extension ClickHouseEventStore {
         var sums: [[SettledKey: [Int64]]] = Array(repeating: [:], count: counts.count)
         for (read, rows) in zip(reads, answers) {
             for row in rows {
-                // The kind and key it counts for (a labelled kind's row as its own kind's).
-                guard
-                    let reported = counts[read.count].items.lazy.compactMap({
-                        $0.reported(kind: row.kind, key: row.key)
-                    }).first
-                else { continue }
-                let key = SettledKey(kind: reported.kind, key: reported.key)
-                var total =
-                    sums[read.count][key] ?? Array(repeating: 0, count: counts[read.count].spans.count)
-                for (index, value) in row.sums.enumerated() where total.indices.contains(index) {
-                    total[index].addSaturating(value)
+                // The kinds and keys it counts for (a labelled kind's row as its own kind's; a
+                // page's page views on that page as those of any page too).
+                for reported in counts[read.count].items.compactMap({
+                    $0.reported(kind: row.kind, key: row.key)
+                }) {
+                    let key = SettledKey(kind: reported.kind, key: reported.key)
+                    var total =
+                        sums[read.count][key] ?? Array(repeating: 0, count: counts[read.count].spans.count)
+                    for (index, value) in row.sums.enumerated() where total.indices.contains(index) {
+                        total[index].addSaturating(value)
+                    }
+                    sums[read.count][key] = total
                 }
-                sums[read.count][key] = total
             }
         }
         return sums.map { $0.map { (kind: $0.key.kind, key: $0.key.key, sums: $0.value) } }
@@ -164,15 +164,7 @@ extension ClickHouseEventStore {
             monthly: Array(repeating: 0, count: count), visitors: Array(repeating: 0, count: count),
             pages: [:])
         let affected = try affectedMembers(projectId: projectId, filter: filter, round: round)
-        // With one page, its page views are those of that page, and its visitors theirs.
         let label = SettledLabel(filter)
-        let (views, anyPage) = (Int(RollupKind.pageViews.rawValue), ClickHouseSQL.anyPageKind)
-        let pages: [ClickHouseSQL.SettledPeopleItems] =
-            if let label, label.dimension == .page {
-                [.init(kind: views, keys: [label.value])]
-            } else {
-                [.init(kind: views, keys: nil, label: label), .init(kind: anyPage, keys: nil, label: label)]
-            }
         let counts = try settledPeople(
             projectId: projectId, filter: filter, round: round, affected: affected,
             counts: [
@@ -180,7 +172,12 @@ extension ClickHouseEventStore {
                     items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil, label: label)],
                     spans: Span.range(count) + Span.windows(count, window: 7)
                         + Span.windows(count, window: 30)),
-                SettledCount(items: pages, spans: Span.range(count)),
+                SettledCount(
+                    items: [
+                        .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil, label: label),
+                        .init(kind: ClickHouseSQL.anyPageKind, keys: nil, label: label),
+                    ],
+                    spans: Span.range(count)),
             ])
         for row in counts[0] {
             activity.people = Int(clamping: row.sums[0])
@@ -192,9 +189,9 @@ extension ClickHouseEventStore {
         }
         for row in counts[1] {
             let perDay = days.map { Int(clamping: row.sums[1 + $0]) }
-            // With one page, its only row is that page's.
-            if row.kind == anyPage || label?.dimension == .page { activity.visitors = perDay }
-            if row.kind != anyPage, row.sums[0] > 0 {
+            if row.kind == ClickHouseSQL.anyPageKind {
+                activity.visitors = perDay
+            } else if row.sums[0] > 0 {
                 activity.pages[row.key] = PeopleActivity.Page(
                     people: Int(clamping: row.sums[0]), perDay: perDay)
             }

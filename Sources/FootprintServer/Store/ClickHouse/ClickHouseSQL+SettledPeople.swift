@@ -324,28 +324,51 @@ extension ClickHouseSQL {
         var kind: Int
         /// Only these keys; `nil` for every key.
         var keys: Set<String>?
-        /// The read's one page, app version or OS, whose rows of `kind` the round keeps as one of
-        /// ``labelledKinds`` (only a kind it keeps by that: page views per page on one page are
-        /// that page's own rows, `keys`); `nil`: the kind's own rows.
+        /// The read's one page, app version or OS: the round keeps the kind's rows of each value
+        /// as one of ``labelledKinds``, and page views (per page, or of any page) on one page are
+        /// that page's own rows; `nil`: the kind's own rows.
         var label: SettledLabel? = nil
 
-        /// `label` when the round keeps the kind by it.
-        private var kept: (label: SettledLabel, kind: Int)? {
-            label.flatMap { label in ClickHouseSQL.labelledKind(kind, by: label.dimension).map { (label, $0) }
+        /// Which rows the round keeps of them.
+        private enum Stored {
+            /// The kind's own rows.
+            case own
+            /// The rows of ``labelledKinds``' `kind` for `label`.
+            case labelled(SettledLabel, kind: Int)
+            /// The page views of `page` (page views on that page).
+            case page(String)
+        }
+
+        private var stored: Stored {
+            guard let label else { return .own }
+            let views = Int(RollupKind.pageViews.rawValue)
+            if label.dimension == .page, kind == views || kind == ClickHouseSQL.anyPageKind {
+                return .page(label.value)
             }
+            return ClickHouseSQL.labelledKind(kind, by: label.dimension).map { .labelled(label, kind: $0) }
+                ?? .own
         }
 
         /// The kind of the rows the round keeps of them.
-        var storedKind: Int { kept?.kind ?? kind }
+        var storedKind: Int {
+            switch stored {
+            case .own: kind
+            case .labelled(_, let kind): kind
+            case .page: Int(RollupKind.pageViews.rawValue)
+            }
+        }
 
-        /// Whether the round keeps their rows by `label` with the page in the key (page views per
-        /// page).
-        private var pagedKeys: Bool { kept != nil && kind == Int(RollupKind.pageViews.rawValue) }
+        /// Whether the round keeps their rows by a label with the page in the key (page views per
+        /// page, per app version or OS).
+        private var pagedKeys: Bool {
+            if case .labelled = stored { kind == Int(RollupKind.pageViews.rawValue) } else { false }
+        }
 
         /// The condition on the kind and key of a row the round keeps of them.
         var condition: String {
             var condition = "kind = \(storedKind)"
-            if let label = kept?.label {
+            switch stored {
+            case .labelled(let label, _):
                 let prefix = label.keyPrefix
                 if !pagedKeys {
                     condition += " AND key = \(ClickHouseFormat.literal(label.value))"
@@ -357,8 +380,11 @@ extension ClickHouseSQL {
                         AND substring(key, 1, \(prefix.utf8.count)) = \(ClickHouseFormat.literal(prefix))
                         """
                 }
-            } else if let keys {
-                condition += " AND key IN (\(ClickHouseSQL.list(keys)))"
+            case .page(let page):
+                let pages = keys.map { $0.intersection([page]) } ?? [page]
+                condition += pages.isEmpty ? " AND 0" : " AND key IN (\(ClickHouseSQL.list(pages)))"
+            case .own:
+                if let keys { condition += " AND key IN (\(ClickHouseSQL.list(keys)))" }
             }
             return "(\(condition))"
         }
@@ -372,22 +398,31 @@ extension ClickHouseSQL {
             var conditions = ["kind = \(rowKind)"]
             if let keys { conditions.append("key IN (\(ClickHouseSQL.list(keys)))") }
             let stored = "toUInt8(\(storedKind))"
-            if pagedKeys, let label = kept?.label {
+            switch self.stored {
+            case .labelled(let label, _) where pagedKeys:
                 return (conditions, stored, "concat(\(ClickHouseFormat.literal(label.keyPrefix)), key)")
+            case .labelled(let label, _): return (conditions, stored, ClickHouseFormat.literal(label.value))
+            case .page(let page): return (conditions, stored, ClickHouseFormat.literal(page))
+            case .own:
+                return kind == ClickHouseSQL.anyPageKind
+                    ? (conditions, stored, "''") : (conditions, "kind", "key")
             }
-            if let label = kept?.label { return (conditions, stored, ClickHouseFormat.literal(label.value)) }
-            return kind == ClickHouseSQL.anyPageKind
-                ? (conditions, stored, "''") : (conditions, "kind", "key")
         }
 
         /// The kind and key a stored row of them counts for, `nil` when it is not one of theirs.
         func reported(kind stored: Int, key: String) -> (kind: Int, key: String)? {
             guard stored == storedKind else { return nil }
-            guard let label = kept?.label else { return (kind, key) }
-            guard pagedKeys else { return (kind, "") }
-            let prefix = label.keyPrefix.utf8
-            guard key.utf8.starts(with: prefix) else { return nil }
-            return (kind, String(decoding: key.utf8.dropFirst(prefix.count), as: UTF8.self))
+            switch self.stored {
+            case .own: return (kind, key)
+            case .page(let page):
+                guard key == page else { return nil }
+                return (kind, kind == ClickHouseSQL.anyPageKind ? "" : page)
+            case .labelled(let label, _):
+                guard pagedKeys else { return (kind, "") }
+                let prefix = label.keyPrefix.utf8
+                guard key.utf8.starts(with: prefix) else { return nil }
+                return (kind, String(decoding: key.utf8.dropFirst(prefix.count), as: UTF8.self))
+            }
         }
     }
 
