@@ -635,14 +635,21 @@ private struct ClusterBench {
         var storeConfiguration = ClickHouseEventStore.Configuration()
         storeConfiguration.requestTimeout = cap
         storeConfiguration.maximumReportEvents = 5_000_000
-        // Rounds only where the benchmark makes them.
+        // Rounds only where the benchmark makes them; `FOOTPRINT_SETTLED_WINDOW` days per session
+        // (the store's default without it).
         storeConfiguration.settledInterval = 0
+        if let days = environment["FOOTPRINT_SETTLED_WINDOW"].flatMap({ Int($0) }) {
+            storeConfiguration.settledWindowDays = min(max(days, 0), 64)
+        }
         let store = try ClickHouseEventStore(
             location: location, metadataPath: base.path, configuration: storeConfiguration)
         defer { store.close() }
         // Every report from the marks first: no round.
         for node in cluster.shards {
-            for table in ["settled_rounds_local", "settled_figures_local", "settled_people_local"] {
+            for table in [
+                "settled_rounds_local", "settled_figures_local", "settled_people_local",
+                "settled_sessions_local",
+            ] {
                 _ = try ClusterState.query("TRUNCATE TABLE \(to).\(table)", on: node)
             }
         }
@@ -658,7 +665,8 @@ private struct ClusterBench {
         rows.append(try timedRound("a round of settled session figures and people, every day"))
         rows += try timedReports(store: store, project: base.project, stored: stored, round: " (settled)")
         // Events since the round: the last day's events of one device in ten sent again as new
-        // messages, through the views as any INSERT (each run's its own).
+        // messages in new sessions (each run's its own: the sessions touched since are that run's,
+        // a tenth of the day's), through the views as any INSERT.
         let before = try lateEvents(database: to)
         let names = try ClusterState.query(
             """
@@ -666,8 +674,13 @@ private struct ClusterBench {
             WHERE database = '\(to)' AND table = 'events_local' AND name != 'message_hash'
             """, on: shard
         ).split(separator: "\n").map(String.init)
+        let tag = "'~late\(Int(Date().timeIntervalSince1970))'"
         let late = names.map {
-            $0 == "message_id" ? "concat(message_id, '~late\(Int(Date().timeIntervalSince1970))')" : $0
+            switch $0 {
+            case "message_id", "session_key": "concat(\($0), \(tag))"
+            case "session_id": "if(isNull(session_id), NULL, concat(assumeNotNull(session_id), \(tag)))"
+            default: $0
+            }
         }
         _ = try ClusterState.query(
             """

@@ -12,7 +12,7 @@ enum ServeCommand: Command {
                         [--idle-timeout S] [--header-timeout S] [--body-timeout S] [--rate-limit N]
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
                         [--retention-days N] [--insert-interval MS] [--spool DIR [--spool-bytes N] [--spool-segment-rows N] [--spool-segment-ms MS]]
-                        [--meta-cache-interval MS] [--replication-wait MS] [--settle-interval S]
+                        [--meta-cache-interval MS] [--replication-wait MS] [--settle-interval S] [--settle-window DAYS]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; created
@@ -74,6 +74,9 @@ enum ServeCommand: Command {
                               figures (dwell, moves, session lengths) and people, made while its
                               sessions change (0 to 86400; default 300; 0 for none: those reports then
                               read every session and person). Shards without replicas only
+          --settle-window     with --store: the latest days with sessions a round keeps per session too, so
+                              that a report computes again only the sessions changed since on those days,
+                              not every session of a day (0 to 64; default 2; 0 for none)
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -94,7 +97,7 @@ enum ServeCommand: Command {
                 "idle-timeout", "header-timeout", "body-timeout", "rate-limit", "admin-token", "read-token",
                 "metrics-from", "retention-days", "insert-interval", "spool", "spool-bytes",
                 "spool-segment-rows", "spool-segment-ms",
-                "meta-cache-interval", "replication-wait", "settle-interval",
+                "meta-cache-interval", "replication-wait", "settle-interval", "settle-window",
             ],
             flags: [])
         let stores = try StoreAccess.stores(parsed)
@@ -227,7 +230,8 @@ enum ServeCommand: Command {
     {
         var store = ClickHouseEventStore.Configuration()
         let spoolOptions = ["spool-bytes", "spool-segment-rows", "spool-segment-ms"]
-        for name in ["insert-interval", "spool", "replication-wait", "settle-interval"] + spoolOptions
+        for name in ["insert-interval", "spool", "replication-wait", "settle-interval", "settle-window"]
+            + spoolOptions
         where parsed.options[name] != nil {
             guard clickHouse else { throw UsageError(description: "--\(name) needs --store") }
         }
@@ -239,6 +243,8 @@ enum ServeCommand: Command {
                     "replication-wait", default: Int(store.replicationWait * 1000), in: 0...60_000)) / 1000
         store.settledInterval = Double(
             try parsed.integer("settle-interval", default: Int(store.settledInterval), in: 0...86_400))
+        store.settledWindowDays = try parsed.integer(
+            "settle-window", default: store.settledWindowDays, in: 0...64)
         store.spoolDirectory = parsed.options["spool"]
         for name in spoolOptions where parsed.options[name] != nil && store.spoolDirectory == nil {
             throw UsageError(description: "--\(name) needs --spool")

@@ -22,6 +22,7 @@ struct ClickHouseCompatibilityTests {
     /// The tables of the settled session figures and people, which only a round fills.
     static let settledTables = [
         "settled_figures", "settled_rounds", "settled_people", "settled_totals", "touched_links",
+        "settled_sessions",
     ]
 
     /// `sql` reading the local tables of `database` instead of its `Distributed` ones.

@@ -92,6 +92,8 @@ struct ClickHouseSettledTests {
                 let settled = try #require(try store.settledRound(projectId: project.id))
                 #expect(settled.round == first.round)
                 #expect(settled.touchedDays.isEmpty)
+                let lastDay = try #require(early.batches.flatMap(\.events).map(\.time.dayNumber).max())
+                #expect(settled.window == lastDay - 1)
                 let week = ReportFilter.lastDays(7, now: data.end)
                 let people = try store.settledPeopleRound(projectId: project.id, filter: week)
                 #expect(people?.round == first.round)
@@ -138,6 +140,10 @@ struct ClickHouseSettledTests {
                     let settled = try #require(try store.settledRound(projectId: project.id))
                     #expect(settled.round == round, sourceLocation: sourceLocation)
                     #expect(!settled.touchedDays.isEmpty, sourceLocation: sourceLocation)
+                    // The round's window is its last two days with sessions: the sessions touched
+                    // since on those are taken back and computed again, every session of the days
+                    // before it.
+                    #expect(settled.window == lastDay - 1, sourceLocation: sourceLocation)
                     try expectAgreement(step, sourceLocation: sourceLocation)
                     let next = try #require(try store.settle(projectId: project.id))
                     #expect(next.computed == settled.touchedDays, sourceLocation: sourceLocation)
@@ -160,6 +166,10 @@ struct ClickHouseSettledTests {
                     #expect(
                         try store.settledPeopleRound(projectId: project.id, filter: week)?.round
                             == first.round)
+                    // The sessions touched since on the window's days are taken back.
+                    #expect(
+                        try store.settledRound(projectId: project.id)?.takenBackSessions(week)?.isEmpty
+                            == false)
                 }
                 // A resend: the records of its copies touch their sessions.
                 let third = try afterRound(second, "after a resend", keepsPeople: false) {
@@ -301,6 +311,47 @@ struct ClickHouseSettledTests {
         #expect(live.allSatisfy { $0.appVersion == "2.0" })
         #expect(ClickHouseEventStore.liveFilters(ReportFilter(), days: [1, 2, 4]).count == 2)
         #expect(ClickHouseEventStore.liveFilters(filter, days: []).isEmpty)
+    }
+
+    /// A round's window splits the days touched since: those before it are computed from every
+    /// session of theirs, and within the filter's days from the window's first on, the sessions
+    /// touched since are taken back and computed again; none when no touched day is in it or the
+    /// filter ends before it, and every touched day computed without a window or without the
+    /// touched sessions' hashes (more than a read sends).
+    @Test func aWindowTakesBackTheSessionsTouchedSinceOnItsDaysOnly() {
+        let day: Int64 = 86_400_000
+        func filter(_ from: Int64?, _ to: Int64?) -> ReportFilter {
+            ReportFilter(
+                from: from.map { Timestamp(millisecondsSince1970: $0 * day) },
+                to: to.map { Timestamp(millisecondsSince1970: $0 * day) }, os: "iOS")
+        }
+        func days(_ filter: ReportFilter?) -> [Int64?]? {
+            filter.map {
+                [$0.from?.millisecondsSince1970, $0.to?.millisecondsSince1970].map { $0.map { $0 / day } }
+            }
+        }
+        var round = ClickHouseEventStore.SettledRound(
+            round: "r", cutoff: 1, touchedDays: [3, 18, 19, 20], window: 19, touchedSessions: [7])
+        #expect(round.recomputedDays == [3, 18])
+        #expect(days(round.takenBack(filter(10, 21))) == [19, 21])
+        #expect(round.takenBackSessions(filter(10, 21)) == [7])
+        #expect(round.touchedTable(.touched) != nil && round.touchedTable(.inRange) == nil)
+        #expect(days(round.takenBack(filter(20, 21))) == [20, 21])
+        #expect(days(round.takenBack(filter(nil, nil))) == [19, nil])
+        #expect(round.takenBack(filter(10, 21))?.os == "iOS")
+        #expect(round.takenBack(filter(10, 19)) == nil)
+        #expect(round.takenBackSessions(filter(10, 19)) == nil)
+        round.touchedSessions = nil
+        #expect(round.recomputedDays == [3, 18, 19, 20])
+        #expect(round.takenBack(filter(10, 21)) == nil)
+        round.touchedSessions = [7]
+        round.touchedDays = [3, 18]
+        #expect(round.takenBack(filter(10, 21)) == nil)
+        #expect(round.recomputedDays == [3, 18])
+        round.window = nil
+        round.touchedDays = [3, 18, 19, 20]
+        #expect(round.recomputedDays == [3, 18, 19, 20])
+        #expect(round.takenBack(filter(10, 21)) == nil)
     }
 
     /// The totals count each person once in every span: random day sets over three 64-day blocks

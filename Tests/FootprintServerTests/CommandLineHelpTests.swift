@@ -12,7 +12,7 @@ extension CommandLineTests {
                 "--host", "--port", "--db", "--connection-limit", "--rate-limit", "--admin-token",
                 "--read-token",
                 "--metrics-from", "--insert-interval", "--spool", "--spool-bytes", "--spool-segment-rows",
-                "--spool-segment-ms", "--replication-wait", "--settle-interval",
+                "--spool-segment-ms", "--replication-wait", "--settle-interval", "--settle-window",
             ]
         ),
         ("projects", ["create", "list", "--db", "--json"]),

@@ -66,6 +66,9 @@ extension CommandLineTests {
         ["--settle-interval", "60"],
         ["--settle-interval", "86401", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         ["--settle-interval", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--settle-window", "2"],
+        ["--settle-window", "65", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--settle-window", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         // PostgreSQL keeps the metadata only with ClickHouse events, instead of the --db file.
         ["--meta", "postgres://fp@127.0.0.1:5432/meta"],
         ["--meta", "postgres://fp@127.0.0.1:5432/meta", "--store", "clickhouse://127.0.0.1:8123/footprint"],

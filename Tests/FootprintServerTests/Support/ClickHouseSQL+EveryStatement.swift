@@ -229,6 +229,15 @@ extension ClickHouseSQL {
                     sessionLengths(projectId: projectId, filter: filter, sessions: .inRange),
                 ]).sql
             ),
+            (
+                "the sessions touched since",
+                touchedSessionHashes(projectId: projectId, after: 1_700_000_000, limit: 100_000).sql
+            ),
+            ("a round's window", windowStart(projectId: projectId, cutoff: 1_700_000_000, days: 2).sql),
+            (
+                "copy figures before a window",
+                copyFigures(projectId: projectId, from: "r1", to: "r2", skipped: [3], window: 20_000)
+            ),
             ("projects touched", projectsTouched.sql),
             ("touch devices", touchDevices(projectId: projectId, devices: ["a1", "a2"])),
             ("person sessions", personSessions(projectId: projectId, person: "u1", anonymousIds: ["a1"]).sql),
@@ -258,6 +267,9 @@ extension ClickHouseSQL {
         }
         for (index, statement) in settleFigures(projectId: projectId, round: "r1").enumerated() {
             statements.append(("settle figures \(index + 1)", statement))
+        }
+        for (index, statement) in settleWindow(projectId: projectId, round: "r1", from: 20_000).enumerated() {
+            statements.append(("settle a window \(index + 1)", statement))
         }
         for (index, statement) in deleteRounds(projectId: projectId, keeping: ["r1"]).enumerated() {
             statements.append(("delete rounds \(index + 1)", statement))
@@ -337,6 +349,41 @@ extension ClickHouseSQL {
         let messages = [Message(device: "a1", messageId: "m1"), Message(device: "", messageId: "m1")]
         let copied = copiedMessages(projectId: projectId, of: messages)
         let copies = storedCopies(projectId: projectId, of: messages)
+        // The reads that take back the sessions touched since, sent with their hashes.
+        let touched = Self.touchedTable([1, 0xFFFF_FFFF_FFFF_FFFF])
+        let takenBack: [(label: String, sql: String)] = [
+            (
+                "dwell of the sessions touched since",
+                rollupDwell(projectId: projectId, filter: filter, sessions: .touched).sql
+            ),
+            (
+                "moves of the sessions touched since",
+                rollupMoves(projectId: projectId, filter: filter, from: nil, sessions: .touched).sql
+            ),
+            (
+                "settled dwell, the sessions touched since taken back",
+                settledFigures(
+                    projectId: projectId, round: "r1", kind: .dwell, filter: filter, skipped: [3],
+                    takenBack: [1]
+                ).sql
+            ),
+            (
+                "settled moves from a page, the sessions touched since taken back",
+                settledFigures(
+                    projectId: projectId, round: "r1", kind: .move, filter: filter, skipped: [], from: "Home",
+                    takenBack: [1]
+                ).sql
+            ),
+            (
+                "settled session figures, the sessions touched since taken back",
+                Self.sessionFigures(of: [
+                    settledLengths(
+                        projectId: projectId, round: "r1", filter: filter, skipped: [3], takenBack: true),
+                    sessionLengths(projectId: projectId, filter: filter, sessions: .touched),
+                ]).sql
+            ),
+        ]
+        settledReads += takenBack.map { ($0.label, $0.sql, touched) }
         return statements.map { ($0.label, $0.sql, nil) } + settledReads + [
             ("copied messages", copied.sql, copied.external), ("stored copies", copies.sql, copies.external),
             ("insert marks", insertMarks(projectId: projectId, among: [16, 32]).sql, nil),

@@ -11,6 +11,12 @@ extension ClickHouseEventStore {
         var round: String
         var cutoff: Int64
         var touchedDays: [Int64]
+        /// The first day of its window (``ClickHouseSQL/SettledKind/window``), if it has one.
+        var window: Int64?
+        /// The hashes of the sessions touched since its cutoff (``ClickHouseSQL/sessionHash``),
+        /// read with the touched days when some is in its window and they are at most
+        /// ``ClickHouseEventStore/maximumTakenBack``; `nil` otherwise.
+        var touchedSessions: [UInt64]?
         /// Whether its people are read from its totals (``ClickHouseSQL/settledTotals(projectId:filter:round:items:spans:)``);
         /// set by ``ClickHouseEventStore/settledPeopleRound(projectId:filter:lookups:)``.
         var totals = false
@@ -18,9 +24,49 @@ extension ClickHouseEventStore {
         var lookups: SettledLookups?
 
         static func == (lhs: SettledRound, rhs: SettledRound) -> Bool {
-            (lhs.round, lhs.cutoff, lhs.touchedDays, lhs.totals) == (
-                rhs.round, rhs.cutoff, rhs.touchedDays, rhs.totals
+            (lhs.round, lhs.cutoff, lhs.touchedDays, lhs.window, lhs.touchedSessions, lhs.totals) == (
+                rhs.round, rhs.cutoff, rhs.touchedDays, rhs.window, rhs.touchedSessions, rhs.totals
             )
+        }
+
+        /// The start of its window when a read takes back the sessions touched since on its days:
+        /// some touched day is in it, and their hashes were read.
+        private var takingBack: Int64? {
+            guard let window, touchedSessions != nil, touchedDays.contains(where: { $0 >= window }) else {
+                return nil
+            }
+            return window
+        }
+
+        /// The touched days a read computes from every session of theirs: those before its
+        /// window when it takes back the sessions touched since on the window's days, else all.
+        var recomputedDays: [Int64] {
+            guard let window = takingBack else { return touchedDays }
+            return touchedDays.filter { $0 < window }
+        }
+
+        /// The days of `filter` in its window when a read takes back the round's rows of the
+        /// sessions touched since on those days and computes those sessions again
+        /// (``ClickHouseSQL/Sessions/touched``); `nil` when it does not.
+        func takenBack(_ filter: ReportFilter) -> ReportFilter? {
+            guard let window = takingBack else { return nil }
+            let start = Timestamp(millisecondsSince1970: window &* 86_400_000)
+            guard filter.to.map({ $0 > start }) ?? true else { return nil }
+            var days = filter
+            days.from = max(filter.from ?? start, start)
+            return days
+        }
+
+        /// The hashes a read of `filter` takes back (``takenBack(_:)``), if it does.
+        func takenBackSessions(_ filter: ReportFilter) -> [UInt64]? {
+            takenBack(filter) == nil ? nil : touchedSessions
+        }
+
+        /// The table of the sessions touched since for a read of `sessions`
+        /// (``ClickHouseSQL/Sessions/touched``), else none.
+        func touchedTable(_ sessions: ClickHouseSQL.Sessions) -> ClickHouseExternalTable? {
+            guard sessions == .touched, let touchedSessions else { return nil }
+            return ClickHouseSQL.touchedTable(touchedSessions)
         }
     }
 
@@ -32,6 +78,8 @@ extension ClickHouseEventStore {
         let rounds = OnceEach<Int64, SettledRound?>()
         /// Per project and round, the days touched after its cutoff.
         let touchedDays = OnceEach<RoundKey, [Int64]>()
+        /// Per project and round, the hashes of the sessions touched after its cutoff.
+        let touchedSessions = OnceEach<RoundKey, [UInt64]?>()
         /// Per project and round, its people's first block and whether it has totals.
         let people = OnceEach<RoundKey, PeopleBlock?>()
         /// Per project, filter, round and whether read with totals, the affected members.
@@ -99,17 +147,30 @@ extension ClickHouseEventStore {
         let previous = try settledRound(projectId: projectId)
         let round = UUID().uuidString.lowercased()
         let settler = longClient
+        // The days before the window per day: those of the round before that no session was
+        // touched on since copied, the others computed; the window's per session too.
+        let windowDays = min(max(configuration.settledWindowDays, 0), ClickHouseSQL.maskedDays)
+        let window =
+            windowDays > 0
+            ? try client.rows(sql.windowStart(projectId: projectId, cutoff: cutoff, days: windowDays)).first
+                ?? nil
+            : nil
+        var beforeWindow = ReportFilter()
+        beforeWindow.to = window.map { Timestamp(millisecondsSince1970: $0 &* 86_400_000) }
         var statements: [String] = []
         if let previous {
             statements.append(
                 sql.copyFigures(
-                    projectId: projectId, from: previous.round, to: round, skipped: previous.touchedDays))
-            for live in Self.liveFilters(ReportFilter(), days: previous.touchedDays) {
+                    projectId: projectId, from: previous.round, to: round, skipped: previous.touchedDays,
+                    window: window))
+            for live in Self.liveFilters(beforeWindow, days: previous.touchedDays) {
                 statements += sql.settleFigures(projectId: projectId, round: round, filter: live)
             }
         } else {
-            statements = sql.settleFigures(projectId: projectId, round: round)
+            statements = sql.settleFigures(
+                projectId: projectId, round: round, filter: beforeWindow, sessions: .all)
         }
+        if let window { statements += sql.settleWindow(projectId: projectId, round: round, from: window) }
         var peopleFrom: String?
         if let firstBlock = try client.rows(sql.firstPersonBlock(projectId: projectId)).first {
             // The members with no row written since the round before keep its rows.
@@ -168,10 +229,27 @@ extension ClickHouseEventStore {
             ) {
                 () throws(ServerError) in try daysTouched(projectId: projectId, after: round.cutoff)
             }
+            if let window = round.window, round.touchedDays.contains(where: { $0 >= window }) {
+                let cutoff = round.cutoff
+                round.touchedSessions = try shared(
+                    lookups?.touchedSessions, .init(projectId: projectId, round: round.round)
+                ) {
+                    () throws(ServerError) in
+                    let hashes = try client.rows(
+                        sql.touchedSessionHashes(
+                            projectId: projectId, after: cutoff, limit: Self.maximumTakenBack))
+                    return hashes.count > Self.maximumTakenBack ? nil : hashes
+                }
+            }
         }
         round.lookups = lookups
         return round
     }
+
+    /// The most sessions touched since a round that a read takes back and computes again (their
+    /// hashes sent with each read, 8 bytes each): past it, it computes every session of the
+    /// touched days of the window, as of those before it.
+    static let maximumTakenBack = 100_000
 
     /// The latest round of a project that still holds, without its touched days.
     private func heldRound(projectId: Int64) throws(ServerError) -> SettledRound? {
@@ -180,7 +258,8 @@ extension ClickHouseEventStore {
                 sql.roundCounts(projectId: projectId, round: latest.round, cutoff: latest.cutoff)
             ).first
             guard let counts, counts.touches == latest.touches, counts.rows == latest.rows else { continue }
-            return SettledRound(round: latest.round, cutoff: latest.cutoff, touchedDays: [])
+            return SettledRound(
+                round: latest.round, cutoff: latest.cutoff, touchedDays: [], window: counts.window)
         }
         return nil
     }
@@ -216,7 +295,8 @@ extension ClickHouseEventStore {
     }
 
     /// The dwell histograms of `filter` from a round's figures and, on the days touched since,
-    /// from the marks.
+    /// from the marks: of every session on those before its window, of the sessions touched
+    /// since (their rows in the round taken back) on those in it.
     func settledDwell(projectId: Int64, filter: ReportFilter, round: SettledRound) throws(ServerError)
         -> [String: DwellHistogram]
     {
@@ -224,16 +304,15 @@ extension ClickHouseEventStore {
         for row in try client.rows(
             sql.settledFigures(
                 projectId: projectId, round: round.round, kind: .dwell, filter: filter,
-                skipped: round.touchedDays))
+                skipped: round.recomputedDays, takenBack: round.takenBackSessions(filter)))
         where row.count != 0 {
             histograms[row.page, default: DwellHistogram()].add(
                 bucket: row.bucket, count: row.count, total: row.total)
         }
-        for live in Self.liveFilters(filter, days: round.touchedDays) {
-            let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
-            for row in try client.rows(
-                sql.rollupDwell(projectId: projectId, filter: live, sessions: sessions))
-            where row.count != 0 {
+        for (live, sessions) in try liveReads(projectId: projectId, filter: filter, round: round) {
+            var read = sql.rollupDwell(projectId: projectId, filter: live, sessions: sessions)
+            read.external = round.touchedTable(sessions)
+            for row in try client.rows(read) where row.count != 0 {
                 histograms[row.page, default: DwellHistogram()].add(
                     bucket: row.bucket, count: row.count, total: row.total)
             }
@@ -241,24 +320,41 @@ extension ClickHouseEventStore {
         return histograms
     }
 
+    /// What a settled read computes from the marks beside a round's figures: each run of touched
+    /// days before its window from every session of theirs, and its window's days of `filter`
+    /// from the sessions touched since (``SettledRound/takenBack(_:)``).
+    private func liveReads(projectId: Int64, filter: ReportFilter, round: SettledRound) throws(ServerError)
+        -> [(filter: ReportFilter, sessions: ClickHouseSQL.Sessions)]
+    {
+        var reads: [(filter: ReportFilter, sessions: ClickHouseSQL.Sessions)] = []
+        for live in Self.liveFilters(filter, days: round.recomputedDays) {
+            reads.append((live, try sessionsToRead(projectId: projectId, filter: live, page: nil)))
+        }
+        if let window = round.takenBack(filter) { reads.append((window, .touched)) }
+        return reads
+    }
+
     /// The session figures of `filter` (no page) from a round's lengths and, on the days touched
-    /// since, from the sessions' rows: one read.
+    /// since, from the sessions' rows (``liveReads(projectId:filter:round:)``): one read.
     func settledSessionFigures(projectId: Int64, filter: ReportFilter, round: SettledRound)
         throws(ServerError) -> SessionFigures
     {
+        let takenBack = round.takenBackSessions(filter)
         var parts = [
             sql.settledLengths(
-                projectId: projectId, round: round.round, filter: filter, skipped: round.touchedDays)
+                projectId: projectId, round: round.round, filter: filter, skipped: round.recomputedDays,
+                takenBack: takenBack != nil)
         ]
-        for live in Self.liveFilters(filter, days: round.touchedDays) {
-            let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
+        for (live, sessions) in try liveReads(projectId: projectId, filter: filter, round: round) {
             parts.append(sql.sessionLengths(projectId: projectId, filter: live, sessions: sessions))
         }
-        return try client.rows(ClickHouseSQL.sessionFigures(of: parts)).first ?? SessionFigures([])
+        var read = ClickHouseSQL.sessionFigures(of: parts)
+        read.external = takenBack.map(ClickHouseSQL.touchedTable)
+        return try client.rows(read).first ?? SessionFigures([])
     }
 
     /// The page moves of `filter` (from `page` when given) from a round's figures and, on the
-    /// days touched since, from the marks.
+    /// days touched since, from the marks (``liveReads(projectId:filter:round:)``).
     func settledMoves(projectId: Int64, filter: ReportFilter, from page: String?, round: SettledRound)
         throws(ServerError) -> [RollupMove]
     {
@@ -266,16 +362,14 @@ extension ClickHouseEventStore {
         for row in try client.rows(
             sql.settledFigures(
                 projectId: projectId, round: round.round, kind: .move, filter: filter,
-                skipped: round.touchedDays,
-                from: page))
+                skipped: round.recomputedDays, from: page, takenBack: round.takenBackSessions(filter)))
         {
             counts[MovePair(from: row.page, to: row.to), default: 0].addSaturating(Int(clamping: row.count))
         }
-        for live in Self.liveFilters(filter, days: round.touchedDays) {
-            let sessions = try sessionsToRead(projectId: projectId, filter: live, page: nil)
-            for move in try client.rows(
-                sql.rollupMoves(projectId: projectId, filter: live, from: page, sessions: sessions))
-            {
+        for (live, sessions) in try liveReads(projectId: projectId, filter: filter, round: round) {
+            var read = sql.rollupMoves(projectId: projectId, filter: live, from: page, sessions: sessions)
+            read.external = round.touchedTable(sessions)
+            for move in try client.rows(read) {
                 counts[MovePair(from: move.from, to: move.to ?? ""), default: 0].addSaturating(move.count)
             }
         }

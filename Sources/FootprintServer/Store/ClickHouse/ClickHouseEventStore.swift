@@ -103,6 +103,11 @@ public final class ClickHouseEventStore: EventStore {
         /// an INSERT still under way at the cutoff whose touch comes later voids the round.
         /// Default 30.
         public var settledMargin: Double = 30
+        /// The days a round keeps its figures per session too, the latest with sessions and those
+        /// before it (its *window*, see docs/ARCHITECTURE.md, *Settled session figures*): a read
+        /// with sessions touched since on those days computes only those sessions again, not every
+        /// session of the day. 0 for none. Default 2 (a day's late events come on the day after).
+        public var settledWindowDays = 2
         /// The most copies of unsettled INSERTs kept (``UnsettledInserts/capacity``). Default
         /// 200,000.
         var unsettledCapacity = 200_000

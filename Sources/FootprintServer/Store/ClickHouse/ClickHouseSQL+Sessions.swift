@@ -31,13 +31,57 @@ extension ClickHouseSQL {
 
     /// Which sessions' rows a session read merges. The answer is the same either way; only its
     /// cost differs (``sessionRowsInRange(projectId:filter:page:)`` tells which is less).
-    enum Sessions: Sendable {
+    enum Sessions: Sendable, Equatable {
         /// Every session's rows: a session outside the filter's days is left out by its start or
         /// its views' days once merged.
         case all
         /// With days in the filter, the rows of the sessions with a row on those days only, every
         /// row of each, as its start and timeline need.
         case inRange
+        /// The sessions whose ``sessionHash`` is in the table ``touchedTable`` sent with the read
+        /// (those touched after a round's cutoff: a session whose hash is the same as one of them
+        /// is read too, and taken back too), every row of each: what a read computes again where
+        /// the round kept them per session (``ClickHouseSQL/settledSessionsTable``).
+        case touched
+    }
+
+    /// What a session read carries besides what it counts.
+    enum Carried: Sendable {
+        /// What `filter`'s conditions read: the app version and OS when it names them.
+        case filtered
+        /// The start day, app version and OS, whatever `filter` holds: a round's figures per day.
+        case every
+        /// Those and the session's ``sessionHash``: a round's rows per session.
+        case everyBySession
+
+        /// Whether the start day, app version and OS are carried.
+        var every: Bool { self != .filtered }
+    }
+
+    /// A session's key as a round keeps its rows per session: 64 bits of it. Two sessions with
+    /// the same hash are taken back and computed again together, so a collision costs a read
+    /// and never changes an answer.
+    static let sessionHash = "cityHash64(session_key)"
+
+    /// The table of the hashes of the sessions touched after a round's cutoff, sent with the
+    /// reads that take them back (``Sessions/touched``).
+    static let touchedTable = (name: "touched_hashes", structure: "session_hash UInt64")
+
+    /// `hashes` as the table ``touchedTable``.
+    static func touchedTable(_ hashes: [UInt64]) -> ClickHouseExternalTable {
+        var rows = ClickHouseRowBinary(capacity: hashes.count * 8)
+        for hash in hashes { rows.append(hash) }
+        return ClickHouseExternalTable(name: touchedTable.name, structure: touchedTable.structure, rows: rows)
+    }
+
+    /// The hashes of a project's sessions touched after `cutoff`, at most `limit + 1` of them.
+    func touchedSessionHashes(projectId: Int64, after cutoff: Int64, limit: Int) -> ClickHouseQuery<UInt64> {
+        ClickHouseQuery(
+            """
+            SELECT DISTINCT \(Self.sessionHash) FROM \(database).\(tables.touches)
+            WHERE project_id = \(projectId) AND touched > \(cutoff) LIMIT \(limit &+ 1)
+            """, fields: 1
+        ) { row throws(ServerError) in try row.uint64(0) }
     }
 
     /// The ``sessionStates`` a table keeps: all, or all but the marks.
@@ -87,14 +131,21 @@ extension ClickHouseSQL {
         // The keys first (`PREWHERE`): the states are read only from the parts of the table (sorted
         // by day first) that hold rows of those sessions.
         var prewhere = ""
-        if sessions == .inRange, filter.from != nil || filter.to != nil {
+        var events =
+            copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
+            + (page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? [])
+        switch sessions {
+        case .all: break
+        case .inRange:
+            guard filter.from != nil || filter.to != nil else { break }
             let inRange = ["project_id = \(projectId)"] + onPage + Self.dayConditions(filter)
             prewhere =
                 "PREWHERE session_key GLOBAL IN (SELECT session_key FROM \(database).\(table) WHERE \(inRange.joined(separator: " AND ")))\n"
+        case .touched:
+            let touched = "\(Self.sessionHash) IN \(Self.touchedTable.name)"
+            prewhere = "PREWHERE \(touched)\n"
+            events.append(touched)
         }
-        let events =
-            copyConditions(projectId: projectId, copies: .countedOfRedundantDevices)
-            + (page.map { ["ifNull(page, '') = \(ClickHouseFormat.literal($0))"] } ?? [])
         let columns = Self.sessionStates.map(\.name).filter(names.contains).map { "\($0)_state" }
         return """
             SELECT session_key, \(Self.sessionStateExpressions(names))
@@ -145,20 +196,21 @@ extension ClickHouseSQL {
     /// Each session's (or with `page`, each session's events on that page) page views, with
     /// `length` its length, and what ``sessionConditions(filter:)`` reads: its start day, and the
     /// app version and OS of its first stored event.
-    /// With `everySession`, the start day, app version and OS whatever `filter` holds (the settled
-    /// figures keep them).
+    /// With `carried`, the start day, app version and OS whatever `filter` holds (the settled
+    /// figures keep them), and the session's hash.
     func sessionRows(
         projectId: Int64, filter: ReportFilter, page: String?, length: Bool, sessions: Sessions,
-        everySession: Bool = false
+        carried: Carried = .filtered
     )
         -> String
     {
         var names = Self.sessionStateNames(
             length ? ["start_time", "end_time", "views"] : ["views"], filter: filter)
-        if everySession { names += ["day", "app", "os"] }
+        if carried.every { names += ["day", "app", "os"] }
         names = Self.sessionStates.map(\.name).filter(names.contains)
+        let hash = carried == .everyBySession ? ", \(Self.sessionHash) AS session_hash" : ""
         return """
-            SELECT \(names.map(Self.sessionMerge).joined(separator: ", "))\(length ? ", end_time - start_time AS length" : "")
+            SELECT \(names.map(Self.sessionMerge).joined(separator: ", "))\(length ? ", end_time - start_time AS length" : "")\(hash)
             FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: page, names: names, sessions: sessions)))
             GROUP BY session_key
             """
@@ -195,6 +247,8 @@ extension ClickHouseSQL {
     /// read from the lengths sorted with their running count of sessions (ClickHouse's quantiles
     /// interpolate or pick otherwise; a lambda is given the rank as an array, since 18.16's
     /// lambdas read no other column).
+    /// With `counted`, the rows are summed per length first (a round's rows of the sessions
+    /// touched since are taken back as negative ones).
     /// Without `counted`, every row is one session (`sessions` is 1), and the middle lengths are
     /// read from the sorted lengths themselves (at 10M events 0.4 s against 0.6 s).
     static func sessionFigures(of parts: [String], counted: Bool = true) -> ClickHouseQuery<SessionFigures> {
@@ -208,6 +262,16 @@ extension ClickHouseSQL {
             counted
             ? "arrayMap(x -> x.1, sorted) AS lengths, arrayCumSum(arrayMap(x -> x.2, sorted)) AS counts"
             : "sorted"
+        // Counted rows are summed per length first: a round's rows taken back (negative) then
+        // never make the running count fall within a length.
+        let rows =
+            counted
+            ? """
+            SELECT kept, sum(part_sessions) AS sessions, sum(part_screens) AS screens, sum(part_bounces) AS bounces
+            FROM (SELECT kept, sessions AS part_sessions, screens AS part_screens, bounces AS part_bounces
+                FROM (\(parts.joined(separator: "\nUNION ALL\n"))))
+            GROUP BY kept
+            """ : parts.joined(separator: "\nUNION ALL\n")
         return ClickHouseQuery(
             """
             SELECT n, high, low, screens, bounces, if(n = 0, 0, \(middle("intDiv(n - 1, 2) + 1"))),
@@ -218,7 +282,7 @@ extension ClickHouseSQL {
                     SELECT sum(sessions) AS n, sum(intDiv(kept, 4294967296) * sessions) AS high,
                         sum(kept % 4294967296 * sessions) AS low, sum(screens) AS screens, sum(bounces) AS bounces,
                         \(sorted) AS sorted
-                    FROM (\(parts.joined(separator: "\nUNION ALL\n")))
+                    FROM (\(rows))
                 )
             )
             """, fields: 7
@@ -253,17 +317,21 @@ extension ClickHouseSQL {
     /// times, the first ``SessionTimeline/maximumMarks``: `(time, sequence, mark, page,
     /// duration, day)`; and what ``sessionConditions(filter:)`` reads of the session: the app
     /// version and OS of its first stored event (a view's own day is in its mark).
-    /// With `everySession`, the app version and OS whatever `filter` holds (the settled figures
-    /// keep them: ``ClickHouseSQL/settledColumns``).
-    func sessionMarks(projectId: Int64, filter: ReportFilter, sessions: Sessions, everySession: Bool = false)
+    /// With `carried`, the app version and OS whatever `filter` holds (the settled figures keep
+    /// them: ``ClickHouseSQL/settledColumns``), and the session's hash.
+    func sessionMarks(
+        projectId: Int64, filter: ReportFilter, sessions: Sessions, carried: Carried = .filtered
+    )
         -> String
     {
-        var names = Self.sessionStateNames(everySession ? ["marks", "app", "os"] : ["marks"], filter: filter)
+        var names = Self.sessionStateNames(
+            carried.every ? ["marks", "app", "os"] : ["marks"], filter: filter)
         names.removeAll { $0 == "day" }
         names = Self.sessionStates.map(\.name).filter(names.contains)
+        let hash = carried == .everyBySession ? ", \(Self.sessionHash) AS session_hash" : ""
         return """
             SELECT arraySlice(arraySort(x -> (\(Mark.time.of("x")), \(Mark.sequence.of("x"))), groupArrayIfMerge(marks_state)),
-                    1, \(SessionTimeline.maximumMarks)) AS marks\(names.filter { $0 != "marks" }.map { ", " + Self.sessionMerge($0) }.joined())
+                    1, \(SessionTimeline.maximumMarks)) AS marks\(names.filter { $0 != "marks" }.map { ", " + Self.sessionMerge($0) }.joined())\(hash)
             FROM (\(sessionStateRows(projectId: projectId, filter: filter, page: nil, names: names, sessions: sessions)))
             GROUP BY session_key
             """
@@ -277,7 +345,7 @@ extension ClickHouseSQL {
     {
         let sql = """
             SELECT page, \(Self.bucket("milliseconds")) AS bucket, count(), sum(milliseconds), sum(toFloat64(milliseconds))
-            FROM (\(dwells(projectId: projectId, filter: filter, sessions: sessions, everySession: false)))
+            FROM (\(dwells(projectId: projectId, filter: filter, sessions: sessions, carried: .filtered)))
             GROUP BY page, bucket
             """
         return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
@@ -286,9 +354,9 @@ extension ClickHouseSQL {
     }
 
     /// Each view's dwell on `filter`'s days (``rollupDwell(projectId:filter:sessions:)``):
-    /// `page, day, milliseconds`, with `everySession` then `app, os` whatever `filter` holds.
-    func dwells(projectId: Int64, filter: ReportFilter, sessions: Sessions, everySession: Bool) -> String {
-        let carried = everySession ? ", app, os" : Self.sessionColumns(filter)
+    /// `page, day, milliseconds`, then what `carried` names (``carriedColumns(_:filter:)``).
+    func dwells(projectId: Int64, filter: ReportFilter, sessions: Sessions, carried: Carried) -> String {
+        let columns = Self.carriedColumns(carried, filter: filter)
         var conditions = sessionConditions(filter: filter)
         conditions.append("milliseconds >= 0")
         if let page = filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
@@ -314,13 +382,13 @@ extension ClickHouseSQL {
             if(\(m(.code)) != \(view) OR \(n(.code)) = \(none), -1, if(\(n(.code)) = \(view), least(greatest(0, \(n(.time)) - \(m(.time))), \(dwellCap)), \(n(.duration))))
             """
         return """
-            SELECT page, day, milliseconds\(carried) FROM (
-                SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds\(carried) FROM (
+            SELECT page, day, milliseconds\(columns) FROM (
+                SELECT dwell.1 AS page, dwell.2 AS day, dwell.3 AS milliseconds\(columns) FROM (
                     SELECT arrayMap((m, n) -> (\(m(.page)), \(m(.day)), \(dwell)), timed,
-                        arraySlice(arrayPushBack(timed, \(end)), 2)) AS dwells\(carried)
+                        arraySlice(arrayPushBack(timed, \(end)), 2)) AS dwells\(columns)
                     FROM (
-                        SELECT \(timed) AS timed\(carried)
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions, everySession: everySession)))
+                        SELECT \(timed) AS timed\(columns)
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions, carried: carried)))
                     )
                 ) ARRAY JOIN dwells AS dwell
             ) WHERE \(conditions.joined(separator: " AND "))
@@ -336,7 +404,7 @@ extension ClickHouseSQL {
     {
         let sql = """
             SELECT from_page, to_page, count()
-            FROM (\(moves(projectId: projectId, filter: filter, from: page, sessions: sessions, everySession: false)))
+            FROM (\(moves(projectId: projectId, filter: filter, from: page, sessions: sessions, carried: .filtered)))
             GROUP BY from_page, to_page
             """
         return ClickHouseQuery(sql, fields: 3) { row throws(ServerError) in
@@ -346,32 +414,37 @@ extension ClickHouseSQL {
     }
 
     /// Each move from a view on `filter`'s days (from `page`'s views only with one):
-    /// `from_page, to_page, day`, with `everySession` then `app, os` whatever `filter` holds.
+    /// `from_page, to_page, day`, then what `carried` names (``carriedColumns(_:filter:)``).
     func moves(
-        projectId: Int64, filter: ReportFilter, from page: String?, sessions: Sessions, everySession: Bool
+        projectId: Int64, filter: ReportFilter, from page: String?, sessions: Sessions, carried: Carried
     ) -> String {
-        let carried = everySession ? ", app, os" : Self.sessionColumns(filter)
+        let columns = Self.carriedColumns(carried, filter: filter)
         var conditions = sessionConditions(filter: filter)
         if let page { conditions.append("from_page = \(ClickHouseFormat.literal(page))") }
         return """
-            SELECT from_page, to_page, day\(carried) FROM (
-                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day\(carried) FROM (
+            SELECT from_page, to_page, day\(columns) FROM (
+                SELECT move.1 AS from_page, move.2 AS to_page, move.3 AS day\(columns) FROM (
                     SELECT arrayMap((v, next) -> (\(Mark.page.of("v")), next, \(Mark.day.of("v"))), views,
-                        arraySlice(arrayPushBack(arrayMap(x -> \(Mark.page.of("x")), views), ''), 2)) AS moves\(carried)
+                        arraySlice(arrayPushBack(arrayMap(x -> \(Mark.page.of("x")), views), ''), 2)) AS moves\(columns)
                     FROM (
-                        SELECT arrayFilter(x -> \(Mark.code.of("x")) = \(Code.view.rawValue), marks) AS views\(carried)
-                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions, everySession: everySession)))
+                        SELECT arrayFilter(x -> \(Mark.code.of("x")) = \(Code.view.rawValue), marks) AS views\(columns)
+                        FROM (\(sessionMarks(projectId: projectId, filter: filter, sessions: sessions, carried: carried)))
                     )
                 ) ARRAY JOIN moves AS move
             ) WHERE \(conditions.joined(separator: " AND "))
             """
     }
 
-    /// The columns of a session ``sessionMarks(projectId:filter:)`` gives besides its marks, which
-    /// the reads of them carry to ``sessionConditions(filter:)``: `, app` and `, os` when `filter`
-    /// has them.
-    static func sessionColumns(_ filter: ReportFilter) -> String {
-        (filter.appVersion != nil ? ", app" : "") + (filter.os != nil ? ", os" : "")
+    /// The columns of a session ``sessionMarks(projectId:filter:sessions:carried:)`` gives
+    /// besides its marks, which the reads of them carry: `, app` and `, os` when `filter` has them
+    /// (for ``sessionConditions(filter:)``), both whatever it has with ``Carried/every``, and
+    /// `, session_hash` too with ``Carried/everyBySession``.
+    static func carriedColumns(_ carried: Carried, filter: ReportFilter) -> String {
+        switch carried {
+        case .filtered: (filter.appVersion != nil ? ", app" : "") + (filter.os != nil ? ", os" : "")
+        case .every: ", app, os"
+        case .everyBySession: ", app, os, session_hash"
+        }
     }
 
     /// ``DwellHistogram/bucket(of:)`` in SQL: the value below 16, else 16 buckets per power of

@@ -27,6 +27,9 @@ extension ClickHouseSQL {
         /// A session length on its start day: `bucket` the length (at least 0), `count` the
         /// sessions, `total` their page views, `total_float` the bounces among them.
         case session = 3
+        /// The round's one row that says from which `day` on it keeps its figures per session too
+        /// (``settledSessionsTable``): its *window*.
+        case window = 4
     }
 
     /// The touches table (an aggregate table, so that it is made, filled on upgrade and cut at
@@ -53,12 +56,31 @@ extension ClickHouseSQL {
             to_page String, bucket Int64, count Int64, total Int64, total_float Float64
         """
 
+    /// The columns of `settled_sessions`: those of `settled_figures` per session
+    /// (``sessionHash``).
+    static let settledSessionColumns = """
+        project_id Int64, round String, session_hash UInt64, kind UInt8, day Int64, app String, os String,
+            page String, to_page String, bucket Int64, count Int64, total Int64, total_float Float64
+        """
+
+    /// The table of a round's figures per session on the days of its window
+    /// (``SettledKind/window``), sorted by session: a read takes back the rows of the sessions
+    /// touched since and computes those sessions again, instead of every session of those days.
+    /// Its rows name no person (a session's hash, pages and numbers) and go with their round.
+    /// (`tables.settledSessions` names it for the reads and writes.)
+    static let settledSessionsTable = "settled_sessions"
+
     /// The local tables of the settled figures and their rounds.
     var settledTables: [String] {
         [
             """
             CREATE TABLE IF NOT EXISTS \(database).settled_figures_local (\(Self.settledColumns))
             ENGINE = \(engine("MergeTree", table: "settled_figures_local")) ORDER BY (project_id, round, kind, day)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS \(database).\(Self.settledSessionsTable)_local (\(Self.settledSessionColumns))
+            ENGINE = \(engine("MergeTree", table: "\(Self.settledSessionsTable)_local"))
+            ORDER BY (project_id, round, session_hash, kind, day)
             """,
             """
             CREATE TABLE IF NOT EXISTS \(database).settled_rounds_local (
@@ -89,6 +111,10 @@ extension ClickHouseSQL {
             ENGINE = Distributed(\(cluster), \(database), settled_people_local, cityHash64(project_id, member))
             """,
             """
+            CREATE TABLE IF NOT EXISTS \(database).\(Self.settledSessionsTable) AS \(database).\(Self.settledSessionsTable)_local
+            ENGINE = Distributed(\(cluster), \(database), \(Self.settledSessionsTable)_local, session_hash)
+            """,
+            """
             CREATE TABLE IF NOT EXISTS \(database).touched_links AS \(database).touched_links_local
             ENGINE = Distributed(\(cluster), \(database), touched_links_local, cityHash64(project_id, anonymous_id))
             """,
@@ -105,49 +131,106 @@ extension ClickHouseSQL {
         )
     }
 
-    /// Writes a round's figures of `filter`'s days (every day without days): the dwell buckets,
-    /// the moves and the session lengths, per day, app version, OS and page, as the reads of the
-    /// sessions compute them.
-    func settleFigures(projectId: Int64, round: String, filter: ReportFilter = ReportFilter()) -> [String] {
-        let sessions: Sessions = filter.from == nil && filter.to == nil ? .all : .inRange
+    /// Writes a round's figures of `filter`'s days (every day without days) from the rows of
+    /// `sessions` (``Sessions/all`` without days, else ``Sessions/inRange``, when not given): the
+    /// dwell buckets, the moves and the session lengths, per day, app version, OS and page, as the
+    /// reads of the sessions compute them; with `bySession`, per session too, into
+    /// `settled_sessions` (``settledSessionsTable``).
+    func settleFigures(
+        projectId: Int64, round: String, filter: ReportFilter = ReportFilter(), sessions: Sessions? = nil,
+        bySession: Bool = false
+    ) -> [String] {
+        let sessions = sessions ?? (filter.from == nil && filter.to == nil ? .all : .inRange)
+        let carried: Carried = bySession ? .everyBySession : .every
+        let (table, hash) =
+            bySession ? (tables.settledSessions, "session_hash, ") : (tables.settledFigures, "")
         let into = """
-            INSERT INTO \(database).\(tables.settledFigures) (project_id, round, kind, day, app, os, page, to_page, bucket, count, total, total_float)
+            INSERT INTO \(database).\(table) (project_id, round, \(hash)kind, day, app, os, page, to_page, bucket, count, total, total_float)
             """
-        let head = "SELECT \(projectId), \(ClickHouseFormat.literal(round))"
+        let head = "SELECT \(projectId), \(ClickHouseFormat.literal(round)), \(hash)"
         let lengths = sessionRows(
             projectId: projectId, filter: filter, page: nil, length: true, sessions: sessions,
-            everySession: true)
+            carried: carried)
         return [
             """
             \(into)
-            \(head), \(SettledKind.dwell.rawValue), day, app, os, page, '', \(Self.bucket("milliseconds")) AS bucket,
+            \(head)\(SettledKind.dwell.rawValue), day, app, os, page, '', \(Self.bucket("milliseconds")) AS bucket,
                 toInt64(count()), sum(milliseconds), sum(toFloat64(milliseconds))
-            FROM (\(dwells(projectId: projectId, filter: filter, sessions: sessions, everySession: true)))
-            GROUP BY day, app, os, page, bucket
+            FROM (\(dwells(projectId: projectId, filter: filter, sessions: sessions, carried: carried)))
+            GROUP BY \(hash)day, app, os, page, bucket
             """,
             """
             \(into)
-            \(head), \(SettledKind.move.rawValue), day, app, os, from_page, to_page, 0, toInt64(count()), 0, 0
-            FROM (\(moves(projectId: projectId, filter: filter, from: nil, sessions: sessions, everySession: true)))
-            GROUP BY day, app, os, from_page, to_page
+            \(head)\(SettledKind.move.rawValue), day, app, os, from_page, to_page, 0, toInt64(count()), 0, 0
+            FROM (\(moves(projectId: projectId, filter: filter, from: nil, sessions: sessions, carried: carried)))
+            GROUP BY \(hash)day, app, os, from_page, to_page
             """,
             """
             \(into)
-            \(head), \(SettledKind.session.rawValue), day, app, os, '', '', greatest(0, length) AS kept, toInt64(count()),
+            \(head)\(SettledKind.session.rawValue), day, app, os, '', '', greatest(0, length) AS kept, toInt64(count()),
                 toInt64(sum(views)), toFloat64(countIf(views <= 1))
             FROM (\(lengths))
             WHERE \(sessionConditions(filter: filter).joined(separator: " AND "))
-            GROUP BY day, app, os, kept
+            GROUP BY \(hash)day, app, os, kept
             """,
         ]
     }
 
-    /// Copies the figures of round `previous` but those of `skipped` days into round `round`.
-    func copyFigures(projectId: Int64, from previous: String, to round: String, skipped: [Int64]) -> String {
+    /// Writes a round's figures of the days from `window` on: per session (every session with a
+    /// row on those days, ``settleFigures(projectId:round:filter:sessions:bySession:)``), then per
+    /// day from those rows (the same moment's, so a read can take back a session's rows from
+    /// them), then the row that says where its window starts (``SettledKind/window``).
+    func settleWindow(projectId: Int64, round: String, from window: Int64) -> [String] {
+        var days = ReportFilter()
+        days.from = Timestamp(millisecondsSince1970: window &* 86_400_000)
+        let columns = "kind, day, app, os, page, to_page"
+        let into = """
+            INSERT INTO \(database).\(tables.settledFigures) (project_id, round, \(columns), bucket, count, total, total_float)
+            """
+        let head = "SELECT \(projectId), \(ClickHouseFormat.literal(round))"
+        return settleFigures(
+            projectId: projectId, round: round, filter: days, sessions: .inRange, bySession: true)
+            + [
+                """
+                \(into)
+                \(head), \(columns), bucket, sum(count), sum(total), sum(total_float)
+                FROM \(database).\(tables.settledSessions)
+                WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))
+                GROUP BY \(columns), bucket
+                """,
+                """
+                \(into)
+                \(head), \(SettledKind.window.rawValue), \(window), '', '', '', '', 0, 0, 0, 0
+                """,
+            ]
+    }
+
+    /// The first day of a round's window: the latest day with sessions up to the day after
+    /// `cutoff`'s (a client's clock a day ahead), and the `days - 1` before it; `nil` with none.
+    func windowStart(projectId: Int64, cutoff: Int64, days: Int) -> ClickHouseQuery<Int64?> {
+        let last = cutoff / 86_400 &+ 1
+        return ClickHouseQuery(
+            """
+            SELECT count(), max(day) FROM \(database).\(tables.sessions)
+            WHERE project_id = \(projectId) AND day <= \(last)
+            """, fields: 2
+        ) { row throws(ServerError) in
+            try row.int64(0) > 0 ? try row.int64(1) &- Int64(max(1, days) - 1) : nil
+        }
+    }
+
+    /// Copies the figures of round `previous` but those of `skipped` days, of the days from
+    /// `window` on and its window's row into round `round`.
+    func copyFigures(
+        projectId: Int64, from previous: String, to round: String, skipped: [Int64], window: Int64? = nil
+    ) -> String {
         let figures = "\(database).\(tables.settledFigures)"
         let rows =
-            ["project_id = \(projectId)", "round = \(ClickHouseFormat.literal(previous))"]
-            + Self.notOn(skipped)
+            [
+                "project_id = \(projectId)", "round = \(ClickHouseFormat.literal(previous))",
+                "kind != \(SettledKind.window.rawValue)",
+            ]
+            + Self.notOn(skipped) + (window.map { ["day < \($0)"] } ?? [])
         return """
             INSERT INTO \(figures) (project_id, round, kind, day, app, os, page, to_page, bucket, count, total, total_float)
             SELECT project_id, \(ClickHouseFormat.literal(round)), kind, day, app, os, page, to_page, bucket, count, total, total_float
@@ -155,14 +238,48 @@ extension ClickHouseSQL {
             """
     }
 
+    /// A round's rows per session of `kind` on `filter`'s days, of its app version and OS (and
+    /// `page` when given), of the sessions in ``touchedTable`` (sent with the read), negated:
+    /// `page, to_page, bucket, taken_count, taken_total, taken_total_float`, taken back from the
+    /// round's figures before those sessions are computed again.
+    func takenBack(
+        projectId: Int64, round: String, kind: SettledKind, filter: ReportFilter, page: String? = nil
+    ) -> String {
+        var conditions = settledConditions(
+            projectId: projectId, round: round, kind: kind, filter: filter, skipped: [])
+        if let page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
+        conditions.append("session_hash IN \(Self.touchedTable.name)")
+        return """
+            SELECT page, to_page, bucket, -count AS taken_count, -total AS taken_total,
+                -total_float AS taken_total_float
+            FROM \(database).\(tables.settledSessions) WHERE \(conditions.joined(separator: " AND "))
+            """
+    }
+
     /// A round's sessions that started on `filter`'s days but `skipped`, of its app version and
     /// OS: rows of ``sessionFigures(of:)``.
-    func settledLengths(projectId: Int64, round: String, filter: ReportFilter, skipped: [Int64]) -> String {
-        """
-        SELECT bucket AS kept, count AS sessions, total AS screens, toInt64(total_float) AS bounces
-        FROM \(database).\(tables.settledFigures)
-        WHERE \(settledConditions(projectId: projectId, round: round, kind: .session, filter: filter, skipped: skipped).joined(separator: " AND "))
-        """
+    /// With `takenBack`, less the round's rows of the sessions in ``touchedTable``
+    /// (``takenBack(projectId:round:kind:filter:page:)``).
+    func settledLengths(
+        projectId: Int64, round: String, filter: ReportFilter, skipped: [Int64], takenBack: Bool = false
+    ) -> String {
+        let conditions = settledConditions(
+            projectId: projectId, round: round, kind: .session, filter: filter, skipped: skipped)
+        var rows = """
+            SELECT bucket, count, total, total_float FROM \(database).\(tables.settledFigures)
+            WHERE \(conditions.joined(separator: " AND "))
+            """
+        if takenBack {
+            rows += """
+
+                UNION ALL
+                SELECT bucket, taken_count, taken_total, taken_total_float FROM (\(self.takenBack(projectId: projectId, round: round, kind: .session, filter: filter)))
+                """
+        }
+        return """
+            SELECT bucket AS kept, count AS sessions, total AS screens, toInt64(total_float) AS bounces
+            FROM (\(rows))
+            """
     }
 
     /// The conditions on a round's figures of `kind` on `filter`'s days but `skipped`, of its app
@@ -217,16 +334,18 @@ extension ClickHouseSQL {
     }
 
     /// What a round recorded, as it is now: a project's touches up to `cutoff` and the round's
-    /// figure rows.
+    /// figure rows; and the first day of its window (``SettledKind/window``), if it has one.
     func roundCounts(projectId: Int64, round: String, cutoff: Int64)
-        -> ClickHouseQuery<(touches: Int64, rows: Int64)>
+        -> ClickHouseQuery<(touches: Int64, rows: Int64, window: Int64?)>
     {
+        let window = SettledKind.window.rawValue
         let sql = """
             SELECT (SELECT count() FROM \(database).\(tables.touches) WHERE project_id = \(projectId) AND touched <= \(cutoff)),
-                (SELECT count() FROM \(database).\(tables.settledFigures) WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round)))
+                count(), countIf(kind = \(window)), minIf(day, kind = \(window))
+            FROM \(database).\(tables.settledFigures) WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))
             """
-        return ClickHouseQuery(sql, fields: 2) { row throws(ServerError) in
-            (try row.int64(0), try row.int64(1))
+        return ClickHouseQuery(sql, fields: 4) { row throws(ServerError) in
+            (try row.int64(0), try row.int64(1), try row.int64(2) > 0 ? try row.int64(3) : nil)
         }
     }
 
@@ -255,25 +374,42 @@ extension ClickHouseSQL {
 
     /// A round's figures of `kind` on `filter`'s days but `skipped`, of its app version, OS and
     /// page, and from `page` when given: `page, to_page, bucket, count, total, total_float` summed
-    /// over the days.
+    /// over the days; with `takenBack`, less its rows of the sessions in ``touchedTable``
+    /// (``takenBack(projectId:round:kind:filter:page:)``), which it is then sent with.
     func settledFigures(
         projectId: Int64, round: String, kind: SettledKind, filter: ReportFilter, skipped: [Int64],
-        from page: String? = nil
+        from page: String? = nil, takenBack hashes: [UInt64]? = nil
     ) -> ClickHouseQuery<(page: String, to: String, bucket: Int64, count: Int64, total: Int64)> {
         var conditions = settledConditions(
             projectId: projectId, round: round, kind: kind, filter: filter, skipped: skipped)
-        if let page = page ?? filter.page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
+        let page = page ?? filter.page
+        if let page { conditions.append("page = \(ClickHouseFormat.literal(page))") }
+        var rows = """
+            SELECT page, to_page, bucket, count, total, total_float
+            FROM \(database).\(tables.settledFigures) WHERE \(conditions.joined(separator: " AND "))
+            """
+        if hashes != nil {
+            rows += """
+
+                UNION ALL
+                \(takenBack(projectId: projectId, round: round, kind: kind, filter: filter, page: page))
+                """
+        }
         let sql = """
             SELECT page, to_page, bucket, sum(count), sum(total), sum(total_float)
-            FROM \(database).\(tables.settledFigures) WHERE \(conditions.joined(separator: " AND "))
+            FROM (\(rows))
             GROUP BY page, to_page, bucket
             """
-        return ClickHouseQuery(sql, fields: 6) { row throws(ServerError) in
+        var query = ClickHouseQuery<(page: String, to: String, bucket: Int64, count: Int64, total: Int64)>(
+            sql, fields: 6
+        ) { row throws(ServerError) in
             (
                 row.string(0), row.string(1), try row.int64(2), try row.int64(3),
                 try row.sum(exact: 4, approximate: 5)
             )
         }
+        query.external = hashes.map(Self.touchedTable)
+        return query
     }
 
     /// The projects with touches: the latest touch of each, and the time of the node that runs it.
@@ -321,8 +457,10 @@ extension ClickHouseSQL {
 
     /// Deletes a project's rounds but `kept` and their figures from one shard's local tables.
     func deleteRounds(projectId: Int64, keeping kept: Set<String>) -> [String] {
-        ["settled_figures_local", "settled_rounds_local", "settled_people_local", "settled_totals_local"].map
-        {
+        [
+            "settled_figures_local", "settled_rounds_local", "settled_people_local", "settled_totals_local",
+            "\(Self.settledSessionsTable)_local",
+        ].map {
             """
             ALTER TABLE \(database).\($0) DELETE
             WHERE project_id = \(projectId) AND round NOT IN (\(Self.list(kept)))

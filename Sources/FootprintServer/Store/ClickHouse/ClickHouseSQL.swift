@@ -37,6 +37,7 @@ struct ClickHouseSQL: Sendable {
         var stepTimes: String, sessions: String
         var sessionPages: String, touches: String, settledFigures: String, settledRounds: String
         var settledPeople: String, settledTotals: String, touchedRows: String, touchedLinks: String
+        var settledSessions: String
         /// Through the `Distributed` tables: every shard.
         static let distributed = Tables(
             events: "events", identities: "identities", lostEvents: "lost_events",
@@ -45,7 +46,7 @@ struct ClickHouseSQL: Sendable {
             personBlocks: "person_blocks", stepTimes: "step_times", sessions: "sessions",
             sessionPages: "session_pages", touches: "touched_sessions", settledFigures: "settled_figures",
             settledRounds: "settled_rounds", settledPeople: "settled_people", settledTotals: "settled_totals",
-            touchedRows: "touched_rows", touchedLinks: "touched_links")
+            touchedRows: "touched_rows", touchedLinks: "touched_links", settledSessions: "settled_sessions")
         /// One node's own tables (a single-node check of the SQL).
         static let local = Tables(
             events: "events_local", identities: "identities_local", lostEvents: "lost_events_local",
@@ -57,7 +58,7 @@ struct ClickHouseSQL: Sendable {
             settledFigures: "settled_figures_local", settledRounds: "settled_rounds_local",
             settledPeople: "settled_people_local", settledTotals: "settled_totals_local",
             touchedRows: "touched_rows_local",
-            touchedLinks: "touched_links_local")
+            touchedLinks: "touched_links_local", settledSessions: "settled_sessions_local")
     }
 
     /// Which stored copies of the events a read takes.
