@@ -214,6 +214,36 @@ struct ClickHouseSettledTests {
         }
     }
 
+    /// A round with a window but no rows per session (one copied by a binary that knew no
+    /// window keeps the window's row without them) is read without a window: the touched days of
+    /// its window are computed from every session of theirs, and every report stays SQLite's.
+    @Test func aRoundWithoutRowsPerSessionIsReadWithoutAWindow() throws {
+        let data = PeopleTests.DataSet(seed: 7)
+        let early = data.filtered(events: { !Self.isLate($0) }, links: { _ in true })
+        let late = data.filtered(events: Self.isLate, links: { _ in false })
+        try withTemporaryStore("footprint-settled-no-window") { sqlite, sqliteProject in
+            try ClickHouseTesting.withStore(configure: { $0.settledMargin = 0 }) { store, project throws in
+                try early.write(into: sqlite, project: sqliteProject)
+                try early.write(into: store, project: project)
+                try #require(try store.settle(projectId: project.id) != nil)
+                #expect(try store.settledRound(projectId: project.id)?.window != nil)
+                for shard in store.location.shards {
+                    _ = try store.client.execute(
+                        "TRUNCATE TABLE \(store.location.database).settled_sessions_local", on: shard)
+                }
+                Self.pastCutoff()
+                try late.write(into: sqlite, project: sqliteProject)
+                try late.write(into: store, project: project)
+                let round = try #require(try store.settledRound(projectId: project.id))
+                #expect(round.window == nil)
+                #expect(round.recomputedDays == round.touchedDays && !round.touchedDays.isEmpty)
+                ClickHouseAgreementTests.expectSame(
+                    try ClickHouseAgreementTests.everyReport(store, project, data: data),
+                    try ClickHouseAgreementTests.everyReport(sqlite, sqliteProject, data: data))
+            }
+        }
+    }
+
     /// A session id that two devices send (a client chooses it) makes one session whose rows sit
     /// on both devices' shards: the days touched since a round walk it whole, as SQLite does.
     @Test func aSessionOfTwoDevicesIsWalkedWholeOnTheDaysTouchedSince() throws {

@@ -384,6 +384,8 @@ extension ClickHouseSQL {
             ),
         ]
         settledReads += takenBack.map { ($0.label, $0.sql, touched) }
+        let days = daysOfTouchedSessions(projectId: projectId, hashes: [1, 2])
+        settledReads.append(("days of the sessions touched since", days.sql, days.external))
         return statements.map { ($0.label, $0.sql, nil) } + settledReads + [
             ("copied messages", copied.sql, copied.external), ("stored copies", copies.sql, copies.external),
             ("insert marks", insertMarks(projectId: projectId, among: [16, 32]).sql, nil),

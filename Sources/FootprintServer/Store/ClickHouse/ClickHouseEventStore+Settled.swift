@@ -14,7 +14,7 @@ extension ClickHouseEventStore {
         /// The first day of its window (``ClickHouseSQL/SettledKind/window``), if it has one.
         var window: Int64?
         /// The hashes of the sessions touched since its cutoff (``ClickHouseSQL/sessionHash``),
-        /// read with the touched days when some is in its window and they are at most
+        /// read before the touched days when they are at most
         /// ``ClickHouseEventStore/maximumTakenBack``; `nil` otherwise.
         var touchedSessions: [UInt64]?
         /// Whether its people are read from its totals (``ClickHouseSQL/settledTotals(projectId:filter:round:items:spans:)``);
@@ -224,31 +224,34 @@ extension ClickHouseEventStore {
                 })
         else { return nil }
         if touchedDays {
-            round.touchedDays = try shared(
-                lookups?.touchedDays, .init(projectId: projectId, round: round.round)
-            ) {
-                () throws(ServerError) in try daysTouched(projectId: projectId, after: round.cutoff)
+            // The sessions touched since first (none: no day either), then their days.
+            let key = SettledLookups.RoundKey(projectId: projectId, round: round.round)
+            let cutoff = round.cutoff
+            round.touchedSessions = try shared(lookups?.touchedSessions, key) {
+                () throws(ServerError) in
+                let hashes = try client.rows(
+                    sql.touchedSessionHashes(
+                        projectId: projectId, after: cutoff, limit: Self.maximumTakenBack))
+                return hashes.count > Self.maximumTakenBack ? nil : hashes
             }
-            if let window = round.window, round.touchedDays.contains(where: { $0 >= window }) {
-                let cutoff = round.cutoff
-                round.touchedSessions = try shared(
-                    lookups?.touchedSessions, .init(projectId: projectId, round: round.round)
-                ) {
-                    () throws(ServerError) in
-                    let hashes = try client.rows(
-                        sql.touchedSessionHashes(
-                            projectId: projectId, after: cutoff, limit: Self.maximumTakenBack))
-                    return hashes.count > Self.maximumTakenBack ? nil : hashes
+            let hashes = round.touchedSessions
+            round.touchedDays = try shared(lookups?.touchedDays, key) {
+                () throws(ServerError) in
+                guard let hashes else {
+                    return try client.rows(sql.daysTouched(projectId: projectId, after: cutoff))
                 }
+                guard !hashes.isEmpty else { return [] }
+                return try client.rows(sql.daysOfTouchedSessions(projectId: projectId, hashes: hashes))
             }
         }
         round.lookups = lookups
         return round
     }
 
-    /// The most sessions touched since a round that a read takes back and computes again (their
-    /// hashes sent with each read, 8 bytes each): past it, it computes every session of the
-    /// touched days of the window, as of those before it.
+    /// The most sessions touched since a round whose hashes a read sends (8 bytes each) to find
+    /// their days and to take them back and compute them again: past it, the days are found from
+    /// their keys (``ClickHouseSQL/daysTouched(projectId:after:)``) and every session of the
+    /// touched days of the window is computed, as of those before it.
     static let maximumTakenBack = 100_000
 
     /// The latest round of a project that still holds, without its touched days.
@@ -262,15 +265,6 @@ extension ClickHouseEventStore {
                 round: latest.round, cutoff: latest.cutoff, touchedDays: [], window: counts.window)
         }
         return nil
-    }
-
-    /// The days touched after `cutoff` (``ClickHouseSQL/daysTouched(projectId:after:)``), read
-    /// only when some session was (``ClickHouseSQL/touchesAfter(projectId:cutoff:)``).
-    func daysTouched(projectId: Int64, after cutoff: Int64) throws(ServerError) -> [Int64] {
-        guard try client.rows(sql.touchesAfter(projectId: projectId, cutoff: cutoff)).first ?? 0 > 0 else {
-            return []
-        }
-        return try client.rows(sql.daysTouched(projectId: projectId, after: cutoff))
     }
 
     /// The filters of `filter` over each run of consecutive days among `days` within its own:

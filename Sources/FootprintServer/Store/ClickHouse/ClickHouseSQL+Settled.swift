@@ -334,18 +334,24 @@ extension ClickHouseSQL {
     }
 
     /// What a round recorded, as it is now: a project's touches up to `cutoff` and the round's
-    /// figure rows; and the first day of its window (``SettledKind/window``), if it has one.
+    /// figure rows; and the first day of its window (``SettledKind/window``) when it has one and
+    /// rows per session (a round copied by a binary that knew no window has its row and none of
+    /// those: it is read without one; a window with no row per session is read the same).
     func roundCounts(projectId: Int64, round: String, cutoff: Int64)
         -> ClickHouseQuery<(touches: Int64, rows: Int64, window: Int64?)>
     {
         let window = SettledKind.window.rawValue
+        let ofRound = "project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))"
         let sql = """
             SELECT (SELECT count() FROM \(database).\(tables.touches) WHERE project_id = \(projectId) AND touched <= \(cutoff)),
-                count(), countIf(kind = \(window)), minIf(day, kind = \(window))
-            FROM \(database).\(tables.settledFigures) WHERE project_id = \(projectId) AND round = \(ClickHouseFormat.literal(round))
+                count(), countIf(kind = \(window)), minIf(day, kind = \(window)),
+                (SELECT count() FROM \(database).\(tables.settledSessions) WHERE \(ofRound))
+            FROM \(database).\(tables.settledFigures) WHERE \(ofRound)
             """
-        return ClickHouseQuery(sql, fields: 4) { row throws(ServerError) in
-            (try row.int64(0), try row.int64(1), try row.int64(2) > 0 ? try row.int64(3) : nil)
+        return ClickHouseQuery(sql, fields: 5) { row throws(ServerError) in
+            let (markers, sessions) = (try row.int64(2), try row.int64(4))
+            let windowed = markers > 0 && sessions > 0
+            return (try row.int64(0), try row.int64(1), windowed ? try row.int64(3) : nil)
         }
     }
 
@@ -370,6 +376,21 @@ extension ClickHouseSQL {
                 AND session_key GLOBAL IN (SELECT session_key FROM \(touches) WHERE project_id = \(projectId) AND touched > \(cutoff))
             ORDER BY day
             """)
+    }
+
+    /// ``daysTouched(projectId:after:)`` from the hashes of the sessions touched after the cutoff
+    /// (``touchedTable``, sent with it): one read of the touches instead of two. A session whose
+    /// hash is the same as a touched one's gives its days too, which are then computed again
+    /// (the same answer).
+    func daysOfTouchedSessions(projectId: Int64, hashes: [UInt64]) -> ClickHouseQuery<Int64> {
+        var query = ClickHouseQuery<Int64>.number(
+            """
+            SELECT DISTINCT day FROM \(database).\(tables.touches)
+            WHERE project_id = \(projectId) AND \(Self.sessionHash) IN \(Self.touchedTable.name)
+            ORDER BY day
+            """)
+        query.external = Self.touchedTable(hashes)
+        return query
     }
 
     /// A round's figures of `kind` on `filter`'s days but `skipped`, of its app version, OS and
