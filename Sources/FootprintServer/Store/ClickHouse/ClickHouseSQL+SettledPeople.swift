@@ -518,14 +518,17 @@ extension ClickHouseSQL {
 
     /// Round `round`'s rows of `items` of the affected members (sent as ``affectedTable``):
     /// `of_kind, of_key, device, anonymous, bits` (a subquery), `bits` their days of `filter`'s
-    /// range.
+    /// range. The members are picked in the `PREWHERE`, before the keys and days of every other
+    /// member's rows are read: the affected ones are few, but spread over every part of the
+    /// table, whose order cannot narrow them.
     private func affectedRows(
         projectId: Int64, filter: ReportFilter, round: String, items: [SettledPeopleItems]
     ) -> String {
         let rows = settledRows(projectId: projectId, round: round, items: items)
         return """
             SELECT kind AS of_kind, key AS of_key, member AS device, anonymous, \(Self.settledRangeDays(filter)) AS bits
-            FROM \(database).\(tables.settledPeople) PREWHERE \(rows.joined(separator: " AND ")) WHERE member IN \(Self.affectedTable.name)
+            FROM \(database).\(tables.settledPeople)
+            PREWHERE \(rows.joined(separator: " AND ")) AND member IN \(Self.affectedTable.name)
             """
     }
 
