@@ -60,13 +60,15 @@ def main(arguments):
                         rows.write(base64.b64decode(entry["data"]))
                     sql = sql.replace(" FORMAT RowBinary", f" FROM INFILE '{path}' FORMAT RowBinary", 1)
             external = entry.get("external") if isinstance(entry, dict) else None
+            # The tables of rows a read is sent along: a list of them (or one).
+            tables = external if isinstance(external, list) else ([external] if external else [])
             try:
-                if external:
-                    path = os.path.join(folder, f"external-{number}.bin")
+                for index, table in enumerate(tables):
+                    path = os.path.join(folder, f"external-{number}-{index}.bin")
                     with open(path, "wb") as rows:
-                        rows.write(base64.b64decode(external["data"]))
-                    connection.query(f"CREATE TABLE {external['name']} ({external['structure']}) ENGINE = Memory")
-                    connection.query(f"INSERT INTO {external['name']} FROM INFILE '{path}' FORMAT RowBinary")
+                        rows.write(base64.b64decode(table["data"]))
+                    connection.query(f"CREATE TABLE {table['name']} ({table['structure']}) ENGINE = Memory")
+                    connection.query(f"INSERT INTO {table['name']} FROM INFILE '{path}' FORMAT RowBinary")
                 text = connection.query(sql, "TSV").bytes().decode(errors="replace")
                 if expected is not None and text.strip() != expected.strip():
                     print(f"FAIL  {label}: returned {text.strip()[:300]!r}, expected {expected.strip()[:300]!r}")
@@ -78,8 +80,8 @@ def main(arguments):
                 print(f"FAIL  {label}: {message}")
                 failures.append(label)
             finally:
-                if external:
-                    connection.query(f"DROP TABLE IF EXISTS {external['name']}")
+                for table in tables:
+                    connection.query(f"DROP TABLE IF EXISTS {table['name']}")
         connection.close()
     if failures:
         print(f"chdb_check: {len(failures)} of {len(entries)} statements failed: {', '.join(failures)}")

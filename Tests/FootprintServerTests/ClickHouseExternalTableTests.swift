@@ -45,6 +45,28 @@ struct ClickHouseExternalTableTests {
         #expect(form.body.suffix(form.boundary.utf8.count + 6) == Array("--\(form.boundary)--\r\n".utf8)[...])
     }
 
+    @Test func severalTablesTravelAsOnePartEachWithOneBoundary() throws {
+        let first = Self.table(["a"])
+        var rows = ClickHouseRowBinary()
+        rows.append("footprint-rows")
+        let second = ClickHouseExternalTable(name: "other", structure: "s String", rows: rows)
+        let form = ClickHouseExternalTable.formData([first, second], query: "SELECT 1")
+        // The second table's rows hold the first boundary: both parts take another.
+        #expect(form.boundary != "footprint-rows")
+        let boundary = form.boundary
+        func part(_ table: ClickHouseExternalTable) -> [UInt8] {
+            Array(
+                ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(table.name)\"; filename=\"\(table.name)\"\r\n"
+                    + "Content-Type: application/octet-stream\r\n\r\n").utf8) + table.rows.bytes
+                + Array("\r\n".utf8)
+        }
+        let query = Array(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"query\"\r\n\r\nSELECT 1\r\n".utf8)
+        #expect(form.body == query + part(first) + part(second) + Array("--\(boundary)--\r\n".utf8))
+        // One table's form is the form of it alone.
+        #expect(ClickHouseExternalTable.formData([first]).body == first.formData().body)
+    }
+
     /// `contains` agrees with a plain search on random bytes of a small alphabet (many partial
     /// matches), patterns at the start, the end, longer than the bytes, and absent.
     @Test func containsAgreesWithAPlainSearch() {

@@ -365,7 +365,7 @@ struct ClickHouseSettledTests {
         #expect(round.recomputedDays == [3, 18])
         #expect(days(round.takenBack(filter(10, 21))) == [19, 21])
         #expect(round.takenBackSessions(filter(10, 21)) == [7])
-        #expect(round.touchedTable(.touched) != nil && round.touchedTable(.inRange) == nil)
+        #expect(round.touchedTable(.touched).count == 1 && round.touchedTable(.inRange).isEmpty)
         #expect(days(round.takenBack(filter(20, 21))) == [20, 21])
         #expect(days(round.takenBack(filter(nil, nil))) == [19, nil])
         #expect(round.takenBack(filter(10, 21))?.os == "iOS")

@@ -47,7 +47,7 @@ enum ChDBCheck {
         var sql: String
         var expect: String?
         var data: [UInt8]?
-        var external: ClickHouseExternalTable?
+        var external: [ClickHouseExternalTable] = []
     }
 
     /// Runs `statements` in order in one chDB session; records an issue naming each statement
@@ -65,11 +65,14 @@ enum ChDBCheck {
                 ]
                 if let expected = statement.expect { entry["expect"] = .string(expected) }
                 if let data = statement.data { entry["data"] = .string(Data(data).base64EncodedString()) }
-                if let table = statement.external {
-                    entry["external"] = .object([
-                        "name": .string(table.name), "structure": .string(table.structure),
-                        "data": .string(Data(table.rows.bytes).base64EncodedString()),
-                    ])
+                if !statement.external.isEmpty {
+                    entry["external"] = .array(
+                        statement.external.map { table in
+                            .object([
+                                "name": .string(table.name), "structure": .string(table.structure),
+                                "data": .string(Data(table.rows.bytes).base64EncodedString()),
+                            ])
+                        })
                 }
                 return .object(entry)
             })

@@ -13,7 +13,7 @@ extension ClickHouseSQL {
     /// writer's check of its copies, and every read. Tests run them on each ClickHouse release.
     /// A statement may send a table of rows along (``ClickHouseQuery/external``).
     func everyStatement(projectId: Int64, filter: ReportFilter) -> [(
-        label: String, sql: String, external: ClickHouseExternalTable?
+        label: String, sql: String, external: [ClickHouseExternalTable]
     )] {
         var statements: [(label: String, sql: String)] = []
         let schema =
@@ -274,52 +274,57 @@ extension ClickHouseSQL {
         for (index, statement) in deleteRounds(projectId: projectId, keeping: ["r1"]).enumerated() {
             statements.append(("delete rounds \(index + 1)", statement))
         }
-        var settledReads: [(label: String, sql: String, external: ClickHouseExternalTable?)] = []
-        // A settled read names no page, app version or OS (``settledPeopleRound``).
+        var settledReads: [(label: String, sql: String, external: [ClickHouseExternalTable])] = []
+        // A settled read names no page, app version or OS (``settledPeopleRound``). Each read of
+        // the rows written since either looks up their devices' links or is sent them.
+        let sentLinks: [[SinceLink]?] = [nil, [SinceLink(device: "a1", linked: "u1")]]
         for cutoff: Int64 in filter.namesPageVersionOrOS ? [] : [0, 1_800_000_000] {
-            for returnEvent in [nil, "buy"] {
-                let retention = settledRetention(
-                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
-                    returnEvent: returnEvent,
-                    days: 7, affected: ["a1", "u1"])
-                for (name, read) in [("every shard", retention.everyShard), ("once", retention.once)] {
-                    guard let read else { continue }
-                    settledReads.append(
-                        (
-                            "settled retention of \(returnEvent ?? "any event"), \(name), cutoff \(cutoff)",
-                            read.sql, read.external
-                        ))
+            let lookup = linksSince(projectId: projectId, cutoff: cutoff, limit: 10)
+            settledReads.append(("links since, cutoff \(cutoff)", lookup.sql, lookup.external))
+            for links in sentLinks {
+                let of = "cutoff \(cutoff)\(links == nil ? "" : ", links sent")"
+                for returnEvent in [nil, "buy"] {
+                    let retention = settledRetention(
+                        projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
+                        returnEvent: returnEvent, days: 7, affected: ["a1", "u1"], links: links)
+                    for (name, read) in [("every shard", retention.everyShard), ("once", retention.once)] {
+                        guard let read else { continue }
+                        settledReads.append(
+                            (
+                                "settled retention of \(returnEvent ?? "any event"), \(name), \(of)",
+                                read.sql, read.external
+                            ))
+                    }
+                }
+                let affected = affectedMemberList(
+                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff, links: links)
+                settledReads.append(("affected members, \(of)", affected.sql, affected.external))
+                let changed = changedPeople(
+                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff, links: links)
+                settledReads.append(("changed people, \(of)", changed.sql, changed.external))
+                for totals in [false, true] {
+                    let active = settledPeople(
+                        projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
+                        items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
+                        spans: SettledSpan.range(2) + SettledSpan.windows(2, window: 7),
+                        affected: ["a1", "u1"], totals: totals, links: links)
+                    let visitors = settledPeople(
+                        projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
+                        items: [
+                            .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
+                            .init(kind: Self.anyPageKind, keys: nil),
+                            .init(
+                                kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
+                        ],
+                        spans: [SettledSpan(first: 0, last: 0)], affected: [], totals: totals, links: links)
+                    for (index, read) in (active + visitors).enumerated() {
+                        settledReads.append(
+                            ("settled people \(index + 1), \(of), totals \(totals)", read.sql, read.external))
+                    }
                 }
             }
-            let affected = affectedMemberList(
-                projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
-            settledReads.append(("affected members, cutoff \(cutoff)", affected.sql, nil))
-            let changed = changedPeople(projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
-            settledReads.append(("changed people, cutoff \(cutoff)", changed.sql, nil))
             let devices = changedDevices(projectId: projectId, round: "r1", changed: ["u1", "a1"])
             settledReads.append(("changed devices, cutoff \(cutoff)", devices.sql, devices.external))
-            for totals in [false, true] {
-                let active = settledPeople(
-                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
-                    items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil)],
-                    spans: SettledSpan.range(2) + SettledSpan.windows(2, window: 7),
-                    affected: ["a1", "u1"], totals: totals)
-                let visitors = settledPeople(
-                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
-                    items: [
-                        .init(kind: Int(RollupKind.pageViews.rawValue), keys: nil),
-                        .init(kind: Self.anyPageKind, keys: nil),
-                        .init(kind: Int(RollupKind.trackEvents.rawValue), keys: ["$element_click", "buy"]),
-                    ],
-                    spans: [SettledSpan(first: 0, last: 0)], affected: [], totals: totals)
-                for (index, read) in (active + visitors).enumerated() {
-                    settledReads.append(
-                        (
-                            "settled people \(index + 1), cutoff \(cutoff), totals \(totals)", read.sql,
-                            read.external
-                        ))
-                }
-            }
         }
         // A read of one page, app version or OS takes the round's kinds kept by it.
         if let label = SettledLabel(filter) {
@@ -330,7 +335,7 @@ extension ClickHouseSQL {
             ]
             for cutoff: Int64 in [0, 1_800_000_000] {
                 let changed = changedPeople(projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
-                settledReads.append(("changed people of one label, cutoff \(cutoff)", changed.sql, nil))
+                settledReads.append(("changed people of one label, cutoff \(cutoff)", changed.sql, []))
                 for totals in [false, true] {
                     let reads = settledPeople(
                         projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
@@ -383,18 +388,20 @@ extension ClickHouseSQL {
                 ]).sql
             ),
         ]
-        settledReads += takenBack.map { ($0.label, $0.sql, touched) }
+        settledReads += takenBack.map { ($0.label, $0.sql, [touched]) }
         let days = daysOfTouchedSessions(projectId: projectId, hashes: [1, 2])
         settledReads.append(("days of the sessions touched since", days.sql, days.external))
-        return statements.map { ($0.label, $0.sql, nil) } + settledReads + [
+        return statements.map { ($0.label, $0.sql, []) } + settledReads + [
             ("copied messages", copied.sql, copied.external), ("stored copies", copies.sql, copies.external),
-            ("insert marks", insertMarks(projectId: projectId, among: [16, 32]).sql, nil),
-            ("running queries", runningQueries(among: ["footprint-insert-16-1"]).sql, nil),
+            ("insert marks", insertMarks(projectId: projectId, among: [16, 32]).sql, []),
+            ("running queries", runningQueries(among: ["footprint-insert-16-1"]).sql, []),
             (
                 "repair daily counts", repairDailyCounts(projectId: projectId),
-                Self.repairedCopies([
-                    ClickHouseEventStore.StoredCopy(device: "a1", messageId: "m1", sequence: 2)
-                ])
+                [
+                    Self.repairedCopies([
+                        ClickHouseEventStore.StoredCopy(device: "a1", messageId: "m1", sequence: 2)
+                    ])
+                ]
             ),
         ]
     }

@@ -100,7 +100,7 @@ final class ClickHouseClient: Sendable {
     ///     run twice with the same sequences.
     /// - Returns: the answer's body.
     func execute(
-        _ sql: String, data: [UInt8]? = nil, external: ClickHouseExternalTable? = nil,
+        _ sql: String, data: [UInt8]? = nil, external: [ClickHouseExternalTable] = [],
         settings: [String: String] = [:], on node: ClickHouseLocation.Node? = nil, timeout: Double? = nil,
         isRead: Bool = false
     ) throws(ServerError) -> [UInt8] {
@@ -113,10 +113,12 @@ final class ClickHouseClient: Sendable {
         }
         var body = data ?? Array(sql.utf8)
         var contentType = "text/plain; charset=UTF-8"
-        if let external {
-            parameters[external.name + "_structure"] = external.structure
-            parameters[external.name + "_format"] = "RowBinary"
-            let form = external.formData(query: data == nil ? sql : nil)
+        if !external.isEmpty {
+            for table in external {
+                parameters[table.name + "_structure"] = table.structure
+                parameters[table.name + "_format"] = "RowBinary"
+            }
+            let form = ClickHouseExternalTable.formData(external, query: data == nil ? sql : nil)
             body = form.body
             contentType = "multipart/form-data; boundary=\(form.boundary)"
         }
@@ -238,9 +240,9 @@ final class ClickHouseClient: Sendable {
     }
 
     /// Runs `sql` and returns its rows in ClickHouse's `TabSeparated` format, each as its fields.
-    /// - Parameter external: a table of rows sent along, which `sql` reads by its name.
+    /// - Parameter external: tables of rows sent along, which `sql` reads by their names.
     func rows(
-        _ sql: String, external: ClickHouseExternalTable? = nil, settings: [String: String] = [:],
+        _ sql: String, external: [ClickHouseExternalTable] = [], settings: [String: String] = [:],
         on node: ClickHouseLocation.Node? = nil, timeout: Double? = nil
     ) throws(ServerError) -> [[Substring]] {
         let body = try execute(

@@ -64,9 +64,9 @@ extension ClickHouseEventStore {
 
         /// The table of the sessions touched since for a read of `sessions`
         /// (``ClickHouseSQL/Sessions/touched``), else none.
-        func touchedTable(_ sessions: ClickHouseSQL.Sessions) -> ClickHouseExternalTable? {
-            guard sessions == .touched, let touchedSessions else { return nil }
-            return ClickHouseSQL.touchedTable(touchedSessions)
+        func touchedTable(_ sessions: ClickHouseSQL.Sessions) -> [ClickHouseExternalTable] {
+            guard sessions == .touched, let touchedSessions else { return [] }
+            return [ClickHouseSQL.touchedTable(touchedSessions)]
         }
     }
 
@@ -84,6 +84,9 @@ extension ClickHouseEventStore {
         let people = OnceEach<RoundKey, PeopleBlock?>()
         /// Per project, filter, round and whether read with totals, the affected members.
         let affected = OnceEach<AffectedKey, [String]>()
+        /// Per project and round, the links of the devices with rows written since (`nil`: more
+        /// than ``ClickHouseEventStore/maximumLinksSent``).
+        let linksSince = OnceEach<RoundKey, [ClickHouseSQL.SinceLink]?>()
 
         /// A round of a project.
         struct RoundKey: Hashable, Sendable {
@@ -343,7 +346,7 @@ extension ClickHouseEventStore {
             parts.append(sql.sessionLengths(projectId: projectId, filter: live, sessions: sessions))
         }
         var read = ClickHouseSQL.sessionFigures(of: parts)
-        read.external = takenBack.map(ClickHouseSQL.touchedTable)
+        read.external = takenBack.map { [ClickHouseSQL.touchedTable($0)] } ?? []
         return try client.rows(read).first ?? SessionFigures([])
     }
 

@@ -49,28 +49,30 @@ extension ClickHouseEventStore {
     /// linked devices in the round
     /// (``ClickHouseSQL/changedPeople(projectId:filter:round:cutoff:)``); else
     /// ``ClickHouseSQL/affectedMemberList(projectId:filter:round:cutoff:)``.
-    private func affectedMembers(projectId: Int64, filter: ReportFilter, round: SettledRound)
-        throws(ServerError) -> [String]
-    {
+    private func affectedMembers(
+        projectId: Int64, filter: ReportFilter, round: SettledRound, links: [ClickHouseSQL.SinceLink]?
+    ) throws(ServerError) -> [String] {
         try shared(
             round.lookups?.affected,
             .init(projectId: projectId, filter: filter, round: round.round, totals: round.totals)
         ) { () throws(ServerError) in
-            try changedMembers(projectId: projectId, filter: filter, round: round)
+            try changedMembers(projectId: projectId, filter: filter, round: round, links: links)
         }
     }
 
-    /// ``affectedMembers(projectId:filter:round:)``, read.
-    private func changedMembers(projectId: Int64, filter: ReportFilter, round: SettledRound)
-        throws(ServerError) -> [String]
-    {
+    /// ``affectedMembers(projectId:filter:round:links:)``, read.
+    private func changedMembers(
+        projectId: Int64, filter: ReportFilter, round: SettledRound, links: [ClickHouseSQL.SinceLink]?
+    ) throws(ServerError) -> [String] {
         guard round.totals else {
             return try client.rows(
                 sql.affectedMemberList(
-                    projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff))
+                    projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
+                    links: links))
         }
         let changed = try client.rows(
-            sql.changedPeople(projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff))
+            sql.changedPeople(
+                projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff, links: links))
         guard !changed.isEmpty else { return [] }
         let devices = try client.rows(
             sql.changedDevices(projectId: projectId, round: round.round, changed: changed))
@@ -83,18 +85,37 @@ extension ClickHouseEventStore {
         var spans: [ClickHouseSQL.SettledSpan]
     }
 
-    /// `counts` from `round`, `affected` grouped per person: per count, per kind and key, the
-    /// people of each of its spans. Every read of every count runs at once.
+    /// The links of the devices with rows written since `round` (``ClickHouseSQL/linksSince(projectId:cutoff:limit:)``),
+    /// looked up once per report and sent with its reads of those rows; `nil` past
+    /// ``maximumLinksSent`` (the reads then look them up themselves).
+    private func linksSince(projectId: Int64, round: SettledRound) throws(ServerError)
+        -> [ClickHouseSQL.SinceLink]?
+    {
+        try shared(round.lookups?.linksSince, .init(projectId: projectId, round: round.round)) {
+            () throws(ServerError) in
+            let links = try client.rows(
+                sql.linksSince(projectId: projectId, cutoff: round.cutoff, limit: Self.maximumLinksSent))
+            return links.count > Self.maximumLinksSent ? nil : links
+        }
+    }
+
+    /// The most links of the devices with rows written since a round that a read sends (about
+    /// 80 bytes each): past it, each read looks them up in its statement.
+    static let maximumLinksSent = 100_000
+
+    /// `counts` from `round`, its affected members grouped per person: per count, per kind and
+    /// key, the people of each of its spans. Every read of every count runs at once.
     private func settledPeople(
-        projectId: Int64, filter: ReportFilter, round: SettledRound, affected: [String],
-        counts: [SettledCount]
+        projectId: Int64, filter: ReportFilter, round: SettledRound, counts: [SettledCount]
     ) throws(ServerError) -> [[(kind: Int, key: String, sums: [Int64])]] {
+        let links = try linksSince(projectId: projectId, round: round)
+        let affected = try affectedMembers(projectId: projectId, filter: filter, round: round, links: links)
         var reads: [(count: Int, query: ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>)] = []
         for (index, count) in counts.enumerated() {
             for query in sql.settledPeople(
                 projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
-                items: count.items, spans: count.spans, affected: affected, totals: round.totals)
-            {
+                items: count.items, spans: count.spans, affected: affected, totals: round.totals, links: links
+            ) {
                 reads.append((index, query))
             }
         }
@@ -137,7 +158,6 @@ extension ClickHouseEventStore {
         var people: [String: Int] = [:]
         let counts = try settledPeople(
             projectId: projectId, filter: filter, round: round,
-            affected: try affectedMembers(projectId: projectId, filter: filter, round: round),
             counts: [
                 SettledCount(
                     items: [.init(kind: Int(kind.rawValue), keys: keys)],
@@ -163,10 +183,9 @@ extension ClickHouseEventStore {
             people: 0, daily: Array(repeating: 0, count: count), weekly: Array(repeating: 0, count: count),
             monthly: Array(repeating: 0, count: count), visitors: Array(repeating: 0, count: count),
             pages: [:])
-        let affected = try affectedMembers(projectId: projectId, filter: filter, round: round)
         let label = SettledLabel(filter)
         let counts = try settledPeople(
-            projectId: projectId, filter: filter, round: round, affected: affected,
+            projectId: projectId, filter: filter, round: round,
             counts: [
                 SettledCount(
                     items: [.init(kind: Int(RollupKind.anyEvent.rawValue), keys: nil, label: label)],
@@ -208,10 +227,13 @@ extension ClickHouseEventStore {
     ) throws(ServerError) -> [ClickHouseSQL.CohortRow] {
         var withoutTotals = round
         withoutTotals.totals = false
+        let links = try linksSince(projectId: projectId, round: round)
         let reads = sql.settledRetention(
             projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
             returnEvent: returnEvent, days: days,
-            affected: try affectedMembers(projectId: projectId, filter: filter, round: withoutTotals))
+            affected: try affectedMembers(
+                projectId: projectId, filter: filter, round: withoutTotals, links: links),
+            links: links)
         let client = client
         let runs: [(query: ClickHouseQuery<ClickHouseSQL.CohortRow>, node: ClickHouseLocation.Node?)] =
             location.shards.map { (reads.everyShard, $0) } + (reads.once.map { [($0, nil)] } ?? [])

@@ -107,7 +107,7 @@ extension ClickHouseEventStore {
     ) throws(ServerError) {
         try onFirstReplica(of: replicas) { replica throws(ServerError) in
             _ = try client.execute(
-                sql.repairDailyCounts(projectId: projectId), external: ClickHouseSQL.repairedCopies(copies),
+                sql.repairDailyCounts(projectId: projectId), external: [ClickHouseSQL.repairedCopies(copies)],
                 on: replica, timeout: configuration.writeTimeout)
         }
     }

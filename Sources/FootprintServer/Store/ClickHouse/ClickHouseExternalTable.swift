@@ -12,32 +12,47 @@ struct ClickHouseExternalTable: Sendable, Equatable {
     var rows: ClickHouseRowBinary
 
     /// The body of a `multipart/form-data` request holding the statement `query` as the field
-    /// named `query` (when given) and the rows as the part named ``name``, and its boundary: one
-    /// that occurs nowhere in the rows or the statement (a longer one is tried while it does).
-    /// ClickHouse reads the statement from that field as from the URL, whose length it limits
-    /// (16 KB on 18.16): a statement sent with rows can be as long as one sent alone.
+    /// named `query` (when given) and the rows as the part named ``name``, and its boundary
+    /// (``formData(_:query:)``).
     func formData(query: String? = nil) -> (body: [UInt8], boundary: String) {
+        Self.formData([self], query: query)
+    }
+
+    /// The body of a `multipart/form-data` request holding the statement `query` as the field
+    /// named `query` (when given) and each of `tables`' rows as the part of its name, and its
+    /// boundary: one that occurs nowhere in the rows or the statement (a longer one is tried
+    /// while it does). ClickHouse reads the statement from that field as from the URL, whose
+    /// length it limits (16 KB on 18.16): a statement sent with rows can be as long as one sent
+    /// alone.
+    static func formData(_ tables: [ClickHouseExternalTable], query: String? = nil) -> (
+        body: [UInt8], boundary: String
+    ) {
         let statement = query.map { Array($0.utf8) } ?? []
         var boundary = "footprint-rows"
         var counter: UInt64 = 0
-        while Self.contains(rows.bytes, Array(boundary.utf8))
-            || Self.contains(statement, Array(boundary.utf8))
+        while tables.contains(where: { contains($0.rows.bytes, Array(boundary.utf8)) })
+            || contains(statement, Array(boundary.utf8))
         {
             counter &+= 1
             boundary = "footprint-rows-\(counter)-\(UInt64.random(in: 0...UInt64.max))"
         }
         var body: [UInt8] = []
-        body.reserveCapacity(statement.count + rows.bytes.count + 4 * boundary.utf8.count + 256)
+        body.reserveCapacity(
+            statement.count + tables.reduce(0) { $0 + $1.rows.bytes.count + 256 } + 4 * boundary.utf8.count
+                + 256)
         if query != nil {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"query\"\r\n\r\n".utf8)
             body += statement
             body += Array("\r\n".utf8)
         }
-        body += Array(
-            ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"; filename=\"\(name)\"\r\n"
-                + "Content-Type: application/octet-stream\r\n\r\n").utf8)
-        body += rows.bytes
-        body += Array("\r\n--\(boundary)--\r\n".utf8)
+        for table in tables {
+            body += Array(
+                ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(table.name)\"; filename=\"\(table.name)\"\r\n"
+                    + "Content-Type: application/octet-stream\r\n\r\n").utf8)
+            body += table.rows.bytes
+            body += Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
         return (body, boundary)
     }
 

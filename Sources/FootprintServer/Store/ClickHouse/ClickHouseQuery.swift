@@ -8,8 +8,9 @@ struct ClickHouseQuery<Row>: Sendable {
     var name: String
     /// The fields of each row.
     var fieldCount: Int
-    /// Rows sent along with the statement, which it reads as a table (none by default).
-    var external: ClickHouseExternalTable?
+    /// Tables of rows sent along with the statement, which it reads by their names (none by
+    /// default).
+    var external: [ClickHouseExternalTable] = []
     /// A row of the right shape as a `Row`.
     private let decodeRow: @Sendable (ClickHouseRow) throws(ServerError) -> Row
 

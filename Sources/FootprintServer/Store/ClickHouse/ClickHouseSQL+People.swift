@@ -37,8 +37,9 @@ extension ClickHouseSQL {
         case other(table: String, role: Int, range: [String])
         /// `touched_rows`' rows written after a round's cutoff (a shard's time in seconds), of
         /// the range's days; for the devices with a redundant copy among them, their counted
-        /// events of the range.
-        case touchedAfter(cutoff: Int64)
+        /// events of the range. With `linksSent`, the links of their devices are the table
+        /// ``ClickHouseSQL/linksSinceTable`` sent with the read, else read in it.
+        case touchedAfter(cutoff: Int64, linksSent: Bool)
 
         /// `person_blocks` where they hold what a read of `kinds` for `filter` asks, else
         /// `person_days`.
@@ -88,25 +89,24 @@ extension ClickHouseSQL {
             case .blocks:
                 (tables.personBlocks, 2, Self.blockRange(filter) + ["\(blockDays) != 0"], blockDays)
             case .other(let table, let role, let range): (table, role, range, Self.dayBit(filter))
-            case .touchedAfter(let cutoff):
+            case .touchedAfter(let cutoff, _):
                 (tables.touchedRows, 2, days + ["touched > \(cutoff)"], Self.dayBit(filter))
             }
-        // The rows written since are of few devices: the links of those only.
-        let linked: String =
+        // The rows written since are of few devices: the links of those only, sent with the read
+        // when they were looked up (each shard has them: no subquery to run first), else read.
+        let sent = "ANY LEFT JOIN \(Self.linksSinceTable.name) AS links USING device"
+        let (globalJoin, join): (String, String) =
             switch source {
-            case .touchedAfter(let cutoff):
-                links(
-                    projectId: projectId,
-                    among: """
-                        SELECT device FROM \(database).\(tables.touchedRows)
-                        WHERE project_id = \(projectId) AND touched > \(cutoff)
-                        """)
-            case .days, .blocks, .other: links(projectId: projectId)
+            case .touchedAfter(_, linksSent: true): (sent, sent)
+            case .touchedAfter(let cutoff, linksSent: false):
+                Self.joins(
+                    links(projectId: projectId, among: devicesSince(projectId: projectId, cutoff: cutoff)))
+            case .days, .blocks, .other: Self.joins(links(projectId: projectId))
             }
         let eventRange: [String] =
             switch source {
             case .other(_, _, let range): range
-            case .touchedAfter(let cutoff):
+            case .touchedAfter(let cutoff, _):
                 // Each shard's own: a device's rows and events are on one shard.
                 days + [
                     """
@@ -134,16 +134,25 @@ extension ClickHouseSQL {
             + eventRange
         return """
             SELECT \(select(rowDays)) FROM \(database).\(table)
-                GLOBAL ANY LEFT JOIN (\(linked)) AS links USING device
+                \(globalJoin)
             PREWHERE \(aggregate.joined(separator: " AND "))
             \(group)
             UNION ALL
             SELECT \(select(Self.dayBit(filter))) FROM (
                 SELECT kind, key, ifNull(page, '') AS page, day, time, device, ifNull(user_id, '') AS user_id
                 \(contributions(rows: rows, items: items, role: role))
-            ) AS raw ANY LEFT JOIN (\(linked)) AS links USING device
+            ) AS raw \(join)
             \(group)
             """
+    }
+
+    /// The joins of the links `linked` (a subquery) to a read of a `Distributed` table's rows and
+    /// to one of a subquery's, `USING device`.
+    private static func joins(_ linked: String) -> (global: String, local: String) {
+        (
+            "GLOBAL ANY LEFT JOIN (\(linked)) AS links USING device",
+            "ANY LEFT JOIN (\(linked)) AS links USING device"
+        )
     }
 
     /// The most days of a range ``activePeople(projectId:filter:)`` and the visitor reads take:

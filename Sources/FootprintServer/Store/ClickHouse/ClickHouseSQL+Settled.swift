@@ -389,7 +389,7 @@ extension ClickHouseSQL {
             WHERE project_id = \(projectId) AND \(Self.sessionHash) IN \(Self.touchedTable.name)
             ORDER BY day
             """)
-        query.external = Self.touchedTable(hashes)
+        query.external = [Self.touchedTable(hashes)]
         return query
     }
 
@@ -429,7 +429,7 @@ extension ClickHouseSQL {
                 try row.sum(exact: 4, approximate: 5)
             )
         }
-        query.external = hashes.map(Self.touchedTable)
+        query.external = hashes.map { [Self.touchedTable($0)] } ?? []
         return query
     }
 

@@ -458,13 +458,18 @@ extension ClickHouseSQL {
     /// links are now (the round's ``linkedMembersKind`` rows, those of the links written after
     /// `cutoff`, and the ids that are both a user id and such a device, ``sharedIdsKind``), and
     /// the people with rows of the range written after `cutoff` (their ids as the reports resolve
-    /// them).
-    func affectedMembers(projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64) -> String {
+    /// them; the links of their devices sent as ``linksSinceTable`` when `linksSent`).
+    func affectedMembers(
+        projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, linksSent: Bool = false
+    ) -> String {
         [
             groupedMembers(projectId: projectId, round: round),
             linkedMembers(
                 projectId: projectId, anonymousIds: linkedSince(projectId: projectId, cutoff: cutoff)),
-            "SELECT person AS member FROM (\(peopleSince(projectId: projectId, filter: filter, cutoff: cutoff)))",
+            """
+            SELECT person AS member FROM (\(peopleSince(
+                projectId: projectId, filter: filter, cutoff: cutoff, linksSent: linksSent)))
+            """,
         ].joined(separator: " UNION ALL ")
     }
 
@@ -476,25 +481,83 @@ extension ClickHouseSQL {
         """
     }
 
+    /// The devices with rows written after `cutoff` (a subquery of `device`).
+    func devicesSince(projectId: Int64, cutoff: Int64) -> String {
+        """
+        SELECT device FROM \(database).\(tables.touchedRows)
+        WHERE project_id = \(projectId) AND touched > \(cutoff)
+        """
+    }
+
+    /// The links of the devices with rows written after `cutoff` (``devicesSince(projectId:cutoff:)``),
+    /// each device's smallest linked user id, at most `limit + 1` of them: looked up once per
+    /// report and sent with its reads of the rows written since as ``linksSinceTable``.
+    func linksSince(projectId: Int64, cutoff: Int64, limit: Int) -> ClickHouseQuery<SinceLink> {
+        ClickHouseQuery(
+            """
+            SELECT device, linked FROM (\(links(projectId: projectId, among: devicesSince(projectId: projectId, cutoff: cutoff))))
+            LIMIT \(limit &+ 1)
+            """, fields: 2
+        ) { row throws(ServerError) in SinceLink(device: row.string(0), linked: row.string(1)) }
+    }
+
+    /// A device with rows written since a round and its smallest linked user id.
+    struct SinceLink: Hashable, Sendable {
+        var device: String
+        var linked: String
+    }
+
+    /// The table of the links of the devices with rows written since a round that a read of
+    /// those rows is sent (``PersonRows/touchedAfter(cutoff:linksSent:)``), as ``links(projectId:among:)``
+    /// gives them.
+    static let linksSinceTable = (
+        name: "links_since", structure: "device String, linked String, is_linked UInt8"
+    )
+
+    /// `links` as the table ``linksSinceTable``.
+    static func linksSinceTable(_ links: [SinceLink]) -> ClickHouseExternalTable {
+        var rows = ClickHouseRowBinary(capacity: links.count * 80)
+        for link in links {
+            rows.append(link.device)
+            rows.append(link.linked)
+            rows.append(UInt8(1))
+        }
+        return ClickHouseExternalTable(
+            name: linksSinceTable.name, structure: linksSinceTable.structure, rows: rows)
+    }
+
     /// The people with rows of `filter`'s range written after `cutoff`, their ids as the reports
-    /// resolve them (a subquery of `person`).
-    func peopleSince(projectId: Int64, filter: ReportFilter, cutoff: Int64) -> String {
+    /// resolve them (a subquery of `person`; the links of their devices sent as
+    /// ``linksSinceTable`` when `linksSent`).
+    func peopleSince(projectId: Int64, filter: ReportFilter, cutoff: Int64, linksSent: Bool = false) -> String
+    {
         let people = peopleParts(
             projectId: projectId, filter: filter, items: ["kind = \(RollupKind.anyEvent.rawValue)"],
-            groups: ["person"], states: [("count()", "n")], rows: .touchedAfter(cutoff: cutoff))
+            groups: ["person"], states: [("count()", "n")],
+            rows: .touchedAfter(cutoff: cutoff, linksSent: linksSent))
         return "SELECT person FROM (\(people))"
     }
 
     /// The affected members of a settled read (``affectedMembers(projectId:filter:round:cutoff:)``),
-    /// each once: read once, then sent along with both reads.
-    func affectedMemberList(projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64)
-        -> ClickHouseQuery<String>
-    {
-        let members = affectedMembers(projectId: projectId, filter: filter, round: round, cutoff: cutoff)
-        return ClickHouseQuery("SELECT DISTINCT member FROM (\(members))", fields: 1) {
+    /// each once: read once, then sent along with both reads. With `links`, the links of the
+    /// devices with rows written since are sent with it (``linksSinceTable``).
+    func affectedMemberList(
+        projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, links: [SinceLink]? = nil
+    ) -> ClickHouseQuery<String> {
+        let members = affectedMembers(
+            projectId: projectId, filter: filter, round: round, cutoff: cutoff, linksSent: links != nil)
+        var query = ClickHouseQuery("SELECT DISTINCT member FROM (\(members))", fields: 1) {
             row throws(ServerError) in
             row.string(0)
         }
+        query.external = Self.sent(links)
+        return query
+    }
+
+    /// The tables a read of the rows written since a round is sent: ``linksSinceTable`` of
+    /// `links` when given, else none.
+    static func sent(_ links: [SinceLink]?) -> [ClickHouseExternalTable] {
+        links.map { [linksSinceTable($0)] } ?? []
     }
 
     /// The table of the affected members a settled read is sent.
@@ -534,10 +597,11 @@ extension ClickHouseSQL {
 
     /// The people's rows of `items` in `filter`'s range written after `cutoff`: `of_kind, of_key,
     /// person, bits`, `bits` their days of the range; one subquery for the items of their own
-    /// kinds, one for each of ``anyPageKind`` (page views of any page).
-    private func rowsSince(projectId: Int64, filter: ReportFilter, cutoff: Int64, items: [SettledPeopleItems])
-        -> [String]
-    {
+    /// kinds, one for each of ``anyPageKind`` (page views of any page). The links of their devices
+    /// are sent as ``linksSinceTable`` when `linksSent`.
+    private func rowsSince(
+        projectId: Int64, filter: ReportFilter, cutoff: Int64, linksSent: Bool, items: [SettledPeopleItems]
+    ) -> [String] {
         // One read per stored kind and key they give, the items of their own kinds and keys in one.
         var reads: [(conditions: [String], kind: String, key: String)] = []
         for item in items {
@@ -554,8 +618,8 @@ extension ClickHouseSQL {
                 projectId: projectId, filter: filter,
                 items: ["(\(read.conditions.joined(separator: " OR ")))"],
                 groups: ["\(read.kind) AS of_kind", "\(read.key) AS of_key", "person"],
-                states: [("groupBitOrState(\(Self.rangeDays))", "state")], rows: .touchedAfter(cutoff: cutoff)
-            )
+                states: [("groupBitOrState(\(Self.rangeDays))", "state")],
+                rows: .touchedAfter(cutoff: cutoff, linksSent: linksSent))
             return
                 "SELECT of_kind, of_key, person, groupBitOrMerge(state) AS bits FROM (\(parts)) GROUP BY of_kind, of_key, person"
         }
@@ -569,16 +633,21 @@ extension ClickHouseSQL {
 
     /// The affected members' rows of `items` (sent as ``affectedTable``; a read without totals)
     /// resolved to their people as the links are now, and those people's rows written after
-    /// `cutoff`: `of_kind, of_key, person, bits` (a subquery), what a read groups per person.
+    /// `cutoff`: `of_kind, of_key, person, bits` (a subquery), what a read groups per person (the
+    /// links of the devices with rows written since sent as ``linksSinceTable`` when `linksSent`).
     func affectedPeople(
-        projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, items: [SettledPeopleItems]
+        projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, linksSent: Bool,
+        items: [SettledPeopleItems]
     ) -> String {
         let resolved = """
             SELECT of_kind, of_key, if(anonymous = 1 AND is_linked = 1, linked, device) AS person, bits FROM (
                 \(affectedRows(projectId: projectId, filter: filter, round: round, items: items))) AS members
                 GLOBAL ANY LEFT JOIN (\(affectedLinks(projectId: projectId))) AS links USING device
             """
-        return ([resolved] + rowsSince(projectId: projectId, filter: filter, cutoff: cutoff, items: items))
+        return
+            ([resolved]
+            + rowsSince(
+                projectId: projectId, filter: filter, cutoff: cutoff, linksSent: linksSent, items: items))
             .joined(separator: "\nUNION ALL\n")
     }
 
@@ -602,14 +671,16 @@ extension ClickHouseSQL {
     /// alone.
     func settledPeople(
         projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, items: [SettledPeopleItems],
-        spans: [SettledSpan], affected: [String], totals: Bool
+        spans: [SettledSpan], affected: [String], totals: Bool, links: [SinceLink]? = nil
     ) -> [ClickHouseQuery<(kind: Int, key: String, sums: [Int64])>] {
         let settled = "\(database).\(tables.settledPeople)"
         let rows = settledRows(projectId: projectId, round: round, items: items)
-        let members = Self.affectedTable(affected)
+        let members = [Self.affectedTable(affected)]
+        let linksSent = links != nil
         let sums = spans.indices.map { "sum(m\($0))" }.joined(separator: ", ")
-        // `signed`: each person's measures times its `sign`.
-        func measured(_ from: String, signed: Bool = false) -> ClickHouseQuery<
+        // `signed`: each person's measures times its `sign`; `reads`: it reads the rows written
+        // since (sent the links of their devices when given).
+        func measured(_ from: String, signed: Bool = false, reads: Bool = false) -> ClickHouseQuery<
             (kind: Int, key: String, sums: [Int64])
         > {
             let columns = spans.enumerated().map {
@@ -627,13 +698,14 @@ extension ClickHouseSQL {
                 for index in spans.indices { sums.append(try row.int64(2 + index)) }
                 return (try row.int(0), row.string(1), sums)
             }
-            query.external = members
+            query.external = members + (reads ? Self.sent(links) : [])
             return query
         }
         guard totals else {
             let grouped = """
                 SELECT of_kind, of_key, groupBitOr(bits) AS mask FROM (\(affectedPeople(
-                    projectId: projectId, filter: filter, round: round, cutoff: cutoff, items: items)))
+                    projectId: projectId, filter: filter, round: round, cutoff: cutoff, linksSent: linksSent,
+                    items: items)))
                 GROUP BY of_kind, of_key, person
                 """
             let alone = """
@@ -643,7 +715,7 @@ extension ClickHouseSQL {
             // With no member affected there is no row of the range written since either (an
             // event's rows of any kind come with its row of any event, whose person would be
             // affected), and nothing to group.
-            return affected.isEmpty ? [measured(alone)] : [measured(alone), measured(grouped)]
+            return affected.isEmpty ? [measured(alone)] : [measured(alone), measured(grouped, reads: true)]
         }
         let total = settledTotals(
             projectId: projectId, filter: filter, round: round, items: items, spans: spans)
@@ -651,7 +723,8 @@ extension ClickHouseSQL {
         guard !affected.isEmpty else { return [total] }
         let affectedRows = affectedRows(projectId: projectId, filter: filter, round: round, items: items)
         let linked = affectedLinks(projectId: projectId)
-        let live = rowsSince(projectId: projectId, filter: filter, cutoff: cutoff, items: items)
+        let live = rowsSince(
+            projectId: projectId, filter: filter, cutoff: cutoff, linksSent: linksSent, items: items)
         // One scan of the affected members' rows, each row twice: less as its person in the round,
         // plus as its person now; and plus the rows written since.
         let twice = """
@@ -671,7 +744,7 @@ extension ClickHouseSQL {
                 SELECT of_kind, of_key, toInt64(1) AS sign, person, bits FROM (\(live.joined(separator: "\nUNION ALL\n"))))
             GROUP BY of_kind, of_key, sign, person
             """
-        return [total, measured(changes, signed: true)]
+        return [total, measured(changes, signed: true, reads: true)]
     }
 
     /// Retention cohorts (``retention(projectId:filter:returnEvent:days:)``'s rows) of `filter`'s
@@ -687,7 +760,7 @@ extension ClickHouseSQL {
     ///   ``settledPeople(projectId:filter:round:cutoff:items:spans:affected:totals:)``).
     func settledRetention(
         projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, returnEvent: String?, days: Int,
-        affected: [String]
+        affected: [String], links: [SinceLink]? = nil
     ) -> (everyShard: ClickHouseQuery<CohortRow>, once: ClickHouseQuery<CohortRow>?) {
         let (active, returns) = (Int(RollupKind.anyEvent.rawValue), Int(RollupKind.trackEvents.rawValue))
         let items =
@@ -717,12 +790,13 @@ extension ClickHouseSQL {
             )
         let external = Self.affectedTable(affected)
         var everyShard = Self.cohorts(of: alone, filter: filter, days: days)
-        everyShard.external = external
+        everyShard.external = [external]
         guard !affected.isEmpty else { return (everyShard, nil) }
         let people = affectedPeople(
-            projectId: projectId, filter: filter, round: round, cutoff: cutoff, items: items)
+            projectId: projectId, filter: filter, round: round, cutoff: cutoff, linksSent: links != nil,
+            items: items)
         var once = Self.cohorts(of: "\(grouped) FROM (\(people)) GROUP BY person", filter: filter, days: days)
-        once.external = external
+        once.external = [external] + Self.sent(links)
         return (everyShard, once)
     }
 

@@ -158,23 +158,27 @@ extension ClickHouseSQL {
 
     /// The people who changed since round `round` (its `cutoff`), as the reports resolve them
     /// and as the round did: those with rows of `filter`'s range written since, and for each
-    /// device linked since, the device, its person now and its person in the round.
-    func changedPeople(projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64)
-        -> ClickHouseQuery<String>
-    {
+    /// device linked since, the device, its person now and its person in the round. With
+    /// `links`, the links of the devices with rows written since are sent with it
+    /// (``linksSinceTable``).
+    func changedPeople(
+        projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, links: [SinceLink]? = nil
+    ) -> ClickHouseQuery<String> {
         let linked = linkedSince(projectId: projectId, cutoff: cutoff)
         let parts = [
-            peopleSince(projectId: projectId, filter: filter, cutoff: cutoff),
+            peopleSince(projectId: projectId, filter: filter, cutoff: cutoff, linksSent: links != nil),
             "SELECT anonymous_id AS person FROM (\(linked))",
-            "SELECT linked AS person FROM (\(links(projectId: projectId, among: linked)))",
+            "SELECT linked AS person FROM (\(self.links(projectId: projectId, among: linked)))",
             "SELECT linked AS person FROM (\(roundPeople(projectId: projectId, round: round))) WHERE member GLOBAL IN (\(linked))",
         ]
-        return ClickHouseQuery(
+        var query = ClickHouseQuery(
             "SELECT DISTINCT person FROM (\(parts.joined(separator: " UNION ALL ")))", fields: 1
         ) {
             row throws(ServerError) in
             row.string(0)
         }
+        query.external = Self.sent(links)
+        return query
     }
 
     /// The linked devices of the people `changed` lists (sent as ``affectedTable``) as round
@@ -187,7 +191,7 @@ extension ClickHouseSQL {
             WHERE key IN \(Self.affectedTable.name)
             """, fields: 1
         ) { row throws(ServerError) in row.string(0) }
-        query.external = Self.affectedTable(changed)
+        query.external = [Self.affectedTable(changed)]
         return query
     }
 

@@ -34,7 +34,7 @@ extension ClickHouseSQL {
         ) { row throws(ServerError) in
             Message(device: row.string(0), messageId: row.string(1))
         }
-        query.external = Self.checkedMessages(messages)
+        query.external = [Self.checkedMessages(messages)]
         return query
     }
 
@@ -53,7 +53,7 @@ extension ClickHouseSQL {
         ) { row throws(ServerError) in
             (fields: row.fields, sequence: try row.uint64(2))
         }
-        query.external = Self.checkedMessages(messages)
+        query.external = [Self.checkedMessages(messages)]
         return query
     }
 
@@ -71,7 +71,7 @@ extension ClickHouseSQL {
             ClickHouseEventStore.StoredCopy(
                 device: row.string(0), messageId: row.string(1), sequence: try row.uint64(2))
         }
-        query.external = Self.checkedMessages(messages)
+        query.external = [Self.checkedMessages(messages)]
         return query
     }
 
