@@ -701,17 +701,26 @@ private struct ClusterBench {
     }
 
     /// Every report (those whose names hold `FOOTPRINT_REPORT_ONLY` when it is set), timed once,
-    /// named with `round` after.
+    /// or `FOOTPRINT_REPORT_RUNS` times one after another (at most 21) with the median and the
+    /// fastest and slowest, named with `round` after.
     func timedReports(
         store: ClickHouseEventStore, project: Project, stored: Int, round: String
     ) throws -> [BenchmarkRow] {
         var rows: [BenchmarkRow] = []
         let narrowed = environment["FOOTPRINT_REPORT_ONLY"]
+        let runs = Int(environment["FOOTPRINT_REPORT_RUNS"] ?? "").map { min(21, max(1, $0)) } ?? 1
         for (name, body) in try ReportWorkload.reports(stores: store.stores, project: project)
         where narrowed.map(name.contains) ?? true {
             let value: String
             do {
-                value = Measure.duration(try Measure.seconds(body) * 1e9)
+                var times: [Double] = []
+                for _ in 0..<runs { times.append(try Measure.seconds(body)) }
+                times.sort()
+                value =
+                    Measure.duration(times[times.count / 2] * 1e9)
+                    + (runs > 1
+                        ? " (\(Measure.duration(times[0] * 1e9))–\(Measure.duration(times[runs - 1] * 1e9)))"
+                        : "")
             } catch let error as ServerError
                 where error.code == .unavailable
                 && (error.message.contains("in time") || error.message.contains("imeout"))
@@ -729,7 +738,8 @@ private struct ClusterBench {
             rows.append(
                 BenchmarkRow(
                     metric: (name.hasSuffix(" days") ? name : name + ", 30 days") + round, value: value,
-                    note: "ClickHouse, \(Measure.grouped(stored)) events, once"))
+                    note: "ClickHouse, \(Measure.grouped(stored)) events, "
+                        + (runs > 1 ? "median of \(runs) runs (fastest–slowest)" : "once")))
         }
         return rows
     }

@@ -7,54 +7,41 @@ extension ReportService {
     /// project's whole counts. Built from the same service calls as the API and the dashboard,
     /// so from rollups when the range is whole days.
     ///
-    /// The reads run side by side (``atOnce(_:_:)``), most of their time spent waiting on the
-    /// store: traffic (its counts, people and dwell at once) beside the top events (both over
-    /// one read of their daily counts), and element paths, plan-named events and items beside
-    /// the project's totals. The reads share what they look up about the store
-    /// (``sharingLookups()``).
+    /// The reads are split over two threads of about equal work (``atOnce(_:_:)``): traffic and
+    /// events (over one read of their daily counts) on one, element paths, plan-named events and
+    /// items on the other; traffic's dwell takes a thread of its own. The reads share what they
+    /// look up about the store (``sharingLookups()``).
     public func overview(project: Project, parameters: ReportParameters) throws(ServerError) -> Report {
         let service = sharingLookups()
-        // Traffic and events over one read of their daily counts.
-        func trafficAndEvents() throws(ServerError) -> (TrafficReport, [EventStatistics]) {
+        // Traffic and events over one read of their daily counts, and the project's totals.
+        func trafficAndEvents() throws(ServerError) -> (
+            TrafficReport, [EventStatistics], Int, Int
+        ) {
             let counts =
                 RollupReports.canAnswer(parameters.filter)
                 ? try service.events.rollupCounts(
                     projectId: project.id, filter: parameters.filter, kinds: RollupReports.trafficCountKinds)
                 : nil
-            return try Self.atOnce(
-                { () throws(ServerError) in
-                    try service.traffic(project: project, parameters: parameters, dwell: true, counts: counts)
-                },
-                { () throws(ServerError) in
-                    try service.topEvents(
-                        project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts)
-                })
+            return (
+                try service.traffic(project: project, parameters: parameters, dwell: true, counts: counts),
+                try service.topEvents(
+                    project: project, parameters: parameters, limit: Report.topEventLimit, counts: counts),
+                try service.events.eventCount(projectId: project.id),
+                try service.events.lostEventCount(projectId: project.id)
+            )
         }
-        let ((traffic, topEvents), ((topElements, namedEvents, items), (totalEvents, lostEvents))) =
+        let ((traffic, topEvents, totalEvents, lostEvents), (topElements, namedEvents, items)) =
             try Self.atOnce(
                 trafficAndEvents,
-                { () throws(ServerError) in
-                    try Self.atOnce(
-                        {
-                            () throws(ServerError) -> (
-                                [ElementStatistics], [EventStatistics], [ItemStatistics]
-                            ) in
-                            (
-                                try service.elements(
-                                    project: project, parameters: parameters, grouping: .exact,
-                                    limit: Report.topElementLimit),
-                                try service.namedEvents(
-                                    project: project, parameters: parameters, limit: Report.topEventLimit),
-                                try service.items(
-                                    project: project, parameters: parameters, limit: Report.itemLimit)
-                            )
-                        },
-                        { () throws(ServerError) in
-                            (
-                                try service.events.eventCount(projectId: project.id),
-                                try service.events.lostEventCount(projectId: project.id)
-                            )
-                        })
+                { () throws(ServerError) -> ([ElementStatistics], [EventStatistics], [ItemStatistics]) in
+                    (
+                        try service.elements(
+                            project: project, parameters: parameters, grouping: .exact,
+                            limit: Report.topElementLimit),
+                        try service.namedEvents(
+                            project: project, parameters: parameters, limit: Report.topEventLimit),
+                        try service.items(project: project, parameters: parameters, limit: Report.itemLimit)
+                    )
                 })
         return Report(
             project: project.name, fromDay: parameters.fromDay, toDay: parameters.toDay,

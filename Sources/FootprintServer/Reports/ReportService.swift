@@ -80,20 +80,17 @@ public struct ReportService: Sendable {
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).traffic(days: filter)
         }
-        // The people, the dwell (a merge of every session's marks) and the counts side by side:
-        // a settled read of the people looks up its round and who changed since before it reads.
-        let ((counts, dwell), activity) = try Self.atOnce(
+        // The dwell (a merge of every session's marks) is read beside the counts and people.
+        let ((counts, activity), dwell) = try Self.atOnce(
             { () throws(ServerError) in
-                try Self.atOnce(
-                    { () throws(ServerError) in
-                        try rollupCounts(
-                            project, filter, kinds: RollupReports.trafficCountKinds, given: counts)
-                    },
-                    { () throws(ServerError) in
-                        dwell ? try events.rollupDwell(projectId: project.id, filter: filter) : [:]
-                    })
+                (
+                    try rollupCounts(project, filter, kinds: RollupReports.trafficCountKinds, given: counts),
+                    try events.activity(projectId: project.id, filter: filter)
+                )
             },
-            { () throws(ServerError) in try events.activity(projectId: project.id, filter: filter) })
+            { () throws(ServerError) in
+                dwell ? try events.rollupDwell(projectId: project.id, filter: filter) : [:]
+            })
         return RollupReports.traffic(counts: counts, activity: activity, dwell: dwell, filter: filter)
     }
 
