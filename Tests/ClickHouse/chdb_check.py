@@ -59,9 +59,8 @@ def main(arguments):
                     with open(path, "wb") as rows:
                         rows.write(base64.b64decode(entry["data"]))
                     sql = sql.replace(" FORMAT RowBinary", f" FROM INFILE '{path}' FORMAT RowBinary", 1)
-            external = entry.get("external") if isinstance(entry, dict) else None
-            # The tables of rows a read is sent along: a list of them (or one).
-            tables = external if isinstance(external, list) else ([external] if external else [])
+            # The tables of rows a read is sent along.
+            tables = entry.get("external", []) if isinstance(entry, dict) else []
             try:
                 for index, table in enumerate(tables):
                     path = os.path.join(folder, f"external-{number}-{index}.bin")
