@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FootprintServer
@@ -54,5 +55,39 @@ import Testing
                 && zip(Self.plain.schema, Self.replicated.schema).allSatisfy {
                     $0.0 == $0.1 || $0.1.contains("Replicated")
                 })
+    }
+}
+
+extension ClickHouseSchemaTests {
+    /// Each `Distributed` table's sharding key, by table.
+    static func shardingKeys(_ sql: ClickHouseSQL) throws -> [String: String] {
+        var keys: [String: String] = [:]
+        for statement in sql.schema where statement.contains("ENGINE = Distributed(") {
+            let engine = try #require(statement.components(separatedBy: "ENGINE = Distributed(").last)
+            let arguments = engine.split(separator: ",", maxSplits: 3).map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            try #require(arguments.count == 4, "\(statement)")
+            let table = String(arguments[2].dropLast("_local".count))
+            keys[table] = String(arguments[3].dropLast())
+        }
+        return keys
+    }
+
+    /// The person reads join each shard's own links to its rows
+    /// (``ClickHouseSQL/links(projectId:among:ofShard:)``): that holds only while a device's
+    /// links land on the shard of its events and of the rows derived from them, the same hash of
+    /// the same id.
+    @Test func aDevicesLinksAreOnTheShardOfItsEventsAndPersonRows() throws {
+        for sql in [Self.plain, Self.replicated] {
+            let keys = try Self.shardingKeys(sql)
+            let events = try #require(keys["events"])
+            #expect(events == "cityHash64(project_id, device)")
+            #expect(
+                keys["identities"]?.replacingOccurrences(of: "anonymous_id", with: "device") == events)
+            for table in ["person_days", "person_blocks", "step_times", "duplicate_copies", "touched_rows"] {
+                #expect(keys[table] == events, "\(table)")
+            }
+        }
     }
 }
