@@ -111,7 +111,7 @@ extension ClickHouseSQL {
                 // 250–300 ms the traffic without a round). The events of the devices with a
                 // redundant copy are joined after their read, on the initiator: to every link.
                 (
-                    "ANY LEFT JOIN (\(links(projectId: projectId, ofShard: true))) AS links USING device",
+                    Self.joins(links(projectId: projectId, ofShard: true)).local,
                     Self.joins(links(projectId: projectId)).local
                 )
             }
@@ -158,8 +158,10 @@ extension ClickHouseSQL {
             """
     }
 
-    /// The joins of the links `linked` (a subquery) to a read of a `Distributed` table's rows and
-    /// to one of a subquery's, `USING device`.
+    /// The joins of the links `linked` (a subquery), `USING device`: `global` for a read of a
+    /// `Distributed` table's rows (the initiator reads them and sends them to each shard),
+    /// `local` for a subquery's rows, or for a `Distributed` table's when each shard reads its
+    /// own links (``links(projectId:among:ofShard:)``).
     private static func joins(_ linked: String) -> (global: String, local: String) {
         (
             "GLOBAL ANY LEFT JOIN (\(linked)) AS links USING device",
