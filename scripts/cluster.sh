@@ -451,7 +451,7 @@ start_collector() {
     [ "$postgres" = 1 ] && metadata=(--meta "$(postgres_url)")
     (close_inherited && exec "$footprint" serve --store "$(clickhouse_url)" "${metadata[@]}" \
         --port "$port" --trusted-proxy 127.0.0.1 --admin-token "$admin_token" \
-        >"$dir/output.log" 2>&1) &
+        --collector-tag "$((i - 1))" >"$dir/output.log" 2>&1) &
     echo $! >"$dir/pid"
     wait_until "collector $i (port $port)" 120 collector_answers "$i" && kill -0 "$(cat "$dir/pid")" || {
         tail -n 20 "$dir/output.log" >&2

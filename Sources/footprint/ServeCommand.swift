@@ -13,6 +13,7 @@ enum ServeCommand: Command {
                         [--admin-token TOKEN] [--read-token TOKEN] [--metrics-from ADDR]...
                         [--retention-days N] [--insert-interval MS] [--spool DIR [--spool-bytes N] [--spool-segment-rows N] [--spool-segment-ms MS]]
                         [--meta-cache-interval MS] [--replication-wait MS] [--settle-interval S] [--settle-window DAYS]
+                        [--collector-tag N]
           --host              address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
           --port              TCP port (default 8080; 0 = any free port)
           --db                SQLite database file (PATH or sqlite:PATH; default footprint.sqlite; created
@@ -77,6 +78,11 @@ enum ServeCommand: Command {
           --settle-window     with --store: the latest days with sessions a round keeps per session too, so
                               that a report computes again only the sessions changed since on those days,
                               not every session of a day (0 to 64; default 2; 0 for none)
+          --collector-tag     with --store: this collector's tag, the low bits of the sequence it gives
+                              each stored copy of an event (0 to 15; default random). Give each
+                              collector of a cluster its own: two collectors of one tag that store
+                              copies of one message in the same 16 microseconds give both the same
+                              sequence, and that message then counts twice
         """
 
     static func run(_ arguments: ArraySlice<String>) throws {
@@ -98,6 +104,7 @@ enum ServeCommand: Command {
                 "metrics-from", "retention-days", "insert-interval", "spool", "spool-bytes",
                 "spool-segment-rows", "spool-segment-ms",
                 "meta-cache-interval", "replication-wait", "settle-interval", "settle-window",
+                "collector-tag",
             ],
             flags: [])
         let stores = try StoreAccess.stores(parsed)
@@ -222,15 +229,17 @@ enum ServeCommand: Command {
     }
 
     /// The ClickHouse store's settings from the options that tune it (`--insert-interval`,
-    /// `--replication-wait`, `--settle-interval`, `--spool` and its `--spool-…` options), each of
-    /// which needs
-    /// `--store` (`clickHouse`).
+    /// `--replication-wait`, `--settle-interval`, `--settle-window`, `--collector-tag`, `--spool`
+    /// and its `--spool-…` options), each of which needs `--store` (`clickHouse`).
     static func clickHouseStore(_ parsed: CommandLineArguments, clickHouse: Bool) throws(UsageError)
         -> ClickHouseEventStore.Configuration
     {
         var store = ClickHouseEventStore.Configuration()
         let spoolOptions = ["spool-bytes", "spool-segment-rows", "spool-segment-ms"]
-        for name in ["insert-interval", "spool", "replication-wait", "settle-interval", "settle-window"]
+        for name in [
+            "insert-interval", "spool", "replication-wait", "settle-interval", "settle-window",
+            "collector-tag",
+        ]
             + spoolOptions
         where parsed.options[name] != nil {
             guard clickHouse else { throw UsageError(description: "--\(name) needs --store") }
@@ -245,6 +254,11 @@ enum ServeCommand: Command {
             try parsed.integer("settle-interval", default: Int(store.settledInterval), in: 0...86_400))
         store.settledWindowDays = try parsed.integer(
             "settle-window", default: store.settledWindowDays, in: 0...64)
+        if parsed.options["collector-tag"] != nil {
+            store.sequenceTag = UInt64(
+                try parsed.integer(
+                    "collector-tag", default: 0, in: 0...Int(ClickHouseEventStore.sequenceTags) - 1))
+        }
         store.spoolDirectory = parsed.options["spool"]
         for name in spoolOptions where parsed.options[name] != nil && store.spoolDirectory == nil {
             throw UsageError(description: "--\(name) needs --spool")

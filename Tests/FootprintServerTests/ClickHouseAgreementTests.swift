@@ -186,14 +186,16 @@ struct ClickHouseAgreementTests {
     }
 
     /// Runs `body` with a second store on `store`'s database (another collector), with its own
-    /// metadata file and `configure`'s settings.
+    /// metadata file, the tag `tagsAfter` after `store`'s (as each collector of a cluster has its
+    /// own, `--collector-tag`) and `configure`'s settings.
     static func withSecondCollector(
-        of store: ClickHouseEventStore,
+        of store: ClickHouseEventStore, tagsAfter: UInt64 = 1,
         configure: (inout ClickHouseEventStore.Configuration) -> Void = { _ in },
         _ body: (ClickHouseEventStore) throws -> Void
     ) throws {
         try withTemporaryDatabase("footprint-second-collector") { path in
             var configuration = ClickHouseEventStore.Configuration()
+            configuration.sequenceTag = (store.sequenceTag + tagsAfter) % ClickHouseEventStore.sequenceTags
             configure(&configuration)
             let second = try ClickHouseEventStore(
                 location: store.location, metadataPath: path, configuration: configuration)
@@ -298,8 +300,7 @@ struct ClickHouseAgreementTests {
         let data = PeopleTests.DataSet(seed: 8)
         try Self.expectSameReports(data) { store, project in
             try ClickHouseTesting.stopMerges(store)
-            let tag = (store.sequenceTag + 1) % ClickHouseEventStore.sequenceTags
-            try Self.withSecondCollector(of: store, configure: { $0.sequenceTag = tag }) { second in
+            try Self.withSecondCollector(of: store) { second in
                 let failures = LockedValue<[String]>([])
                 for batch in data.batches {
                     let ingest = IngestBatch(

@@ -79,6 +79,7 @@ struct ClickHouseClusterTests {
 
     /// Every batch reaches the cluster twice, through each collector once (every third batch
     /// to both at the same moment); every report equals the SQLite server's, fed each batch once.
+    /// The collectors have tags of their own (``CollectorCluster/startCollector(spool:)``).
     @Test(.timeLimit(.minutes(10)))
     func everyBatchSentTwiceThroughTwoCollectorsChangesNoReport() throws {
         let pair = try ServerPair()
@@ -112,6 +113,9 @@ struct ClickHouseClusterTests {
             #expect(responses.count == 2 && responses.allSatisfy { $0?.status == 200 }, "\(responses)")
         }
         try pair.expectSameReports(Self.generatedReportPaths(configuration))
+        // Each collector has its own tag: no message's copies got one sequence (with one tag for
+        // both, 2 of 3 runs had some, and those counted twice).
+        #expect(pair.cluster.collectorMetric("footprint_tied_messages_total") == 0)
     }
 
     /// Hostile and broken requests get the same status, error and per-event rejections from the

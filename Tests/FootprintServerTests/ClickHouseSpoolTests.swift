@@ -90,7 +90,7 @@ struct ClickHouseSpoolTests {
                     ) {
                         one in
                         try ClickHouseAgreementTests.withSecondCollector(
-                            of: store, configure: { $0.spoolDirectory = second }
+                            of: store, tagsAfter: 2, configure: { $0.spoolDirectory = second }
                         ) { other in
                             for batch in data.batches {
                                 let ingest = IngestBatch(

@@ -69,6 +69,10 @@ extension CommandLineTests {
         ["--settle-window", "2"],
         ["--settle-window", "65", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         ["--settle-window", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        // A collector's tag is the ClickHouse store's, 0 to 15.
+        ["--collector-tag", "1"],
+        ["--collector-tag", "16", "--store", "clickhouse://127.0.0.1:8123/footprint"],
+        ["--collector-tag", "-1", "--store", "clickhouse://127.0.0.1:8123/footprint"],
         // PostgreSQL keeps the metadata only with ClickHouse events, instead of the --db file.
         ["--meta", "postgres://fp@127.0.0.1:5432/meta"],
         ["--meta", "postgres://fp@127.0.0.1:5432/meta", "--store", "clickhouse://127.0.0.1:8123/footprint"],

@@ -39,6 +39,7 @@ struct MetricsTests {
         snapshot.cutInsertsRepaired = 2
         snapshot.replicasPassedOver = 3
         snapshot.replicationTimeouts = 1
+        snapshot.tiedMessages = 4
         let text = snapshot.exposition()
         #expect(text.hasSuffix("\n"))
         #expect(
@@ -82,6 +83,9 @@ struct MetricsTests {
                 "# TYPE footprint_replicas_passed_over_total counter\nfootprint_replicas_passed_over_total 3\n"
             ))
         #expect(text.contains("footprint_replication_timeouts_total 1\n"))
+        #expect(
+            text.contains("# TYPE footprint_tied_messages_total counter\nfootprint_tied_messages_total 4\n"))
+        #expect(!MetricsSnapshot().exposition().contains("footprint_tied"))
         #expect(!MetricsSnapshot().exposition().contains("footprint_unsettled"))
         #expect(!MetricsSnapshot().exposition().contains("footprint_replica"))
 

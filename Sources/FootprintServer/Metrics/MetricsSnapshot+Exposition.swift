@@ -115,6 +115,13 @@ extension MetricsSnapshot {
             )
             lines.append("footprint_replication_timeouts_total \(replicationTimeouts)")
         }
+        if let tiedMessages {
+            family(
+                "footprint_tied_messages_total", "counter",
+                "Messages two collectors of one tag stored in the same 16 microseconds, so that their copies share a sequence and each counts twice: give each collector its own --collector-tag."
+            )
+            lines.append("footprint_tied_messages_total \(tiedMessages)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -53,6 +53,9 @@ public struct MetricsSnapshot: Sendable, Hashable {
     public var replicasPassedOver: Int?
     /// Writes failed because a replica did not fetch their rows in time, when reported.
     public var replicationTimeouts: Int?
+    /// Messages whose first stored copies a ClickHouse store's copy checks found tied (two
+    /// collectors of one tag, ``CopyDecision``), when reported.
+    public var tiedMessages: Int?
 
     /// Creates an empty snapshot.
     public init() {}

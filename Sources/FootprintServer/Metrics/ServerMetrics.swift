@@ -121,6 +121,7 @@ public final class ServerMetrics: Sendable {
         result.cutInsertsRepaired = writes?.repaired
         result.replicasPassedOver = writes?.replicasPassedOver
         result.replicationTimeouts = writes?.replicationTimeouts
+        result.tiedMessages = writes?.tiedMessages
         return result
     }
 }

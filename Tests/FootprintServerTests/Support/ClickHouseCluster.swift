@@ -1,4 +1,5 @@
 import FootprintLoopback
+import FootprintServer
 import FootprintWire
 import Foundation
 import Testing
@@ -222,13 +223,19 @@ final class CollectorCluster {
         directory + "/spool-\(index)"
     }
 
+    /// The collectors started so far: each gets the next `--collector-tag`, so that no two
+    /// give one message's copies the same sequence.
+    private var started = 0
+
     /// Starts one more collector on a free port (not behind HAProxy), with `spool` when given.
     func startCollector(spool: String? = nil) throws -> ServeProcess {
-        try ServeProcess(
+        let tag = started % Int(ClickHouseEventStore.sequenceTags)
+        started += 1
+        return try ServeProcess(
             executable: ClickHouseTestEnvironment.executable, database: metadata,
             arguments: [
                 "--store", url, "--trusted-proxy", "127.0.0.1", "--admin-token", adminToken, "--read-token",
-                readToken,
+                readToken, "--collector-tag", String(tag),
             ] + (spool.map { ["--spool", $0] } ?? []))
     }
 

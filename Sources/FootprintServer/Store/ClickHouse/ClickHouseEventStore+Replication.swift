@@ -12,6 +12,9 @@ public struct ClickHouseWriteReading: Sendable, Equatable {
     public var replicasPassedOver = 0
     /// Writes failed because a replica did not fetch their rows in time.
     public var replicationTimeouts = 0
+    /// Messages whose first stored copies the copy checks found tied (``CopyDecision``): each
+    /// counts twice.
+    public var tiedMessages = 0
 }
 
 /// The wait, before a write on replicated shards is answered, until every replica holds its

@@ -11,7 +11,7 @@ extension ClickHouseEventStore {
         let (passedOver, timeouts) = replication.withLock { ($0.passedOver, $0.timeouts) }
         return ClickHouseWriteReading(
             kept: kept, givenUp: givenUp, repaired: repaired, replicasPassedOver: passedOver,
-            replicationTimeouts: timeouts)
+            replicationTimeouts: timeouts, tiedMessages: tiedMessages.withLock { $0 })
     }
 
     /// Keeps the events of `records`, whose INSERT with `query` as its `query_id` failed after

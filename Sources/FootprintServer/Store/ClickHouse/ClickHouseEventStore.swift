@@ -112,8 +112,8 @@ public final class ClickHouseEventStore: EventStore {
         /// 200,000.
         var unsettledCapacity = 200_000
         /// The low bits of this store's sequences (below ``ClickHouseEventStore/sequenceTags``);
-        /// random when `nil`. Tests set it.
-        var sequenceTag: UInt64?
+        /// random when `nil` (`--collector-tag`).
+        public var sequenceTag: UInt64?
         /// Creates the default configuration.
         public init() {}
     }
@@ -153,6 +153,9 @@ public final class ClickHouseEventStore: EventStore {
     /// Replicas writes were answered without, and writes failed because a replica did not fetch
     /// their rows in time (``awaitReplicas()``).
     let replication = LockedValue((passedOver: 0, timeouts: 0))
+    /// The messages whose first stored copies the copy checks found tied so far
+    /// (``CopyDecision/tied``).
+    let tiedMessages = LockedValue(0)
     /// The last ``RecentEvent/sequence`` given out (see ``sequence(after:now:tag:)``).
     private let lastSequence: LockedValue<UInt64>
     /// The low bits of every sequence this store gives out.
@@ -453,7 +456,7 @@ public final class ClickHouseEventStore: EventStore {
     /// all its tag modulo this. 16 keeps a sequence about the wall clock in microseconds (below
     /// 2^53, exact in the dashboard's JavaScript) and lets one store give out 62,500 a second
     /// before it runs ahead of the clock.
-    static let sequenceTags: UInt64 = 16
+    public static let sequenceTags: UInt64 = 16
 
     /// The sequence for `microseconds` since 1970 on a store with `tag`: the microseconds with
     /// their low bits (below ``sequenceTags``) replaced by `tag`.
@@ -606,42 +609,21 @@ public final class ClickHouseEventStore: EventStore {
 
     /// Records in `duplicate_copies` every copy among `rows` (every stored copy of some
     /// messages, as ``ClickHouseSQL/storedCopies(projectId:of:)`` reads them) after the first
-    /// stored (the smallest sequence) of its message.
+    /// stored (the smallest sequence) of its message (``CopyDecision``), and counts the tied
+    /// messages.
     /// - Returns: each message's first stored copy.
     func recordRedundantCopies(projectId: Int64, among rows: [UnsettledInserts.Row]) throws(ServerError)
         -> Set<StoredCopy>
     {
-        // Each message's copies: the fields, written back as they came.
-        var messages: [[Substring]: [UnsettledInserts.Row]] = [:]
-        for row in rows {
-            messages[[row.fields[0], row.fields[1]], default: []].append(row)
-        }
+        let decision = CopyDecision(rows)
         var records = ClickHouseRowBinary()
-        var first: Set<StoredCopy> = []
-        for copiesOfOne in messages.values {
-            // A copy with the first one's sequence (collectors of one tag in one microsecond) is
-            // not recorded: the record would leave out the first one too. It counts twice, never
-            // not at all.
-            let smallest = copiesOfOne.map(\.sequence).min() ?? 0
-            for copy in copiesOfOne {
-                if copy.sequence > smallest {
-                    ClickHouseRows.appendCopy(
-                        copy.fields, sequence: copy.sequence, project: projectId, to: &records)
-                } else {
-                    first.insert(StoredCopy(copy))
-                }
-            }
+        for copy in decision.redundant {
+            ClickHouseRows.appendCopy(copy.fields, sequence: copy.sequence, project: projectId, to: &records)
         }
         try insert(sql.insertDuplicateCopies, rows: records)
-        var devices: Set<String> = []
-        for copiesOfOne in messages.values {
-            let smallest = copiesOfOne.map(\.sequence).min() ?? 0
-            for copy in copiesOfOne where copy.sequence > smallest {
-                devices.insert(ClickHouseFormat.text(copy.fields[0]) ?? "")
-            }
-        }
-        try touchSessions(projectId: projectId, devices: devices)
-        return first
+        if decision.tied > 0 { tiedMessages.withLock { $0 &+= decision.tied } }
+        try touchSessions(projectId: projectId, devices: decision.devices)
+        return decision.first
     }
 
     // MARK: Counts and lists
