@@ -31,7 +31,7 @@ extension ReportService {
             )
         }
         let ((traffic, topEvents, totalEvents, lostEvents), (topElements, namedEvents, items)) =
-            try Self.atOnce(
+            try atOnce(
                 trafficAndEvents,
                 { () throws(ServerError) -> ([ElementStatistics], [EventStatistics], [ItemStatistics]) in
                     (

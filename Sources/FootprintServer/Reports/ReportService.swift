@@ -80,39 +80,21 @@ public struct ReportService: Sendable {
         guard RollupReports.canAnswer(filter) else {
             return try engine(project: project, parameters: parameters).traffic(days: filter)
         }
-        // The dwell (a merge of every session's marks) is read beside the counts and people.
-        let ((counts, activity), dwell) = try Self.atOnce(
+        // The dwell (a merge of every session's marks), the counts and the people are read side
+        // by side.
+        let ((activity, counts), dwell) = try atOnce(
             { () throws(ServerError) in
-                (
-                    try rollupCounts(project, filter, kinds: RollupReports.trafficCountKinds, given: counts),
-                    try events.activity(projectId: project.id, filter: filter)
-                )
+                try atOnce(
+                    { () throws(ServerError) in try events.activity(projectId: project.id, filter: filter) },
+                    { () throws(ServerError) in
+                        try rollupCounts(
+                            project, filter, kinds: RollupReports.trafficCountKinds, given: counts)
+                    })
             },
             { () throws(ServerError) in
                 dwell ? try events.rollupDwell(projectId: project.id, filter: filter) : [:]
             })
         return RollupReports.traffic(counts: counts, activity: activity, dwell: dwell, filter: filter)
-    }
-
-    /// `first` on this thread and `second` on another at once: both results, or the first's error
-    /// (else the second's). Reads of a store run side by side this way: each store takes a
-    /// connection per thread.
-    static func atOnce<First, Second: Sendable>(
-        _ first: () throws(ServerError) -> First,
-        _ second: @escaping @Sendable () throws(ServerError) -> Second
-    ) throws(ServerError) -> (First, Second) {
-        let other = LockedValue<Result<Second, ServerError>?>(nil)
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            let result = Result { () throws(ServerError) in try second() }
-            other.withLock { $0 = result }
-        }
-        let mine = Result { () throws(ServerError) in try first() }
-        group.wait()
-        let theirs = other.withLock { $0 }
-        let firstValue = try mine.get()
-        guard let theirs else { throw ServerError(code: .storage, message: "a concurrent read did not run") }
-        return (firstValue, try theirs.get())
     }
 
     /// Track events by name with their counts from the daily rollups, most frequent first.

@@ -20,3 +20,24 @@ func concurrently<Item: Sendable, Result: Sendable>(
         return try result.get()
     }
 }
+
+/// `first` on this thread and `second` on another at once: both results, or the first's error
+/// (else the second's). Reads of a store run side by side this way: each store takes a
+/// connection per thread.
+func atOnce<First, Second: Sendable>(
+    _ first: () throws(ServerError) -> First,
+    _ second: @escaping @Sendable () throws(ServerError) -> Second
+) throws(ServerError) -> (First, Second) {
+    let other = LockedValue<Result<Second, ServerError>?>(nil)
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+        let result = Result { () throws(ServerError) in try second() }
+        other.withLock { $0 = result }
+    }
+    let mine = Result { () throws(ServerError) in try first() }
+    group.wait()
+    let theirs = other.withLock { $0 }
+    let firstValue = try mine.get()
+    guard let theirs else { throw ServerError(code: .storage, message: "a concurrent read did not run") }
+    return (firstValue, try theirs.get())
+}

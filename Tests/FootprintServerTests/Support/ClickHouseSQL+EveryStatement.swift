@@ -299,9 +299,11 @@ extension ClickHouseSQL {
                 let affected = affectedMemberList(
                     projectId: projectId, filter: filter, round: "r1", cutoff: cutoff, links: links)
                 settledReads.append(("affected members, \(of)", affected.sql, affected.external))
-                let changed = changedPeople(
-                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff, links: links)
-                settledReads.append(("changed people, \(of)", changed.sql, changed.external))
+                for (index, changed) in changedPeople(
+                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff, links: links
+                ).enumerated() {
+                    settledReads.append(("changed people \(index + 1), \(of)", changed.sql, changed.external))
+                }
                 for totals in [false, true] {
                     let active = settledPeople(
                         projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,
@@ -334,8 +336,12 @@ extension ClickHouseSQL {
                 .init(kind: Self.anyPageKind, keys: nil, label: label),
             ]
             for cutoff: Int64 in [0, 1_800_000_000] {
-                let changed = changedPeople(projectId: projectId, filter: filter, round: "r1", cutoff: cutoff)
-                settledReads.append(("changed people of one label, cutoff \(cutoff)", changed.sql, []))
+                for (index, changed) in changedPeople(
+                    projectId: projectId, filter: filter, round: "r1", cutoff: cutoff
+                ).enumerated() {
+                    settledReads.append(
+                        ("changed people \(index + 1) of one label, cutoff \(cutoff)", changed.sql, []))
+                }
                 for totals in [false, true] {
                     let reads = settledPeople(
                         projectId: projectId, filter: filter, round: "r1", cutoff: cutoff,

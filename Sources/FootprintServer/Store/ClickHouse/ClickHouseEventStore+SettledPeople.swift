@@ -15,13 +15,23 @@ extension ClickHouseEventStore {
         let (_, count) = RollupReports.days(of: filter)
         guard !filter.namesPageVersionOrOS || (labelled && SettledLabel(filter) != nil),
             count >= 1, count <= ClickHouseSQL.maskedDays,
-            var round = try settledRound(projectId: projectId, touchedDays: false, lookups: lookups),
-            let people = try shared(
-                lookups?.people, .init(projectId: projectId, round: round.round),
-                { () throws(ServerError) in
-                    try settledPeopleBlock(projectId: projectId, round: round)
-                })
+            var round = try settledRound(projectId: projectId, touchedDays: false, lookups: lookups)
         else { return nil }
+        let held = round
+        // The links of the devices with rows written since, which every people read of the round
+        // sends, are looked up beside the check of its people (when shared: else each read
+        // looks them up itself).
+        let (people, _) = try atOnce(
+            { () throws(ServerError) in
+                try shared(lookups?.people, .init(projectId: projectId, round: held.round)) {
+                    () throws(ServerError) in
+                    try settledPeopleBlock(projectId: projectId, round: held)
+                }
+            },
+            { () throws(ServerError) in
+                if lookups != nil { _ = try self.linksSince(projectId: projectId, round: held) }
+            })
+        guard let people else { return nil }
         round.totals = people.totals
         return round
     }
@@ -70,9 +80,15 @@ extension ClickHouseEventStore {
                     projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
                     links: links))
         }
-        let changed = try client.rows(
-            sql.changedPeople(
-                projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff, links: links))
+        let client = client
+        let changed = Array(
+            Set(
+                try concurrently(
+                    sql.changedPeople(
+                        projectId: projectId, filter: filter, round: round.round, cutoff: round.cutoff,
+                        links: links)
+                ) { query throws(ServerError) in try client.rows(query) }
+                .joined()))
         guard !changed.isEmpty else { return [] }
         let devices = try client.rows(
             sql.changedDevices(projectId: projectId, round: round.round, changed: changed))

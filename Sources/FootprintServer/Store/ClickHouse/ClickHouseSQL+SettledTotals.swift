@@ -157,28 +157,35 @@ extension ClickHouseSQL {
     }
 
     /// The people who changed since round `round` (its `cutoff`), as the reports resolve them
-    /// and as the round did: those with rows of `filter`'s range written since, and for each
-    /// device linked since, the device, its person now and its person in the round. With
-    /// `links`, the links of the devices with rows written since are sent with it
-    /// (``linksSinceTable``).
+    /// and as the round did, in two reads run side by side (as one `UNION ALL` under its
+    /// `DISTINCT`, 18.16 reads the parts one after the other): those with rows of `filter`'s
+    /// range written since; and for each device linked since, the device, its person now and its
+    /// person in the round. With `links`, the links of the devices with rows written since are
+    /// sent with the first (``linksSinceTable``).
     func changedPeople(
         projectId: Int64, filter: ReportFilter, round: String, cutoff: Int64, links: [SinceLink]? = nil
-    ) -> ClickHouseQuery<String> {
+    ) -> [ClickHouseQuery<String>] {
         let linked = linkedSince(projectId: projectId, cutoff: cutoff)
-        let parts = [
-            peopleSince(projectId: projectId, filter: filter, cutoff: cutoff, linksSent: links != nil),
+        let linkedParts = [
             "SELECT anonymous_id AS person FROM (\(linked))",
             "SELECT linked AS person FROM (\(self.links(projectId: projectId, among: linked)))",
             "SELECT linked AS person FROM (\(roundPeople(projectId: projectId, round: round))) WHERE member GLOBAL IN (\(linked))",
         ]
-        var query = ClickHouseQuery(
-            "SELECT DISTINCT person FROM (\(parts.joined(separator: " UNION ALL ")))", fields: 1
-        ) {
-            row throws(ServerError) in
-            row.string(0)
+        let reads = [
+            (
+                peopleSince(projectId: projectId, filter: filter, cutoff: cutoff, linksSent: links != nil),
+                Self.sent(links)
+            ),
+            (linkedParts.joined(separator: " UNION ALL "), []),
+        ]
+        return reads.map { read in
+            var query = ClickHouseQuery("SELECT DISTINCT person FROM (\(read.0))", fields: 1) {
+                row throws(ServerError) in
+                row.string(0)
+            }
+            query.external = read.1
+            return query
         }
-        query.external = Self.sent(links)
-        return query
     }
 
     /// The linked devices of the people `changed` lists (sent as ``affectedTable``) as round
