@@ -18,19 +18,23 @@ extension ClickHouseEventStore {
             var round = try settledRound(projectId: projectId, touchedDays: false, lookups: lookups)
         else { return nil }
         let held = round
+        let check = { () throws(ServerError) in
+            try self.shared(lookups?.people, .init(projectId: projectId, round: held.round)) {
+                () throws(ServerError) in
+                try self.settledPeopleBlock(projectId: projectId, round: held)
+            }
+        }
         // The links of the devices with rows written since, which every people read of the round
-        // sends, are looked up beside the check of its people (when shared: else each read
-        // looks them up itself).
-        let (people, _) = try atOnce(
-            { () throws(ServerError) in
-                try shared(lookups?.people, .init(projectId: projectId, round: held.round)) {
-                    () throws(ServerError) in
-                    try settledPeopleBlock(projectId: projectId, round: held)
-                }
-            },
-            { () throws(ServerError) in
-                if lookups != nil { _ = try self.linksSince(projectId: projectId, round: held) }
-            })
+        // sends, are looked up beside the check of its people when they are shared (else each
+        // read looks them up itself).
+        let people =
+            lookups == nil
+            ? try check()
+            : try atOnce(
+                check,
+                { () throws(ServerError) in _ = try self.linksSince(projectId: projectId, round: held) }
+            )
+            .0
         guard let people else { return nil }
         round.totals = people.totals
         return round

@@ -13,7 +13,7 @@ struct CopyDecision {
 
     /// The copies to record as redundant: of each message, every copy after the first stored.
     private(set) var redundant: [Row] = []
-    /// Each message's first stored copy (both, for a tied message).
+    /// Each message's first stored copy.
     private(set) var first: Set<ClickHouseEventStore.StoredCopy> = []
     /// The messages whose smallest sequence two copies or more hold.
     private(set) var tied = 0
@@ -25,10 +25,8 @@ struct CopyDecision {
         for row in rows {
             messages[[row.fields[0], row.fields[1]], default: []].append(row)
         }
-        // In the order of the messages, then of the sequences: the same rows give the same records.
-        for key in messages.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let copies = messages[key, default: []].sorted { $0.sequence < $1.sequence }
-            guard let smallest = copies.first?.sequence else { continue }
+        for copies in messages.values {
+            let smallest = copies.map(\.sequence).min() ?? 0
             var firsts = 0
             for copy in copies {
                 if copy.sequence > smallest {
